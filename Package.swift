@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Sandglass: the system side of widget extensions, on Linux.
+///
+/// Products:
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, plus CoreLocation and
+///   NotificationCenter as they arrive), Apple's API shapes.
+/// - `SandglassHost`: the host as a library, for users' own tests.
+/// - `sandglass`: the command-line tool.
+let package = Package(
+    name: "sandglass",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        .library(name: "SandglassHost", targets: ["SandglassHost"]),
+        .executable(name: "sandglass", targets: ["sandglass"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        .target(
+            name: "SandglassIPC",
+            path: "Sources/IPC"
+        ),
+        .target(
+            name: "WidgetKit",
+            dependencies: ["SandglassIPC"],
+            path: "Sources/Extension"
+        ),
+        .target(
+            name: "CSandbox",
+            path: "Sources/CSandbox",
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("seccomp")]
+        ),
+        .target(
+            name: "SandglassHost",
+            dependencies: ["SandglassIPC", "CSandbox"],
+            path: "Sources/Host"
+        ),
+        .executableTarget(
+            name: "sandglass",
+            dependencies: [
+                "SandglassHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Sources/sandglass"
+        ),
+        .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit"], path: "Tests/WidgetKitTests"),
+        .testTarget(name: "HostTests", dependencies: ["SandglassHost", "CSandbox"], path: "Tests/HostTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost"], path: "Tests/EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+/// The version of the Sandglass IPC protocol.
+///
+/// Hosts and extensions that share a major version understand each other; the minor
+/// version grows when messages are added. The host answers `hello` with the lower of the
+/// two minor versions, and refuses a different major version with a clear error.
+public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var major: UInt16
+    public var minor: UInt16
+
+    public init(major: UInt16, minor: UInt16) {
+        self.major = major
+        self.minor = minor
+    }
+
+    /// The version this build of SandglassIPC speaks.
+    public static let current = ProtocolVersion(major: 1, minor: 0)
+
+    public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool {
+        (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
+    }
+
+    public var description: String { "\(major).\(minor)" }
+
+    /// The version both sides speak, or `nil` when the major versions differ.
+    public func negotiated(with peer: ProtocolVersion) -> ProtocolVersion? {
+        guard peer.major == major else { return nil }
+        return ProtocolVersion(major: major, minor: min(minor, peer.minor))
+    }
+}
