@@ -72,8 +72,9 @@ struct BinaryReader {
         let start = offset
         let v = try readVarint(what)
         guard v <= UInt64(remaining / max(minimumSize, 1)) else {
+            let left = remaining
             offset = start
-            throw fail("\(what): length \(v) exceeds the \(remaining) bytes left")
+            throw fail("\(what): length \(v) exceeds the \(left) bytes left")
         }
         return Int(v)
     }
