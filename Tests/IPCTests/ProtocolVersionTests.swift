@@ -1,0 +1,29 @@
+import SandglassIPC
+import Testing
+
+/// Version negotiation: same major, the lower minor; a different major is refused.
+@Suite("Protocol version")
+struct ProtocolVersionTests {
+    @Test("same major: the lower minor, whichever side has it")
+    func sameMajor() {
+        let host = ProtocolVersion(major: 1, minor: 4)
+        #expect(host.negotiated(with: ProtocolVersion(major: 1, minor: 2)) == ProtocolVersion(major: 1, minor: 2))
+        #expect(host.negotiated(with: ProtocolVersion(major: 1, minor: 9)) == ProtocolVersion(major: 1, minor: 4))
+        #expect(host.negotiated(with: host) == host)
+        #expect(ProtocolVersion(major: 1, minor: 2).negotiated(with: host) == host.negotiated(with: ProtocolVersion(major: 1, minor: 2)))
+    }
+
+    @Test("a different major version is refused", arguments: [0, 2, UInt16.max] as [UInt16])
+    func differentMajor(major: UInt16) {
+        #expect(ProtocolVersion.current.negotiated(with: ProtocolVersion(major: major, minor: 0)) == nil)
+        #expect(ProtocolVersion(major: major, minor: 0).negotiated(with: .current) == nil)
+    }
+
+    @Test("current is 1.0; ordering and description")
+    func basics() {
+        #expect(ProtocolVersion.current == ProtocolVersion(major: 1, minor: 0))
+        #expect(ProtocolVersion(major: 1, minor: 9) < ProtocolVersion(major: 2, minor: 0))
+        #expect(ProtocolVersion(major: 1, minor: 1) > ProtocolVersion(major: 1, minor: 0))
+        #expect(ProtocolVersion(major: 3, minor: 12).description == "3.12")
+    }
+}
