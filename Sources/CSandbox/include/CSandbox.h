@@ -1,1 +1,176 @@
+// CSandbox: only what Swift cannot do — the code between clone and execve, the seccomp
+// macros of libseccomp, Landlock and pidfd syscalls, seccomp user notifications.
 #pragma once
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: spawn
+
+/// Resource limits applied in the child; 0 leaves a limit as inherited.
+typedef struct sg_rlimits {
+    uint64_t cpu_seconds;      ///< RLIMIT_CPU soft; the hard limit is one second more (SIGXCPU, then SIGKILL).
+    uint64_t data_bytes;       ///< RLIMIT_DATA, a loose backstop (memory is enforced by cgroup or watchdog).
+    uint64_t open_files;       ///< RLIMIT_NOFILE.
+    uint64_t file_size_bytes;  ///< RLIMIT_FSIZE.
+} sg_rlimits;
+
+/// Everything the child needs between clone and execve. Nothing here is allocated after clone.
+typedef struct sg_spawn_request {
+    const char *path;             ///< executable
+    char *const *argv;
+    char *const *envp;
+    const char *cwd;              ///< chdir target (the container), or NULL
+    int stdin_fd;                 ///< becomes fd 0
+    int stdout_fd;                ///< becomes fd 1
+    int stderr_fd;                ///< becomes fd 2
+    int ipc_fd;                   ///< becomes fd 3
+    sg_rlimits limits;
+    const void *bpf;              ///< exported seccomp program (struct sock_filter[]), or NULL
+    size_t bpf_len;               ///< bytes
+    int bpf_wants_listener;       ///< the program returns SECCOMP_RET_USER_NOTIF: create a listener and hand it to the parent
+    int landlock_ruleset_fd;      ///< from sg_landlock_create, or -1
+    const int *cgroup_procs_fds;  ///< open `cgroup.procs` files the child writes "0" to (joins before anything else)
+    int cgroup_procs_count;
+    int new_process_group;        ///< setpgid(0, 0)
+    int parent_death_signal;      ///< PR_SET_PDEATHSIG, 0 for none
+} sg_spawn_request;
+
+/// The step of the child's setup that failed.
+typedef enum sg_spawn_step {
+    SG_STEP_NONE = 0,
+    SG_STEP_CLONE = 1,
+    SG_STEP_CGROUP = 2,
+    SG_STEP_PROCESS_GROUP = 3,
+    SG_STEP_PARENT_DEATH_SIGNAL = 4,
+    SG_STEP_PARENT_GONE = 5,
+    SG_STEP_RLIMIT = 6,
+    SG_STEP_CHDIR = 7,
+    SG_STEP_FDS = 8,
+    SG_STEP_NO_NEW_PRIVS = 9,
+    SG_STEP_LANDLOCK = 10,
+    SG_STEP_SECCOMP = 11,
+    SG_STEP_LISTENER = 12,
+    SG_STEP_EXEC = 13,
+    SG_STEP_SETUP = 14,
+} sg_spawn_step;
+
+typedef struct sg_spawn_result {
+    pid_t pid;
+    int pidfd;
+    int listener_fd;      ///< seccomp notification listener, or -1
+    int failed_step;      ///< sg_spawn_step, SG_STEP_NONE on success
+    int failed_errno;
+} sg_spawn_result;
+
+/// Spawns `req->path` with clone(CLONE_VM | CLONE_VFORK | CLONE_PIDFD): returns when the child has
+/// exec'd (0) or failed (-1, with the step and errno in `res`; the child is reaped).
+/// Call from a long-lived thread: PR_SET_PDEATHSIG follows the thread that spawns.
+int sg_spawn(const sg_spawn_request *req, sg_spawn_result *res);
+
+/// A readable name for a spawn step.
+const char *sg_spawn_step_name(int step);
+
+// MARK: seccomp (libseccomp, in the parent only)
+
+/// Builds the default policy and exports it as BPF into `out` (capacity `cap` bytes).
+/// `use_notify`: denials return SECCOMP_RET_USER_NOTIF (the host answers and records them)
+/// instead of an errno. Returns the program size in bytes, or -errno.
+long sg_seccomp_build_default(int use_notify, void *out, size_t cap);
+
+/// 1 when the kernel supports SECCOMP_RET_USER_NOTIF, else 0.
+int sg_seccomp_notify_available(void);
+
+/// The name of syscall `nr` on this architecture; writes at most `cap` bytes (NUL-terminated).
+void sg_syscall_name(int nr, char *out, size_t cap);
+
+// MARK: seccomp user notifications (the host's side)
+
+typedef struct sg_notification {
+    uint64_t id;
+    uint32_t pid;
+    int32_t syscall_nr;
+    uint64_t args[6];
+} sg_notification;
+
+/// Receives one pending notification (ioctl SECCOMP_IOCTL_NOTIF_RECV). 0, or -errno.
+int sg_notify_receive(int listener, sg_notification *out);
+/// Answers notification `id`: the syscall fails with `error` (a positive errno). 0, or -errno.
+int sg_notify_deny(int listener, uint64_t id, int error);
+
+// MARK: Landlock
+
+/// The Landlock ABI version the kernel offers, or 0 when Landlock is unavailable.
+int sg_landlock_abi(void);
+/// A ruleset allowing writes only beneath `write_paths` (and writing to the files in
+/// `write_files`), execution only beneath `exec_paths`, and — on ABI ≥ 4 — no TCP bind/connect,
+/// on ABI ≥ 6 no signals or abstract sockets outside the domain. Returns an fd, or -errno.
+int sg_landlock_create(const char *const *write_paths, int write_count,
+                       const char *const *write_files, int write_file_count,
+                       const char *const *exec_paths, int exec_count);
+
+// MARK: pidfd
+
+int sg_pidfd_open(pid_t pid);
+int sg_pidfd_send_signal(int pidfd, int sig);
+
+/// wait4(pid, WNOHANG) with rusage: 1 when reaped (status and usage filled), 0 when still
+/// running, -errno on error. `cpu_ms` is user + system time, `max_rss_kib` the peak RSS.
+int sg_reap(pid_t pid, int *status, uint64_t *cpu_ms, uint64_t *max_rss_kib);
+
+/// The decoded parts of a wait status.
+int sg_wifexited(int status);
+int sg_wexitstatus(int status);
+int sg_wifsignaled(int status);
+int sg_wtermsig(int status);
+
+// MARK: small helpers Swift cannot call directly
+
+/// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags); 0 or -errno.
+int sg_socketpair_stream(int fds[2]);
+/// pipe2(O_CLOEXEC); 0 or -errno.
+int sg_pipe(int fds[2]);
+/// O_NONBLOCK on; 0 or -errno.
+int sg_set_nonblocking(int fd);
+/// Number of open fds of this process (entries of /proc/self/fd), or -errno.
+int sg_count_open_fds(void);
+/// Raises RLIMIT_NOFILE's soft limit to its hard limit; returns the new soft limit.
+long sg_raise_nofile_limit(void);
+/// timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC).
+int sg_timerfd_create(void);
+/// Arms `fd` to fire once at `deadline_ns` on CLOCK_MONOTONIC (absolute); 0 disarms.
+int sg_timerfd_set(int fd, uint64_t deadline_ns);
+/// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
+int sg_eventfd_create(void);
+/// CLOCK_MONOTONIC now in nanoseconds.
+uint64_t sg_monotonic_ns(void);
+/// CLOCK_REALTIME now in nanoseconds since 1970.
+uint64_t sg_realtime_ns(void);
+/// The calling thread's kernel id.
+int sg_gettid(void);
+
+// MARK: epoll (Swift's Glibc module does not export it)
+
+enum { SG_EPOLLIN = 0x001, SG_EPOLLOUT = 0x004, SG_EPOLLERR = 0x008, SG_EPOLLHUP = 0x010, SG_EPOLLRDHUP = 0x2000 };
+
+typedef struct sg_event {
+    int fd;
+    uint32_t events;
+} sg_event;
+
+/// epoll_create1(EPOLL_CLOEXEC); fd or -errno.
+int sg_epoll_create(void);
+/// EPOLL_CTL_ADD / MOD / DEL with the fd as the event's data; 0 or -errno.
+int sg_epoll_add(int epfd, int fd, uint32_t events);
+int sg_epoll_modify(int epfd, int fd, uint32_t events);
+int sg_epoll_remove(int epfd, int fd);
+/// epoll_wait into `out`; the count, or -errno (EINTR included).
+int sg_epoll_wait(int epfd, sg_event *out, int capacity, int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,123 @@
+import CSandbox
+import Foundation
+import SandglassIPC
+
+/// The run's clock, real or virtual, and the timers scheduled on it.
+///
+/// Real: run time is CLOCK_MONOTONIC since the start. Virtual (discrete events): run time flows
+/// with real time while something is busy (an activation, a launch, a kill being reaped), and
+/// when nothing is busy and the loop has no work, it jumps to the next scheduled timer. Budgets
+/// of activations are never on this clock; reload dates, idle termination, windows and retries
+/// are. Confined to the host's loop thread.
+final class RunClock {
+    let mode: ClockMode
+    /// The run's start, seconds since 1970 (`run.start`'s `epoch`).
+    let epoch: Double
+    private let loop: EventLoop
+    private let monotonicStart: UInt64
+    private var jumped: UInt64 = 0
+    private var timers = TimerHeap()
+    private var armed: (id: TimerID, at: UInt64)?
+    private var busyCount = 0
+
+    init(mode: ClockMode, loop: EventLoop, epoch: Double? = nil) {
+        self.mode = mode
+        self.loop = loop
+        self.monotonicStart = sg_monotonic_ns()
+        self.epoch = epoch ?? Double(sg_realtime_ns()) / 1e9
+        if mode == .virtual {
+            loop.onIdle { [unowned self] in self.jumpIfIdle() }
+        }
+    }
+
+    /// Nanoseconds since the run started.
+    var now: UInt64 { sg_monotonic_ns() - monotonicStart + jumped }
+
+    /// Milliseconds since the run started (the event log's `t`).
+    var nowMilliseconds: Double { Double(now) / 1e6 }
+
+    /// The date of run time `instant` (seconds since 1970).
+    func date(at instant: UInt64) -> Double { epoch + Double(instant) / 1e9 }
+
+    /// The current date on this clock, seconds since 1970.
+    var currentDate: Double { date(at: now) }
+
+    /// Run time of `date` (seconds since 1970), 0 for dates before the run.
+    func instant(at date: Double) -> UInt64 {
+        let seconds = date - epoch
+        return seconds <= 0 ? 0 : UInt64(seconds * 1e9)
+    }
+
+    /// Total virtual time skipped so far (0 on the real clock).
+    var skipped: UInt64 { jumped }
+
+    /// Runs `body` at run time `instant` (at once, on the next loop turn, if it has passed).
+    @discardableResult
+    func schedule(at instant: UInt64, _ body: @escaping () -> Void) -> TimerID {
+        let id = timers.insert(deadline: instant, body)
+        rearm()
+        return id
+    }
+
+    /// Runs `body` after `delay` of run time.
+    @discardableResult
+    func schedule(after delay: Duration, _ body: @escaping () -> Void) -> TimerID {
+        schedule(at: now + delay.nanoseconds, body)
+    }
+
+    func cancel(_ id: TimerID) {
+        timers.cancel(id)
+        rearm()
+    }
+
+    /// Marks real work in progress: the virtual clock does not jump until `end` is called.
+    func beginBusy() { busyCount += 1 }
+    func endBusy() {
+        precondition(busyCount > 0, "endBusy without beginBusy")
+        busyCount -= 1
+    }
+
+    /// Whether real work is in progress.
+    var isBusy: Bool { busyCount > 0 }
+
+    private func fireDue() {
+        armed = nil
+        let t = now
+        while let body = timers.popDue(now: t) { body() }
+        rearm()
+    }
+
+    private func rearm() {
+        guard let next = timers.earliestDeadline else {
+            if let armed { loop.cancel(armed.id) }
+            armed = nil
+            return
+        }
+        if let armed, armed.at == next { return }
+        if let armed { loop.cancel(armed.id) }
+        // Run time → monotonic deadline; a jump changes the mapping, so the clock re-arms.
+        let deadline = next >= jumped ? monotonicStart + (next - jumped) : 0
+        armed = (loop.schedule(at: deadline) { [unowned self] in self.fireDue() }, next)
+    }
+
+    /// The loop's idle hook: with nothing busy, jump to the next timer and fire it.
+    private func jumpIfIdle() -> Bool {
+        guard busyCount == 0, let next = timers.earliestDeadline else { return false }
+        let t = now
+        if next > t { jumped += next - t }
+        fireDue()
+        return true
+    }
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds (negative durations count as 0).
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+
+    /// The duration in milliseconds, as a Double.
+    var milliseconds: Double { Double(nanoseconds) / 1e6 }
+}

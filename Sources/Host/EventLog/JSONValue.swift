@@ -1,0 +1,108 @@
+/// A JSON value for the event log; `raw` carries JSON the extension already encoded (entries).
+public enum JSONValue: Sendable, Hashable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+    /// Pre-encoded JSON, written verbatim.
+    case raw(String)
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        lhs.serialized == rhs.serialized
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(serialized)
+    }
+
+    /// The compact JSON text.
+    public var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if d.isFinite {
+                if d == d.rounded() && abs(d) < 1e15 { out += String(Int64(d)) } else { out += String(d) }
+            } else {
+                out += "null"
+            }
+        case .bool(let b): out += b ? "true" : "false"
+        case .null: out += "null"
+        case .array(let values):
+            out += "["
+            for (i, v) in values.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, (k, v)) in fields.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(k, to: &out)
+                out += ":"
+                v.write(to: &out)
+            }
+            out += "}"
+        case .raw(let json): out += json
+        }
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The number, when this is one.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        default: nil
+        }
+    }
+
+    /// The integer, when this is one (or a whole double).
+    public var intValue: Int64? {
+        switch self {
+        case .int(let i): i
+        case .double(let d) where d == d.rounded(): Int64(d)
+        default: nil
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+}

@@ -1,0 +1,183 @@
+import CSandbox
+import Foundation
+import Glibc
+import Synchronization
+
+/// One thread with an epoll set: the host's file descriptors (IPC sockets, pidfds, log pipes,
+/// seccomp listeners), precise monotonic timers (a timerfd), and the serial executor of the
+/// host's actor, so that everything the host decides happens on this thread, in order.
+///
+/// Methods marked *loop only* must be called on the loop thread (from the host actor).
+final class EventLoop: SerialExecutor, @unchecked Sendable {
+    typealias FDHandler = (UInt32) -> Void
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let timerFD: Int32
+    private let queue = Mutex<[UnownedJob]>([])
+    private let threadID = Atomic<Int32>(0)
+    private let stopping = Atomic<Bool>(false)
+    private var thread: Thread?
+    private let exited = DispatchSemaphore(value: 0)
+
+    // Loop-confined state.
+    private var handlers: [Int32: FDHandler] = [:]
+    private var timers = TimerHeap()
+    private var armedDeadline: UInt64 = 0
+    private var idleHandlers: [() -> Bool] = []
+
+    init(name: String) throws(SandboxError) {
+        epollFD = sg_epoll_create()
+        guard epollFD >= 0 else { throw SandboxError(.loopSetup, errno: -epollFD, "epoll_create1") }
+        wakeFD = sg_eventfd_create()
+        timerFD = sg_timerfd_create()
+        guard wakeFD >= 0, timerFD >= 0 else { throw SandboxError(.loopSetup, errno: -min(wakeFD, timerFD), "eventfd/timerfd") }
+        _ = sg_epoll_add(epollFD, wakeFD, UInt32(SG_EPOLLIN))
+        _ = sg_epoll_add(epollFD, timerFD, UInt32(SG_EPOLLIN))
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+        while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
+    }
+
+    deinit {
+        close(epollFD)
+        close(wakeFD)
+        close(timerFD)
+    }
+
+    /// True on the loop thread.
+    var inLoop: Bool { sg_gettid() == threadID.load(ordering: .relaxed) }
+
+    // MARK: executor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        let wasEmpty = queue.withLock { q in
+            q.append(unowned)
+            return q.count == 1
+        }
+        if wasEmpty { wake() }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    func checkIsolated() {
+        precondition(inLoop, "expected to run on the host's event loop thread")
+    }
+
+    // MARK: loop only
+
+    /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT…). Loop only.
+    func register(_ fd: Int32, events: UInt32, _ handler: @escaping FDHandler) {
+        handlers[fd] = handler
+        _ = sg_epoll_add(epollFD, fd, events)
+    }
+
+    /// Changes the events watched on `fd`. Loop only.
+    func modify(_ fd: Int32, events: UInt32) {
+        _ = sg_epoll_modify(epollFD, fd, events)
+    }
+
+    /// Stops watching `fd` (before it is closed). Loop only.
+    func unregister(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        _ = sg_epoll_remove(epollFD, fd)
+    }
+
+    /// Runs `body` on the loop at `deadline` (CLOCK_MONOTONIC nanoseconds). Loop only.
+    @discardableResult
+    func schedule(at deadline: UInt64, _ body: @escaping () -> Void) -> TimerID {
+        let id = timers.insert(deadline: deadline, body)
+        rearm()
+        return id
+    }
+
+    /// Cancels a timer that has not fired. Loop only.
+    func cancel(_ id: TimerID) {
+        timers.cancel(id)
+    }
+
+    /// Called when the loop has nothing to run and would block; a handler returns true when it
+    /// did something (the loop then looks again before sleeping). Loop only.
+    func onIdle(_ handler: @escaping () -> Bool) {
+        idleHandlers.append(handler)
+    }
+
+    /// Stops the loop thread after the jobs queued so far, and waits for it (not from the loop).
+    func shutdown() {
+        precondition(!inLoop, "shutdown() waits for the loop thread; call it from elsewhere")
+        stopping.store(true, ordering: .releasing)
+        wake()
+        exited.wait()
+    }
+
+    // MARK: private
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    private func rearm() {
+        let next = timers.earliestDeadline ?? 0
+        guard next != armedDeadline else { return }
+        armedDeadline = next
+        _ = sg_timerfd_set(timerFD, next)
+    }
+
+    private func run() {
+        threadID.store(sg_gettid(), ordering: .releasing)
+        var events = [sg_event](repeating: sg_event(), count: 128)
+        var block = true
+        while !stopping.load(ordering: .acquiring) {
+            let n = events.withUnsafeMutableBufferPointer { sg_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), block ? -1 : 0) }
+            if n < 0 && n != -EINTR { fatalError("epoll_wait failed: errno \(-n)") }
+            for i in 0..<max(Int(n), 0) {
+                let fd = events[i].fd
+                let mask = events[i].events
+                if fd == wakeFD {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                } else if fd == timerFD {
+                    var value: UInt64 = 0
+                    _ = read(timerFD, &value, 8)
+                    armedDeadline = 0
+                } else if let handler = handlers[fd] {
+                    handler(mask)
+                }
+            }
+            runDueTimers()
+            runJobs()
+            rearm()
+            block = !queue.withLock({ !$0.isEmpty }) && !runIdleHandlers()
+        }
+        runJobs()
+        exited.signal()
+    }
+
+    private func runDueTimers() {
+        let now = sg_monotonic_ns()
+        while let body = timers.popDue(now: now) { body() }
+    }
+
+    private func runJobs() {
+        let jobs = queue.withLock { q -> [UnownedJob] in
+            let jobs = q
+            q.removeAll(keepingCapacity: true)
+            return jobs
+        }
+        let executor = asUnownedSerialExecutor()
+        for job in jobs { job.runSynchronously(on: executor) }
+    }
+
+    private func runIdleHandlers() -> Bool {
+        var did = false
+        for handler in idleHandlers where handler() { did = true }
+        return did
+    }
+}

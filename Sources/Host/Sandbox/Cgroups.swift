@@ -1,0 +1,221 @@
+import Foundation
+import Glibc
+
+/// Finds where this host may create cgroups and makes one per extension.
+///
+/// Memory and pids limits go to cgroup v2 when the host's own cgroup offers those controllers,
+/// else to the v1 `memory` and `pids` hierarchies (this machine), each group made below the
+/// host's own cgroup. Where neither is writable, memory falls back to the resident-size watchdog.
+struct CgroupController: Sendable {
+    enum Layout: Sendable, Hashable {
+        case v1(memory: String, pids: String?)
+        case v2(String)
+    }
+
+    /// Where per-extension groups are made, `nil` when cgroups are unavailable.
+    let layout: Layout?
+    /// Why cgroups are not used, for the run's `run.start` line.
+    let unavailableReason: String?
+
+    /// Probes the host's cgroups and creates `sandglass-<pid>` below them.
+    static func probe(tag: String = "sandglass-\(getpid())") -> CgroupController {
+        let mounts = CgroupMounts.read()
+        let membership = CgroupMounts.membership()
+        if let v2Root = mounts.v2, let rel = membership.v2 {
+            let own = v2Root + rel
+            let controllers = (try? String(contentsOfFile: own + "/cgroup.controllers", encoding: .utf8)) ?? ""
+            if controllers.split(separator: " ").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }).contains("memory") {
+                let base = own + "/" + tag
+                if mkdir(base, 0o755) == 0 || errno == EEXIST {
+                    _ = try? "+memory +pids".write(toFile: base + "/cgroup.subtree_control", atomically: false, encoding: .utf8)
+                    return CgroupController(layout: .v2(base), unavailableReason: nil)
+                }
+            }
+        }
+        if let memRoot = mounts.v1["memory"], let rel = membership.v1["memory"] {
+            let base = memRoot + (rel == "/" ? "" : rel) + "/" + tag
+            if mkdir(base, 0o755) == 0 || errno == EEXIST {
+                var pidsBase: String?
+                if let pidsRoot = mounts.v1["pids"], let prel = membership.v1["pids"] {
+                    let candidate = pidsRoot + (prel == "/" ? "" : prel) + "/" + tag
+                    if mkdir(candidate, 0o755) == 0 || errno == EEXIST { pidsBase = candidate }
+                }
+                return CgroupController(layout: .v1(memory: base, pids: pidsBase), unavailableReason: nil)
+            }
+            return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))")
+        }
+        return CgroupController(layout: nil, unavailableReason: "no writable cgroup with a memory controller")
+    }
+
+    /// A controller that never uses cgroups (the watchdog enforces memory).
+    static let disabled = CgroupController(layout: nil, unavailableReason: "disabled by configuration")
+
+    /// A short description for logs: `v1 memory+pids`, `v2`, or `none (reason)`.
+    var summary: String {
+        switch layout {
+        case .v1(_, let pids): pids == nil ? "v1 memory" : "v1 memory+pids"
+        case .v2: "v2 memory+pids"
+        case nil: "none (\(unavailableReason ?? "unavailable"))"
+        }
+    }
+
+    /// Makes (or reuses) the group `name` with the given limits.
+    func makeGroup(name: String, memoryBytes: Int, maxTasks: Int) throws(SandboxError) -> ExtensionCgroup? {
+        guard let layout else { return nil }
+        switch layout {
+        case .v1(let memory, let pids):
+            let mem = memory + "/" + name
+            guard mkdir(mem, 0o755) == 0 || errno == EEXIST else { throw SandboxError(.cgroup, errno: errno, "mkdir \(mem)") }
+            var pidsDir: String?
+            if let pids {
+                let dir = pids + "/" + name
+                if mkdir(dir, 0o755) == 0 || errno == EEXIST { pidsDir = dir }
+            }
+            let group = ExtensionCgroup(version: 1, memoryDir: mem, pidsDir: pidsDir)
+            try group.setMemoryLimit(memoryBytes)
+            try group.setMaxTasks(maxTasks)
+            return group
+        case .v2(let base):
+            let dir = base + "/" + name
+            guard mkdir(dir, 0o755) == 0 || errno == EEXIST else { throw SandboxError(.cgroup, errno: errno, "mkdir \(dir)") }
+            let group = ExtensionCgroup(version: 2, memoryDir: dir, pidsDir: dir)
+            try group.setMemoryLimit(memoryBytes)
+            try group.setMaxTasks(maxTasks)
+            return group
+        }
+    }
+
+    /// Removes the host's own `sandglass-<pid>` groups (at shutdown, after every extension died).
+    func removeBase() {
+        switch layout {
+        case .v1(let memory, let pids):
+            _ = rmdir(memory)
+            if let pids { _ = rmdir(pids) }
+        case .v2(let base):
+            _ = rmdir(base)
+        case nil:
+            break
+        }
+    }
+}
+
+/// The cgroup(s) of one extension: limits, membership, and how to tell a memory kill.
+final class ExtensionCgroup: Sendable {
+    let version: Int
+    let memoryDir: String
+    let pidsDir: String?
+
+    init(version: Int, memoryDir: String, pidsDir: String?) {
+        self.version = version
+        self.memoryDir = memoryDir
+        self.pidsDir = pidsDir
+    }
+
+    func setMemoryLimit(_ bytes: Int) throws(SandboxError) {
+        if version == 1 {
+            try write(String(bytes), to: memoryDir + "/memory.limit_in_bytes")
+            // No swap here, but where there is, the limit must cover it too.
+            let memsw = memoryDir + "/memory.memsw.limit_in_bytes"
+            if access(memsw, W_OK) == 0 { try? write(String(bytes), to: memsw) }
+        } else {
+            try write(String(bytes), to: memoryDir + "/memory.max")
+            try? write("0", to: memoryDir + "/memory.swap.max")
+        }
+    }
+
+    func setMaxTasks(_ count: Int) throws(SandboxError) {
+        guard let pidsDir else { return }
+        try write(String(count), to: pidsDir + "/pids.max")
+    }
+
+    /// Opens the `cgroup.procs` files the child writes itself into; the caller closes them.
+    func openProcsFiles() throws(SandboxError) -> [Int32] {
+        var fds: [Int32] = []
+        for dir in Set([memoryDir] + (pidsDir.map { [$0] } ?? [])).sorted() {
+            let fd = open(dir + "/cgroup.procs", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let e = errno
+                fds.forEach { close($0) }
+                throw SandboxError(.cgroup, errno: e, "open \(dir)/cgroup.procs")
+            }
+            fds.append(fd)
+        }
+        return fds
+    }
+
+    /// How many processes of this group the kernel's OOM killer has killed so far.
+    func oomKillCount() -> Int {
+        let file = version == 1 ? memoryDir + "/memory.oom_control" : memoryDir + "/memory.events"
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, parts[0] == "oom_kill" { return Int(parts[1]) ?? 0 }
+        }
+        return 0
+    }
+
+    /// Peak memory charged to the group, in bytes (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`).
+    func peakBytes() -> Int? {
+        let file = version == 1 ? memoryDir + "/memory.max_usage_in_bytes" : memoryDir + "/memory.peak"
+        return (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Removes the group (empty once its process is reaped).
+    func remove() {
+        _ = rmdir(memoryDir)
+        if let pidsDir, pidsDir != memoryDir { _ = rmdir(pidsDir) }
+    }
+
+    private func write(_ value: String, to path: String) throws(SandboxError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SandboxError(.cgroup, errno: errno, "open \(path)") }
+        defer { close(fd) }
+        let ok = value.withCString { Glibc.write(fd, $0, strlen($0)) } >= 0
+        guard ok else { throw SandboxError(.cgroup, errno: errno, "write \(value) to \(path)") }
+    }
+}
+
+/// The cgroup mounts and this process's place in them.
+enum CgroupMounts {
+    struct Mounts {
+        var v1: [String: String] = [:]
+        var v2: String?
+    }
+
+    static func read() -> Mounts {
+        var mounts = Mounts()
+        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return mounts }
+        for line in text.split(separator: "\n") {
+            let halves = line.components(separatedBy: " - ")
+            guard halves.count == 2 else { continue }
+            let left = halves[0].split(separator: " ")
+            let right = halves[1].split(separator: " ")
+            guard left.count >= 5, right.count >= 3 else { continue }
+            let mountPoint = String(left[4])
+            if right[0] == "cgroup2" {
+                if mounts.v2 == nil { mounts.v2 = mountPoint }
+            } else if right[0] == "cgroup" {
+                for option in right[2].split(separator: ",") where option == "memory" || option == "pids" {
+                    mounts.v1[String(option)] = mountPoint
+                }
+            }
+        }
+        return mounts
+    }
+
+    static func membership() -> (v1: [String: String], v2: String?) {
+        var v1: [String: String] = [:]
+        var v2: String?
+        guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return (v1, v2) }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            if parts[0] == "0" && parts[1].isEmpty {
+                v2 = String(parts[2])
+            } else {
+                for controller in parts[1].split(separator: ",") { v1[String(controller)] = String(parts[2]) }
+            }
+        }
+        return (v1, v2)
+    }
+}

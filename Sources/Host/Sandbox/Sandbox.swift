@@ -1,0 +1,98 @@
+import CSandbox
+import Glibc
+
+/// The host's sandbox: the policy, the seccomp program compiled once, the cgroups and Landlock
+/// rulesets made per extension, and the spawn that puts a child under all of them.
+/// Confined to the host's loop thread.
+final class Sandbox {
+    let policy: SandboxPolicy
+    let seccomp: SeccompProgram?
+    let cgroups: CgroupController
+    let landlockABI: Int
+    private let devNull: Int32
+    private var rulesets: [String: Int32] = [:]
+    private var groups: [String: ExtensionCgroup] = [:]
+
+    init(policy: SandboxPolicy) throws(SandboxError) {
+        self.policy = policy
+        if policy.seccomp {
+            seccomp = try SeccompProgram.shared.get()
+        } else {
+            seccomp = nil
+        }
+        cgroups = policy.cgroups ? CgroupController.probe() : .disabled
+        landlockABI = policy.landlock ? Landlock.abi : 0
+        devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard devNull >= 0 else { throw SandboxError(.channel, errno: errno, "stdin (/dev/null)") }
+    }
+
+    /// What is enforced, for the `run.start` line and the trace.
+    var summary: [String: String] {
+        [
+            "seccomp": seccomp.map { $0.usesNotifications ? "on, denials reported" : "on" } ?? "off",
+            "landlock": landlockABI > 0 ? "ABI \(landlockABI)" : (policy.landlock ? "unavailable" : "off"),
+            "cgroup": policy.cgroups ? cgroups.summary : "off",
+            "memory": memoryEnforcement,
+            "rlimits": policy.rlimits ? "on" : "off",
+        ]
+    }
+
+    /// `cgroup` when a cgroup enforces the memory budget, else `watchdog`.
+    var memoryEnforcement: String { cgroups.layout == nil ? "watchdog" : "cgroup" }
+
+    /// Spawns `executable` confined to `container`; `group` names its cgroup (one per extension).
+    func spawn(
+        executable: String,
+        arguments: [String] = [],
+        environment: [String: String],
+        container: String,
+        executableRoot: String,
+        memoryBytes: Int,
+        group: String
+    ) throws(SandboxError) -> (SpawnedProcess, ExtensionCgroup?) {
+        var cgroup: ExtensionCgroup?
+        if cgroups.layout != nil {
+            if let existing = groups[group] {
+                cgroup = existing
+                try existing.setMemoryLimit(memoryBytes)
+            } else {
+                cgroup = try cgroups.makeGroup(name: group, memoryBytes: memoryBytes, maxTasks: policy.maxTasks)
+                groups[group] = cgroup
+            }
+        }
+        var ruleset: Int32?
+        if landlockABI > 0 {
+            let key = container + "\u{0}" + executableRoot
+            if let fd = rulesets[key] {
+                ruleset = fd
+            } else {
+                let fd = try Landlock.ruleset(writable: [container], executable: [executableRoot])
+                rulesets[key] = fd
+                ruleset = fd
+            }
+        }
+        let request = SpawnRequest(
+            executable: executable,
+            arguments: arguments,
+            environment: environment,
+            workingDirectory: container,
+            policy: policy,
+            memoryBytes: memoryBytes,
+            seccomp: seccomp,
+            landlockRuleset: ruleset,
+            cgroup: cgroup,
+            devNull: devNull
+        )
+        return (try Spawner.spawn(request), cgroup)
+    }
+
+    /// Releases rulesets and removes the cgroups (after every child was reaped).
+    func close() {
+        for fd in rulesets.values { Glibc.close(fd) }
+        rulesets.removeAll()
+        for group in groups.values { group.remove() }
+        groups.removeAll()
+        cgroups.removeBase()
+        Glibc.close(devNull)
+    }
+}

@@ -1,0 +1,47 @@
+/// Which layers of the sandbox are on, and the rlimits. The default is everything on; the
+/// benchmark turns layers off one at a time to measure each one's share.
+public struct SandboxPolicy: Sendable, Hashable {
+    /// The seccomp filter (no internet sockets, no new processes, …).
+    public var seccomp = true
+    /// Landlock: writes only in the container, no exec of other binaries, no TCP.
+    public var landlock = true
+    /// cgroup memory and pids limits where writable (else the resident-size watchdog).
+    public var cgroups = true
+    /// rlimits (core 0, cpu, nofile, fsize, data as a loose backstop).
+    public var rlimits = true
+    /// New process group, PR_SET_PDEATHSIG, no_new_privs, closed fds: always on unless `bare`.
+    public var isolation = true
+
+    /// RLIMIT_NOFILE.
+    public var openFiles: UInt64 = 256
+    /// RLIMIT_FSIZE.
+    public var fileSizeBytes: UInt64 = 256 << 20
+    /// RLIMIT_CPU in seconds over the process's life (SIGXCPU, recorded with reason `cpu`).
+    public var cpuSeconds: UInt64 = 300
+    /// Tasks (threads) in the pids cgroup.
+    public var maxTasks = 256
+    /// Interval of the resident-size watchdog when no cgroup enforces memory.
+    public var watchdogInterval: Duration = .milliseconds(10)
+
+    public init() {}
+
+    /// Every layer on: the default.
+    public static let standard = SandboxPolicy()
+
+    /// No sandbox at all: a plain spawn (the benchmark's baseline; never the default).
+    public static var bare: SandboxPolicy {
+        var p = SandboxPolicy()
+        p.seccomp = false
+        p.landlock = false
+        p.cgroups = false
+        p.rlimits = false
+        p.isolation = false
+        return p
+    }
+
+    /// RLIMIT_DATA for a memory budget: a loose backstop far above it, so that the process is
+    /// killed by the cgroup or watchdog (as jetsam does) rather than seeing malloc fail.
+    func dataLimit(memoryBytes: Int) -> UInt64 {
+        max(UInt64(memoryBytes) * 32, 2 << 30)
+    }
+}

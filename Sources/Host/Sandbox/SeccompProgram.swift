@@ -1,0 +1,29 @@
+import CSandbox
+import Glibc
+
+/// The default seccomp policy as BPF, compiled once per host process with libseccomp and
+/// handed to every child, which only installs it (research/sandbox-anchors.md §4a: compiling in
+/// the child costs +240 µs per spawn and is not fork-safe).
+struct SeccompProgram: Sendable {
+    /// The `struct sock_filter` array.
+    let bytes: [UInt8]
+    /// Denials come to the host as seccomp user notifications (recorded as `sandbox.denied`);
+    /// false on kernels without them, where denials are a plain errno.
+    let usesNotifications: Bool
+
+    /// The default policy of DESIGN.md "Sandbox", compiled on first use.
+    static let shared: Result<SeccompProgram, SandboxError> = compile()
+
+    private static func compile() -> Result<SeccompProgram, SandboxError> {
+        let notify = sg_seccomp_notify_available() == 1
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let size = buffer.withUnsafeMutableBytes { sg_seccomp_build_default(notify ? 1 : 0, $0.baseAddress, $0.count) }
+        guard size > 0 else { return .failure(SandboxError(.seccompCompile, errno: Int32(-size), "default policy")) }
+        return .success(SeccompProgram(bytes: Array(buffer.prefix(Int(size))), usesNotifications: notify))
+    }
+
+    /// The errno a denied call gets, by syscall name (the same as the errno-only filter gives).
+    static func errno(forDenied syscall: String) -> Int32 {
+        syscall == "socket" ? EACCES : EPERM
+    }
+}

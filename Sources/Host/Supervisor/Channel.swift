@@ -1,0 +1,104 @@
+import CSandbox
+import Glibc
+import SandglassIPC
+
+/// The host's end of an extension's IPC socket: frames in through a ``FrameDecoder``, frames
+/// out through a buffer that drains when the socket is writable. Confined to the loop thread.
+final class Channel {
+    enum Event {
+        case message(Message)
+        case violation(ProtocolError)
+        case closed
+    }
+
+    let fd: Int32
+    private let loop: EventLoop
+    private var decoder: FrameDecoder
+    private var outbound: [UInt8] = []
+    private var outboundStart = 0
+    private var watchingWrites = false
+    private var isOpen = true
+    private let maximumOutbound: Int
+    private let onEvent: (Event) -> Void
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    /// Bytes queued but not yet written.
+    var pendingOutput: Int { outbound.count - outboundStart }
+
+    init(fd: Int32, loop: EventLoop, maximumFrameLength: Int, maximumOutbound: Int = 8 << 20, onEvent: @escaping (Event) -> Void) {
+        self.fd = fd
+        self.loop = loop
+        self.decoder = FrameDecoder(maximumLength: maximumFrameLength)
+        self.maximumOutbound = maximumOutbound
+        self.onEvent = onEvent
+        loop.register(fd, events: UInt32(SG_EPOLLIN | SG_EPOLLRDHUP)) { [unowned self] mask in self.handle(mask) }
+    }
+
+    /// Queues `message` and writes as much as the socket takes now. Returns false when the
+    /// peer has not read for so long that the buffer is over its limit (or the channel is closed).
+    @discardableResult
+    func send(_ message: Message) -> Bool {
+        guard isOpen else { return false }
+        Frame.append(message, to: &outbound)
+        flush()
+        return pendingOutput <= maximumOutbound
+    }
+
+    /// Stops watching and closes the socket.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        loop.unregister(fd)
+        Glibc.close(fd)
+    }
+
+    private func handle(_ mask: UInt32) {
+        if mask & UInt32(SG_EPOLLOUT) != 0 { flush() }
+        if mask & UInt32(SG_EPOLLIN | SG_EPOLLHUP | SG_EPOLLRDHUP | SG_EPOLLERR) != 0 { readAvailable() }
+    }
+
+    private func readAvailable() {
+        while isOpen {
+            let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                do {
+                    while isOpen, let message = try decoder.next() { onEvent(.message(message)) }
+                } catch {
+                    onEvent(.violation(error))
+                    return
+                }
+                if n < readBuffer.count { return }
+            } else if n == 0 {
+                onEvent(.closed)
+                return
+            } else {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { onEvent(.closed) }
+                return
+            }
+        }
+    }
+
+    private func flush() {
+        while outboundStart < outbound.count {
+            let n = outbound.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + outboundStart, $0.count - outboundStart) }
+            if n > 0 {
+                outboundStart += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        if outboundStart == outbound.count {
+            outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
+            outboundStart = 0
+        }
+        let wantWrites = outboundStart < outbound.count
+        if wantWrites != watchingWrites, isOpen {
+            watchingWrites = wantWrites
+            loop.modify(fd, events: UInt32(SG_EPOLLIN | SG_EPOLLRDHUP) | (wantWrites ? UInt32(SG_EPOLLOUT) : 0))
+        }
+    }
+}
