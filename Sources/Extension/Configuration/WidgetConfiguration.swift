@@ -1,0 +1,19 @@
+/// The description of a widget: its kind, provider, names and families.
+///
+/// The configurations to use are ``StaticConfiguration`` and ``AppIntentConfiguration``,
+/// adjusted with modifiers such as ``configurationDisplayName(_:)``.
+@MainActor @preconcurrency
+public protocol WidgetConfiguration {
+    /// The configuration this one is made of; `Never` for the primitive configurations.
+    associatedtype Body: WidgetConfiguration
+
+    /// The configuration this one is made of.
+    @WidgetConfigurationBuilder var body: Body { get }
+}
+
+extension Never: WidgetConfiguration {
+    /// `Never` has no body.
+    public var body: Never {
+        fatalError("Never has no body")
+    }
+}

@@ -1,0 +1,45 @@
+/// The process entry point behind `@main` on a `Widget` or `WidgetBundle`.
+///
+/// Contract with the host:
+/// - `SANDGLASS_IPC_FD` names the extension's end of the IPC socketpair (normally 3); without
+///   it the process says how to run it and exits with status 64.
+/// - `SANDGLASS_BUNDLE_IDENTIFIER` is the extension's `CFBundleIdentifier`.
+/// - The host gone (end of stream or a socket error): exit status 0 at once. A frame from
+///   the host that does not decode, or one out of order: a line on stderr, exit status 70.
+///   The host refusing the extension: a line on stderr, exit status 76.
+/// - The main thread serves the main queue (`dispatchMain()`); requests run off it.
+enum ExtensionMain {
+    /// What the process prints when it is started by hand.
+    static let notUnderHost =
+        "This is a Sandglass widget extension; it runs under the host: sandglass run YourApp.app\n"
+
+    @MainActor
+    static func run(descriptors widgets: [WidgetDescriptor]) -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        guard let fdText = environment["SANDGLASS_IPC_FD"] else {
+            Syscalls.writeStandardError(notUnderHost)
+            Syscalls.exitProcess(64)
+        }
+        guard let fd = Int32(fdText), fd >= 0, Syscalls.isOpen(fd) else {
+            Syscalls.writeStandardError("SANDGLASS_IPC_FD=\(fdText) names no open file descriptor.\n" + notUnderHost)
+            Syscalls.exitProcess(64)
+        }
+        Syscalls.ignoreBrokenPipe()
+        let bundleIdentifier = environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ProcessInfo.processInfo.processName
+        let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, fd: fd) { ending in
+            switch ending {
+            case .hostGone:
+                Syscalls.exitProcess(0)
+            case .protocolViolation(let reason):
+                Syscalls.writeStandardError("sandglass: \(reason)\n")
+                Syscalls.exitProcess(70)
+            case .refused(let reason):
+                Syscalls.writeStandardError("sandglass: \(reason)\n")
+                Syscalls.exitProcess(76)
+            }
+        }
+        ExtensionRuntime.current.withLock { $0 = runtime }
+        runtime.start()
+        dispatchMain()
+    }
+}

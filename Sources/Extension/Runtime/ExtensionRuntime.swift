@@ -1,0 +1,372 @@
+import Dispatch
+import SandglassIPC
+import Synchronization
+
+/// Serves a widget extension's configurations to the host over one IPC descriptor.
+///
+/// `start()` sends `hello` and starts a reader thread that does blocking reads on the
+/// descriptor. The first message must be `welcome`; each request then runs on a concurrent
+/// queue, off the main thread. When the host goes away, breaks the protocol or refuses the
+/// extension, `onEnd` is called once — the process entry point exits there; tests record it.
+final class ExtensionRuntime: Sendable {
+    /// Why the runtime stopped serving.
+    enum Ending: Sendable, Equatable {
+        /// End of stream, or an error, on the descriptor: the host is gone.
+        case hostGone(String)
+        /// The host sent a frame that does not decode, or a message out of protocol order.
+        case protocolViolation(String)
+        /// The host answered `hello` with an error instead of `welcome`.
+        case refused(String)
+    }
+
+    private enum Phase: Sendable {
+        case created
+        case awaitingWelcome
+        case serving
+        case ended
+    }
+
+    private enum Activation: Sendable {
+        case placeholder
+        case snapshot
+        case timeline
+    }
+
+    /// The runtime of this process, used by `WidgetCenter`; `nil` when not running under the host.
+    static let current = Mutex<ExtensionRuntime?>(nil)
+
+    let widgets: [WidgetDescriptor]
+    let bundleIdentifier: String
+    private let widgetsByKind: [String: WidgetDescriptor]
+    private let duplicateKinds: [String]
+    private let channel: FrameChannel
+    private let requests = DispatchQueue(label: "sandglass.requests", attributes: .concurrent)
+    private let phase = Mutex(Phase.created)
+    private let receivedWelcome = Mutex<Welcome?>(nil)
+    private let onEnd: @Sendable (Ending) -> Void
+
+    /// A runtime that will speak on `fd`, which it closes when it stops reading.
+    init(
+        widgets: [WidgetDescriptor],
+        bundleIdentifier: String,
+        fd: Int32,
+        onEnd: @escaping @Sendable (Ending) -> Void
+    ) {
+        self.widgets = widgets
+        self.bundleIdentifier = bundleIdentifier
+        self.channel = FrameChannel(fd: fd)
+        self.onEnd = onEnd
+        var byKind: [String: WidgetDescriptor] = [:]
+        var duplicates: [String] = []
+        for widget in widgets {
+            if byKind[widget.kind] == nil {
+                byKind[widget.kind] = widget
+            } else if !duplicates.contains(widget.kind) {
+                duplicates.append(widget.kind)
+            }
+        }
+        self.widgetsByKind = byKind
+        self.duplicateKinds = duplicates
+    }
+
+    /// The first frame: who this extension is and which widget kinds it serves.
+    var hello: Hello {
+        Hello(
+            version: .current,
+            bundleIdentifier: bundleIdentifier,
+            role: .widgetKit,
+            widgets: widgets.map(\.wireDescription),
+            sessionIdentifiers: []
+        )
+    }
+
+    /// The host's `welcome` (container path, clock), once it arrived.
+    var welcome: Welcome? {
+        receivedWelcome.withLock { $0 }
+    }
+
+    /// Sends `hello` and starts the reader thread. Calls after the first do nothing.
+    func start() {
+        let isFirst = phase.withLock { phase in
+            guard case .created = phase else { return false }
+            phase = .awaitingWelcome
+            return true
+        }
+        guard isFirst else { return }
+        send(.hello(hello))
+        let reader = Thread { [self] in readLoop() }
+        reader.name = "sandglass.ipc-reader"
+        reader.start()
+    }
+
+    /// Sends one message to the host; a failed write means the host is gone.
+    func send(_ message: Message) {
+        switch channel.write(Frame.encode(message)) {
+        case .written, .closed:
+            break
+        case .failed(let error):
+            end(.hostGone("writing to the IPC socket failed: \(error)"))
+        }
+    }
+
+    /// Sends a line for the host's event log.
+    func log(_ level: LogLevel, _ message: String) {
+        send(.log(LogRecord(level: level, message: message)))
+    }
+
+    // MARK: Reading
+
+    private func readLoop() {
+        var decoder = FrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        reading: while !isEnded {
+            let result = buffer.withUnsafeMutableBytes { channel.read(into: $0) }
+            switch result {
+            case .failure(let error):
+                end(.hostGone("reading the IPC socket failed: \(error)"))
+                break reading
+            case .success(0):
+                end(.hostGone("the host closed the IPC socket"))
+                break reading
+            case .success(let count):
+                decoder.append(buffer[0..<count])
+                do {
+                    while !isEnded, let message = try decoder.next() {
+                        handle(message)
+                    }
+                } catch {
+                    end(.protocolViolation("the host sent a frame that does not decode: \(error)"))
+                    break reading
+                }
+            }
+        }
+        channel.close()
+    }
+
+    private var isEnded: Bool {
+        phase.withLock { phase in
+            if case .ended = phase { return true }
+            return false
+        }
+    }
+
+    private func handle(_ message: Message) {
+        switch message {
+        case .welcome(let welcome):
+            accept(welcome)
+        case .placeholderRequest(let id, let activation):
+            serve(id, activation, .placeholder)
+        case .snapshotRequest(let id, let activation):
+            serve(id, activation, .snapshot)
+        case .timelineRequest(let id, let activation):
+            serve(id, activation, .timeline)
+        case .performUpdateRequest(let id):
+            guard isServing(message) else { return }
+            send(.error(ErrorReport(
+                requestID: id,
+                code: .unsupportedRequest,
+                message: "performUpdate is a Today-extension request; this is a WidgetKit extension"
+            )))
+        case .error(let report):
+            let isHandshake = phase.withLock { phase in
+                if case .awaitingWelcome = phase { return true }
+                return false
+            }
+            if isHandshake {
+                end(.refused("the host refused this extension (\(report.code)): \(report.message)"))
+            } else {
+                Syscalls.writeStandardError("sandglass: the host reported an error (\(report.code)): \(report.message)\n")
+            }
+        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log:
+            end(.protocolViolation("the host sent \(message.type), which only an extension sends"))
+        }
+    }
+
+    private func accept(_ welcome: Welcome) {
+        let accepted = phase.withLock { phase -> Bool? in
+            switch phase {
+            case .awaitingWelcome:
+                phase = .serving
+                return true
+            case .ended:
+                return nil
+            case .created, .serving:
+                return false
+            }
+        }
+        guard let accepted else { return }
+        guard accepted else {
+            end(.protocolViolation("the host sent welcome a second time"))
+            return
+        }
+        guard welcome.version.major == ProtocolVersion.current.major else {
+            end(.refused("the host speaks protocol \(welcome.version), this SDK speaks \(ProtocolVersion.current)"))
+            return
+        }
+        receivedWelcome.withLock { $0 = welcome }
+        for kind in duplicateKinds {
+            log(.warning, "more than one widget declares kind '\(kind)'; requests go to the first")
+        }
+    }
+
+    /// Whether requests may be served now; a request before `welcome` breaks the protocol.
+    private func isServing(_ request: Message) -> Bool {
+        let current = phase.withLock { $0 }
+        switch current {
+        case .serving:
+            return true
+        case .ended:
+            return false
+        case .created, .awaitingWelcome:
+            end(.protocolViolation("the host sent \(request.type) before welcome"))
+            return false
+        }
+    }
+
+    // MARK: Serving
+
+    private func serve(_ id: RequestID, _ activation: ActivationContext, _ kind: Activation) {
+        let request: Message = switch kind {
+        case .placeholder: .placeholderRequest(id, activation)
+        case .snapshot: .snapshotRequest(id, activation)
+        case .timeline: .timelineRequest(id, activation)
+        }
+        guard isServing(request) else { return }
+        requests.async { [self] in
+            guard let widget = widgetsByKind[activation.kind] else {
+                let known = widgets.map { "'\($0.kind)'" }.joined(separator: ", ")
+                send(.error(ErrorReport(
+                    requestID: id,
+                    code: .unknownKind,
+                    message: "no widget of kind '\(activation.kind)'; this extension has \(known)"
+                )))
+                return
+            }
+            guard let family = WidgetFamily(rawValue: activation.family) else {
+                send(.error(ErrorReport(
+                    requestID: id,
+                    code: .unsupportedRequest,
+                    message: "unknown widget family '\(activation.family)'"
+                )))
+                return
+            }
+            let size = activation.displayWidth > 0 && activation.displayHeight > 0
+                ? CGSize(width: activation.displayWidth, height: activation.displayHeight)
+                : family.displaySize
+            let context = TimelineProviderContext(family: family, isPreview: activation.isPreview, displaySize: size)
+            switch kind {
+            case .placeholder:
+                replyEntry(id, widget.provider.placeholder(context), widget)
+            case .snapshot:
+                let gate = CompletionGate()
+                widget.provider.snapshot(context) { [self] entry in
+                    guard gate.claim() else {
+                        warnSecondCompletion(widget.provider.snapshotCallName, widget.kind)
+                        return
+                    }
+                    replyEntry(id, entry, widget)
+                }
+            case .timeline:
+                let gate = CompletionGate()
+                widget.provider.timeline(context) { [self] timeline in
+                    guard gate.claim() else {
+                        warnSecondCompletion(widget.provider.timelineCallName, widget.kind)
+                        return
+                    }
+                    replyTimeline(id, timeline, widget)
+                }
+            }
+        }
+    }
+
+    private func warnSecondCompletion(_ call: String, _ kind: String) {
+        log(.warning, "\(call) for kind '\(kind)' called its completion a second time; the second call is ignored")
+    }
+
+    private func replyEntry(_ id: RequestID, _ entry: AnyEntry, _ widget: WidgetDescriptor) {
+        payloads(for: [entry], of: widget) { [self] result in
+            switch result {
+            case .success(let payloads):
+                sendReply(.entryReply(id, payloads[0]), to: id)
+            case .failure(let error):
+                send(.error(ErrorReport(requestID: id, code: .providerFailed, message: error.description)))
+            }
+        }
+    }
+
+    private func replyTimeline(_ id: RequestID, _ timeline: AnyTimeline, _ widget: WidgetDescriptor) {
+        let policy: ReloadPolicyPayload = switch timeline.policy.kind {
+        case .atEnd: .atEnd
+        case .after(let date): .after(date.timeIntervalSince1970)
+        case .never: .never
+        }
+        payloads(for: timeline.entries, of: widget) { [self] result in
+            switch result {
+            case .success(let payloads):
+                sendReply(.timelineReply(id, TimelinePayload(entries: payloads, policy: policy)), to: id)
+            case .failure(let error):
+                send(.error(ErrorReport(requestID: id, code: .providerFailed, message: error.description)))
+            }
+        }
+    }
+
+    /// Sends a reply, or an error when it would not fit in one frame.
+    private func sendReply(_ reply: Message, to id: RequestID) {
+        let frame = Frame.encode(reply)
+        let length = frame.count - Frame.lengthSize
+        guard length <= Frame.defaultMaximumLength else {
+            send(.error(ErrorReport(
+                requestID: id,
+                code: .providerFailed,
+                message: "the reply encodes to \(length) bytes, over the \(Frame.defaultMaximumLength)-byte frame limit"
+            )))
+            return
+        }
+        switch channel.write(frame) {
+        case .written, .closed:
+            break
+        case .failed(let error):
+            end(.hostGone("writing to the IPC socket failed: \(error)"))
+        }
+    }
+
+    /// Encodes entries where the completion was called, then renders their text on the main
+    /// actor when the configuration has a content closure.
+    private func payloads(
+        for entries: [AnyEntry],
+        of widget: WidgetDescriptor,
+        then deliver: @escaping @Sendable (Result<[EntryPayload], EntryEncodingError>) -> Void
+    ) {
+        let encoded: [EntryPayload]
+        do {
+            encoded = try entries.map { entry throws(EntryEncodingError) in try EntryEncoder.payload(for: entry.entry) }
+        } catch {
+            deliver(.failure(error))
+            return
+        }
+        guard let renderer = widget.renderer else {
+            deliver(.success(encoded))
+            return
+        }
+        MainThread.run {
+            var rendered = encoded
+            for index in rendered.indices {
+                rendered[index].text = renderer.render(entries[index].entry)
+            }
+            deliver(.success(rendered))
+        }
+    }
+
+    // MARK: Ending
+
+    private func end(_ ending: Ending) {
+        let isFirst = phase.withLock { phase in
+            if case .ended = phase { return false }
+            phase = .ended
+            return true
+        }
+        guard isFirst else { return }
+        channel.shutdown()
+        onEnd(ending)
+    }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("The Sandglass SDK needs a C library with POSIX sockets")
+#endif
+
+/// An `errno` value and its `strerror` text.
+struct Errno: Error, CustomStringConvertible {
+    let code: Int32
+
+    init(_ code: Int32) {
+        self.code = code
+    }
+
+    /// `"errno 32 (Broken pipe)"`.
+    var description: String { "errno \(code) (\(String(cString: strerror(code))))" }
+}
+
+/// The system calls the SDK makes, each retried on `EINTR`.
+enum Syscalls {
+    /// Bytes read, 0 at end of stream. The corresponding C function is `read`.
+    static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count >= 0 { return .success(count) }
+            let code = errno
+            if code != EINTR { return .failure(Errno(code)) }
+        }
+    }
+
+    /// Writes every byte, through partial writes. The corresponding C functions are `send`
+    /// with `MSG_NOSIGNAL` (no `SIGPIPE` when the peer is gone) and `write`, used when `fd`
+    /// is not a socket.
+    static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Errno> {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return .success(()) }
+            var offset = 0
+            var isSocket = true
+            while offset < buffer.count {
+                let remaining = buffer.count - offset
+                let count = isSocket
+                    ? send(fd, base + offset, remaining, Int32(MSG_NOSIGNAL))
+                    : write(fd, base + offset, remaining)
+                if count >= 0 {
+                    offset += count
+                    continue
+                }
+                let code = errno
+                if code == EINTR { continue }
+                if code == ENOTSOCK && isSocket {
+                    isSocket = false
+                    continue
+                }
+                return .failure(Errno(code))
+            }
+            return .success(())
+        }
+    }
+
+    /// Shuts `fd` down both ways, so a thread blocked reading it sees end of stream.
+    /// The corresponding C function is `shutdown`.
+    static func shutdownBothWays(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// The corresponding C function is `close`.
+    static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    /// Whether `fd` is open. The corresponding C function is `fcntl` with `F_GETFD`.
+    static func isOpen(_ fd: Int32) -> Bool {
+        fcntl(fd, F_GETFD) != -1
+    }
+
+    /// Ignores `SIGPIPE` for the process. The corresponding C function is `signal`.
+    static func ignoreBrokenPipe() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Writes `text` to standard error, unbuffered: the SDK's channel for fatal local problems.
+    static func writeStandardError(_ text: String) {
+        _ = writeFully(2, Array(text.utf8))
+    }
+
+    /// Ends the process. The corresponding C function is `exit`.
+    static func exitProcess(_ status: Int32) -> Never {
+        exit(status)
+    }
+}
