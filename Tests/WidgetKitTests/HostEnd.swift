@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SandglassIPC
+import Testing
+
+/// A failure of the test's host side: a timeout, a closed socket, a failed syscall.
+struct HostEndError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The host's end of a real `socketpair(AF_UNIX, SOCK_STREAM)`: the test plays the host with
+/// SandglassIPC, waiting for frames with `poll(2)` and a deadline, never with sleeps.
+final class HostEnd {
+    let fd: Int32
+    private var decoder = FrameDecoder()
+    private var isClosed = false
+
+    /// Creates a socketpair; returns the host end and the extension's descriptor.
+    static func makePair() throws -> (host: HostEnd, extensionFD: Int32) {
+        var fds: [Int32] = [-1, -1]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
+            throw HostEndError(description: "socketpair failed: errno \(errno)")
+        }
+        return (HostEnd(fd: fds[0]), fds[1])
+    }
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Sends one message as a frame.
+    func send(_ message: Message) throws {
+        try sendBytes(Frame.encode(message))
+    }
+
+    /// Sends raw bytes, for frames that break the protocol.
+    func sendBytes(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw HostEndError(description: "send failed: errno \(errno)")
+            }
+            offset += count
+        }
+    }
+
+    /// The next message from the extension, waiting at most `seconds`.
+    func receive(within seconds: Double = 10) throws -> Message {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            if let message = try decoder.next() {
+                return message
+            }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                throw HostEndError(description: "no frame from the extension within \(seconds) s")
+            }
+            var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&pollFD, 1, milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw HostEndError(description: "poll failed: errno \(errno)")
+            }
+            if ready == 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw HostEndError(description: "read failed: errno \(errno)")
+            }
+            if count == 0 {
+                throw HostEndError(description: "the extension closed the socket")
+            }
+            decoder.append(buffer[0..<count])
+        }
+    }
+
+    /// Whether the extension closed its end: end of stream within `seconds`, after any frames.
+    func receivesEndOfStream(within seconds: Double = 10) -> Bool {
+        do {
+            while true { _ = try receive(within: seconds) }
+        } catch {
+            return (error as? HostEndError)?.description == "the extension closed the socket"
+        }
+    }
+
+    /// Closes the host end: the extension sees end of stream.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Glibc.close(fd)
+    }
+}
