@@ -39,7 +39,12 @@ let package = Package(
         .target(
             name: "SandglassHost",
             dependencies: ["SandglassIPC", "CSandbox"],
-            path: "Sources/Host"
+            path: "Sources/Host",
+            swiftSettings: [
+                // Async methods of the host's loop-confined parts run on the caller's actor
+                // (the host, whose executor is its event loop), not on the global executor.
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            ]
         ),
         .executableTarget(
             name: "sandglass",
@@ -52,7 +57,8 @@ let package = Package(
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit"], path: "Tests/WidgetKitTests"),
-        .testTarget(name: "HostTests", dependencies: ["SandglassHost", "CSandbox"], path: "Tests/HostTests"),
+        .executableTarget(name: "sandbox-probe", path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "HostTests", dependencies: ["SandglassHost", "CSandbox", "sandbox-probe"], path: "Tests/HostTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,125 @@
-enum SandglassHostPlaceholder {}
+import Foundation
+import SandglassIPC
+
+/// A Sandglass host: the system side of widget extensions, as a library.
+///
+/// ```swift
+/// let host = try await Host(.temporary())
+/// try await host.install("Leaderboard.app")
+/// await host.start()
+/// let timeline = try await host.waitForEvent(timeout: .seconds(10)) { $0.name == "timeline" }
+/// let summary = await host.shutdown()
+/// ```
+///
+/// Every extension runs as its own sandboxed process; kills are SIGKILLs; the events are the
+/// run's event log (see DESIGN.md, "The event log").
+public final class Host: Sendable {
+    private let core: HostCore
+    private let loop: EventLoop
+    /// The configuration the host was made with.
+    public let configuration: HostConfiguration
+
+    /// Starts a host: its event loop thread, sandbox, clock and event log.
+    public init(_ configuration: HostConfiguration) async throws {
+        self.configuration = configuration
+        loop = try EventLoop(name: "sandglass-host")
+        core = HostCore(loop: loop)
+        do {
+            try await core.setUp(configuration)
+        } catch {
+            loop.shutdown()
+            throw error
+        }
+    }
+
+    /// Validates and installs the app bundle at `path` (refused with the file and key named when malformed).
+    @discardableResult
+    public func install(_ path: String) async throws -> AppBundle {
+        try await core.install(path)
+    }
+
+    /// Launches the widget extensions and puts one widget of each kind on the screen.
+    public func start() async {
+        await core.start()
+    }
+
+    /// Lets the system run for `duration` on the run clock.
+    public func run(for duration: Duration) async {
+        await core.run(for: duration)
+    }
+
+    /// Runs one activation of extension `bundleIdentifier` now and returns its outcome
+    /// (`nil` when no such extension is installed).
+    public func activate(_ bundleIdentifier: String, _ kind: ActivationKind, widget: String? = nil,
+                         family: String = "systemSmall", isPreview: Bool = false) async -> ActivationOutcome? {
+        let size = WidgetFamilies.size(of: family)
+        let context = widget.map { ActivationContext(kind: $0, family: family, isPreview: isPreview, displayWidth: size.width, displayHeight: size.height) }
+        return await core.activate(bundleIdentifier, kind, context: context)
+    }
+
+    /// Kills the extension's live process (SIGKILL) with `reason`.
+    public func kill(_ bundleIdentifier: String, reason: KillReason = .chaos) async {
+        await core.kill(bundleIdentifier, reason: reason)
+    }
+
+    /// Pids of the live extension processes, by bundle identifier.
+    public func liveProcesses() async -> [String: Int32] {
+        await core.liveProcesses()
+    }
+
+    /// Every event so far.
+    public func events() async -> [HostEvent] {
+        await core.history()
+    }
+
+    /// The events from now on (with `replay`, from the start of the run).
+    public func eventStream(replay: Bool = true) async -> AsyncStream<HostEvent> {
+        await core.subscribe(replay: replay)
+    }
+
+    /// The first event (since the run started) that satisfies `predicate`, waiting up to `timeout`
+    /// of real time for it.
+    public func waitForEvent(timeout: Duration, where predicate: @escaping @Sendable (HostEvent) -> Bool) async throws -> HostEvent {
+        let stream = await core.subscribe(replay: true)
+        return try await withThrowingTaskGroup(of: HostEvent?.self) { group in
+            group.addTask {
+                for await event in stream where predicate(event) { return event }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            if let first = try await group.next(), let event = first { return event }
+            throw HostError.timedOut(timeout)
+        }
+    }
+
+    /// Stops the run: kills the extensions (`hostShutdown`), reaps them, writes `run.end`,
+    /// closes the log and ends the loop thread.
+    @discardableResult
+    public func shutdown() async -> RunSummary {
+        let summary = await core.shutdown()
+        let loop = self.loop
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                loop.shutdown()
+                continuation.resume()
+            }
+        }
+        return summary
+    }
+}
+
+/// Errors of the host API.
+public enum HostError: Error, CustomStringConvertible {
+    /// `waitForEvent` saw no matching event in time.
+    case timedOut(Duration)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let d): "no matching event within \(d)"
+        }
+    }
+}

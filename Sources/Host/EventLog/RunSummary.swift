@@ -1,0 +1,52 @@
+/// Counts over a run's events: what the end of a run prints and `run.end` records.
+public struct RunSummary: Sendable, CustomStringConvertible {
+    public var spawns = 0
+    public var activations = 0
+    public var activationsByOutcome: [String: Int] = [:]
+    public var killsByReason: [String: Int] = [:]
+    public var timelines = 0
+    public var sandboxDenials = 0
+    public var protocolViolations = 0
+    public var invariantViolations = 0
+    public var durationMs: Double = 0
+
+    /// The summary of `events`.
+    public init(events: [HostEvent]) {
+        for event in events {
+            switch event.name {
+            case "spawned": spawns += 1
+            case "activation.end":
+                activations += 1
+                activationsByOutcome[event.string("outcome") ?? "?", default: 0] += 1
+            case "killed": killsByReason[event.string("reason") ?? "?", default: 0] += 1
+            case "timeline": timelines += 1
+            case "sandbox.denied": sandboxDenials += 1
+            case "protocol.violation": protocolViolations += 1
+            case "invariant.violated": invariantViolations += 1
+            default: break
+            }
+        }
+        durationMs = events.last?.t ?? 0
+    }
+
+    var fields: [(String, JSONValue)] {
+        [
+            ("spawns", .int(Int64(spawns))),
+            ("activations", .object(activationsByOutcome.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+            ("kills", .object(killsByReason.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+            ("timelines", .int(Int64(timelines))),
+            ("sandboxDenials", .int(Int64(sandboxDenials))),
+            ("protocolViolations", .int(Int64(protocolViolations))),
+            ("invariantViolations", .int(Int64(invariantViolations))),
+        ]
+    }
+
+    public var description: String {
+        let outcomes = activationsByOutcome.sorted { $0.key > $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let kills = killsByReason.isEmpty ? "none" : killsByReason.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return """
+        summary: \(spawns) processes spawned · \(activations) activations (\(outcomes.isEmpty ? "none" : outcomes)) · \(timelines) timelines recorded
+                 kills: \(kills) · sandbox denials: \(sandboxDenials) · protocol violations: \(protocolViolations) · invariant violations: \(invariantViolations)
+        """
+    }
+}

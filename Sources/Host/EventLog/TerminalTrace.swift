@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+
+/// The readable trace: one line per event, in words a person who has never seen the tool can
+/// follow. Goes to standard error or output.
+final class TerminalTrace: EventSink {
+    private let fd: Int32
+
+    init(_ destination: TraceDestination) {
+        fd = destination == .standardOutput ? 1 : 2
+    }
+
+    func write(_ event: HostEvent) {
+        guard let text = TraceRenderer.render(event) else { return }
+        let line = TraceRenderer.stamp(event.t) + "  " + text + "\n"
+        var remaining = Array(line.utf8)[...]
+        while !remaining.isEmpty {
+            let n = remaining.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            remaining = remaining.dropFirst(n)
+        }
+    }
+
+    func close() {}
+}
+
+/// Turns events into sentences.
+public enum TraceRenderer {
+    /// `   12.345s` within the first hour, `2d 03:04:05` beyond.
+    public static func stamp(_ ms: Double) -> String {
+        if ms < 3_600_000 {
+            let s = String(format: "%.3fs", ms / 1000)
+            return String(repeating: " ", count: max(0, 10 - s.count)) + s
+        }
+        let total = Int(ms / 1000)
+        let days = total / 86400, h = (total % 86400) / 3600, m = (total % 3600) / 60, s = total % 60
+        return String(format: "%dd %02d:%02d:%02d", days, h, m, s)
+    }
+
+    /// The sentence for `event`, `nil` for events the trace leaves out.
+    public static func render(_ e: HostEvent) -> String? {
+        let bundle = e.bundle ?? "?"
+        let pid = e.pid.map { "pid \($0)" } ?? "?"
+        switch e.name {
+        case "run.start":
+            var parts = ["run started on the \(e.string("clock") ?? "real") clock"]
+            if case .object(let sandbox)? = e["sandbox"] {
+                parts.append("sandbox: " + sandbox.map { "\($0.0) \($0.1.stringValue ?? "")" }.joined(separator: ", "))
+            }
+            return parts.joined(separator: " · ")
+        case "installed":
+            var names: [String] = []
+            if case .array(let exts)? = e["extensions"] {
+                for case .object(let f) in exts {
+                    let id = f.first { $0.0 == "bundle" }?.1.stringValue ?? "?"
+                    let point = f.first { $0.0 == "point" }?.1.stringValue ?? ""
+                    names.append("\(id) (\(point == "com.apple.widget-extension" ? "Today extension" : "widget extension"))")
+                }
+            }
+            return "installed \(e.string("app") ?? "?") from \(URL(fileURLWithPath: e.string("path") ?? "").lastPathComponent) · extensions: \(names.joined(separator: ", "))"
+        case "spawned":
+            let mem = (e.int("memoryLimitBytes") ?? 0) >> 20
+            return "spawned \(bundle) as \(pid) (launch #\(e.int("launch") ?? 0), \(ms(e.double("ms")))) · memory limit \(mem) MiB enforced by \(e.string("memoryEnforcement") ?? "?")"
+        case "spawn.failed":
+            return "could not spawn \(bundle): \(e.string("error") ?? "")"
+        case "hello":
+            var kinds: [String] = []
+            if case .array(let a)? = e["kinds"] { kinds = a.compactMap(\.stringValue) }
+            return "\(pid) said hello \(ms(e.double("ms"))) after exec · protocol \(e.string("version") ?? "?")" + (kinds.isEmpty ? "" : " · widget kinds: \(kinds.joined(separator: ", "))")
+        case "widget.added":
+            return "widget \(e.string("kind") ?? "?") of \(bundle) added to the home screen (\(e.string("family") ?? "?"))"
+        case "activation.start":
+            return "→ \(activationName(e)) · \(pid) · budget \(ms(e.double("budgetMs")))"
+        case "activation.end":
+            let name = activationName(e)
+            switch e.string("outcome") {
+            case "ok": return "← \(name) answered in \(ms(e.double("ms")))"
+            case "killed": return "← \(name) did not finish: the extension was killed (\(e.string("reason") ?? "?")) after \(ms(e.double("ms")))"
+            default: return "← \(name) failed after \(ms(e.double("ms"))): \(e.string("error") ?? "?")"
+            }
+        case "reload.requested":
+            return "reload of \(e.string("kind") ?? "?") (\(bundle)) requested: \(e.string("reason") ?? "?")"
+        case "reload.denied":
+            return "reload of \(e.string("kind") ?? "?") (\(bundle)) denied: \(e.string("reason") ?? "?")" + (e.string("detail").map { " — \($0)" } ?? "")
+        case "reload.failed":
+            return "reload of \(e.string("kind") ?? "?") (\(bundle)) produced no timeline (\(e.string("outcome") ?? "?")); " + ((e["keptTimeline"] == .bool(true)) ? "the last good timeline stays on screen" : "the widget keeps its placeholder")
+        case "timeline":
+            var count = 0
+            if case .array(let a)? = e["entries"] { count = a.count }
+            let next = e.string("nextReloadDate").map { "next reload at \($0)" } ?? "no automatic reload"
+            return "timeline for \(e.string("kind") ?? "?") (\(bundle)): \(count) \(count == 1 ? "entry" : "entries") · policy \(e.string("policy") ?? "?") · \(next)"
+        case "killed":
+            return "✗ killed \(pid) (\(bundle)) — \(e.string("reason") ?? "?"): \(e.string("detail") ?? "")"
+        case "exited":
+            let how = e.string("signal").map { "by \($0)" } ?? "with status \(e.int("status") ?? -1)"
+            let rss = Double(e.int("peakRSSKiB") ?? 0) / 1024
+            return "\(pid) (\(bundle)) ended \(how) · cpu \(e.int("cpuMs") ?? 0) ms · peak RSS \(String(format: "%.1f", rss)) MiB · lived \(ms(e.double("lifetimeMs")))"
+        case "sandbox.denied":
+            return "sandbox denied \(e.string("call") ?? e.string("syscall") ?? "?") to \(pid) (\(bundle)) → \(e.string("error") ?? "")"
+        case "protocol.violation":
+            return "protocol violation by \(pid) (\(bundle)): \(e.string("error") ?? "")"
+        case "log":
+            return "\(pid) \(e.string("stream") == "sdk" ? "logged (\(e.string("level") ?? ""))" : "printed"): \(e.string("message") ?? "")"
+        case "extension.error":
+            return "\(pid) (\(bundle)) reported an error: \(e.string("message") ?? "")"
+        case "run.end":
+            return "run ended"
+        default:
+            return nil
+        }
+    }
+
+    private static func activationName(_ e: HostEvent) -> String {
+        let kind = e.string("kind") ?? "?"
+        if let widget = e.string("widget") {
+            let family = e.string("family").map { ", \($0)" } ?? ""
+            let preview = e["isPreview"] == .bool(true) ? ", gallery preview" : ""
+            return "\(kind) for \(widget)\(family)\(preview)"
+        }
+        return kind
+    }
+
+    private static func ms(_ value: Double?) -> String {
+        guard let value else { return "?" }
+        if value >= 10_000 { return String(format: "%.1f s", value / 1000) }
+        if value >= 1000 { return String(format: "%.2f s", value / 1000) }
+        return String(format: "%.1f ms", value)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SandglassIPC
+
+/// How a host runs: where it keeps its data, which clock, the budgets and the sandbox.
+public struct HostConfiguration: Sendable {
+    /// Containers (and, later, the journal) live here. Created if missing.
+    public var dataDirectory: String
+    /// Real or virtual time.
+    public var clock: ClockMode = .real
+    /// Overrides of the budgets for every extension of the run (over defaults and SandglassLimits).
+    public var budgetOverrides = LimitOverrides()
+    /// The sandbox layers and rlimits.
+    public var sandbox = SandboxPolicy.standard
+    /// Write the event log here as JSON lines.
+    public var logPath: String?
+    /// Print the readable trace here (standard error or output); `nil` for none.
+    public var trace: TraceDestination?
+    /// The largest IPC frame accepted from an extension.
+    public var maximumFrameLength = 1 << 20
+    /// Add one widget instance per kind when an app is installed and keep their timelines.
+    public var schedulesWidgets = true
+
+    /// A configuration with its data in `dataDirectory`.
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// A configuration with a fresh temporary data directory.
+    public static func temporary() -> HostConfiguration {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString.prefix(8))").path
+        return HostConfiguration(dataDirectory: dir)
+    }
+}
+
+/// Where the readable trace goes.
+public enum TraceDestination: Sendable, Hashable {
+    case standardOutput
+    case standardError
+}

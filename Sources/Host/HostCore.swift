@@ -1,0 +1,148 @@
+import CSandbox
+import Foundation
+import SandglassIPC
+
+/// The host's state and decisions, isolated to its event loop: the loop thread is this actor's
+/// executor, so file-descriptor callbacks, timers and async work all run in one order.
+actor HostCore {
+    nonisolated let loop: EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    /// The parts, made on the loop by ``setUp(_:)``.
+    final class Parts {
+        let configuration: HostConfiguration
+        let clock: RunClock
+        let log: EventLog
+        let sandbox: Sandbox
+        let supervisor: Supervisor
+        let scheduler: TimelineScheduler
+
+        init(_ configuration: HostConfiguration, loop: EventLoop) throws {
+            self.configuration = configuration
+            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            clock = RunClock(mode: configuration.clock, loop: loop)
+            log = EventLog(clock: clock)
+            if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
+            if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
+            sandbox = try Sandbox(policy: configuration.sandbox)
+            supervisor = Supervisor(
+                loop: loop, clock: clock, log: log, sandbox: sandbox,
+                settings: .init(maximumFrameLength: configuration.maximumFrameLength,
+                                containersRoot: configuration.dataDirectory + "/Containers",
+                                budgetOverrides: configuration.budgetOverrides))
+            scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log)
+        }
+    }
+
+    private var parts: Parts!
+    private(set) var apps: [AppBundle] = []
+    private var instanceTasks: [Task<Void, Never>] = []
+    private var started = false
+    private var isShutDown = false
+
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    var clock: RunClock { parts.clock }
+    var log: EventLog { parts.log }
+    var supervisor: Supervisor { parts.supervisor }
+    var scheduler: TimelineScheduler { parts.scheduler }
+
+    func setUp(_ configuration: HostConfiguration) throws {
+        parts = try Parts(configuration, loop: loop)
+        _ = sg_raise_nofile_limit()
+        let sandbox = parts.sandbox.summary
+        log.emit("run.start", [
+            ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
+            ("pid", .int(Int64(getpid()))),
+            ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ])
+        // Cycles through `self`, broken in shutdown().
+        supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
+        supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }
+    }
+
+    /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
+    func install(_ path: String) throws -> AppBundle {
+        let app = try BundleLoader.load(path)
+        for bundle in app.extensions {
+            let ext = try supervisor.register(bundle, app: app)
+            _ = ext
+        }
+        apps.append(app)
+        log.emit("installed", [
+            ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
+            ("extensions", .array(app.extensions.map { ext in
+                .object([("bundle", .string(ext.bundleIdentifier)), ("point", .string(ext.point.rawValue)),
+                         ("executable", .string(ext.executableName))])
+            })),
+        ])
+        return app
+    }
+
+    /// Starts the system: each widget extension is launched to learn its kinds, and one instance
+    /// of each kind begins its life (placeholder, snapshot, timeline, reloads).
+    func start() async {
+        guard !started else { return }
+        started = true
+        guard parts.configuration.schedulesWidgets else { return }
+        for ext in supervisor.extensions.values.sorted(by: { $0.identifier < $1.identifier }) where ext.bundle.role == .widgetKit {
+            _ = await supervisor.ensureRunning(ext)
+        }
+    }
+
+    private func helloReceived(_ ext: ManagedExtension, _ hello: Hello) {
+        guard started, parts.configuration.schedulesWidgets, !isShutDown else { return }
+        for instance in scheduler.addInstances(for: ext, hello: hello) {
+            instanceTasks.append(Task { await self.scheduler.run(instance) })
+        }
+    }
+
+    /// Waits until `duration` has passed on the run clock (virtual time may jump).
+    func run(for duration: Duration) async {
+        let deadline = clock.now + duration.nanoseconds
+        await withCheckedContinuation { continuation in
+            clock.schedule(at: deadline) { continuation.resume() }
+        }
+    }
+
+    /// Runs one activation now (for tests and the library API).
+    func activate(_ bundleIdentifier: String, _ kind: ActivationKind, context: ActivationContext?) async -> ActivationOutcome? {
+        guard let ext = supervisor.extensions[bundleIdentifier] else { return nil }
+        return await supervisor.activate(ext, kind, context: context)
+    }
+
+    func subscribe(replay: Bool) -> AsyncStream<HostEvent> {
+        log.subscribe(replay: replay)
+    }
+
+    func history() -> [HostEvent] { log.history }
+
+    func liveProcesses() -> [String: Int32] {
+        var result: [String: Int32] = [:]
+        for (id, ext) in supervisor.extensions { if let pid = ext.pid { result[id] = pid } }
+        return result
+    }
+
+    func kill(_ bundleIdentifier: String, reason: KillReason) {
+        guard let ext = supervisor.extensions[bundleIdentifier] else { return }
+        supervisor.kill(ext, reason, detail: "requested")
+    }
+
+    /// Stops scheduling, kills every extension (`hostShutdown`), reaps them, closes the log.
+    func shutdown() async -> RunSummary {
+        guard !isShutDown else { return RunSummary(events: log.history) }
+        isShutDown = true
+        scheduler.stop()
+        for task in instanceTasks { task.cancel() }
+        await supervisor.shutdown()
+        for task in instanceTasks { await task.value }
+        let summary = RunSummary(events: log.history)
+        log.emit("run.end", summary.fields)
+        parts.sandbox.close()
+        log.close()
+        supervisor.hooks = Supervisor.Hooks()
+        return summary
+    }
+}

@@ -1,0 +1,31 @@
+import CSandbox
+
+/// How a process ended, from its wait status and rusage.
+public struct ExitRecord: Sendable, Hashable {
+    /// The exit status, when it exited.
+    public var status: Int32?
+    /// The signal, when it was killed by one.
+    public var signal: Int32?
+    /// User + system CPU time.
+    public var cpuMilliseconds: UInt64
+    /// Peak resident set size.
+    public var peakRSSKiB: UInt64
+    /// Why the host killed it, if it did.
+    public var killReason: KillReason?
+
+    /// `exited 0`, `SIGKILL`, …
+    public var summary: String {
+        if let signal { return signalName(signal) }
+        return "exit status \(status ?? -1)"
+    }
+}
+
+/// The conventional name of a signal number (`SIGKILL`).
+func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [
+        1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+        8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE",
+        14: "SIGALRM", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ", 31: "SIGSYS",
+    ]
+    return names[signal] ?? "signal \(signal)"
+}

@@ -1,0 +1,95 @@
+import CSandbox
+import Glibc
+import SandglassIPC
+
+/// One process of an extension, from spawn to reaping. Confined to the host's loop thread.
+final class ExtensionProcess {
+    enum State {
+        /// Spawned; waiting for `hello` within the launch budget.
+        case launching
+        /// Said hello; serving activations.
+        case ready
+        /// Dead or being killed; waiting to be reaped.
+        case exiting
+    }
+
+    /// A request sent and not yet answered.
+    struct Pending {
+        let id: RequestID
+        let kind: ActivationKind
+        let widgetKind: String?
+        let started: UInt64
+        let budget: Duration
+        let deadline: TimerID
+        let continuation: CheckedContinuation<ActivationOutcome, Never>
+    }
+
+    let pid: pid_t
+    let pidfd: Int32
+    let spawnedAt: UInt64
+    let cgroup: ExtensionCgroup?
+    let oomKillsAtSpawn: Int
+    var channel: Channel!
+    var output: OutputReader!
+    var listenerFD: Int32?
+    var state = State.launching
+    var hello: Hello?
+    var killReason: KillReason?
+    var pending: [RequestID: Pending] = [:]
+    var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
+    var launchTimer: TimerID?
+    var idleTimer: TimerID?
+    var watchdogTimer: TimerID?
+    var holdsBusy = false
+    var deniedCount = 0
+
+    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64) {
+        pid = spawned.pid
+        pidfd = spawned.pidfd
+        listenerFD = spawned.listenerFD
+        self.cgroup = cgroup
+        self.spawnedAt = spawnedAt
+        oomKillsAtSpawn = cgroup?.oomKillCount() ?? 0
+    }
+
+    /// Sends SIGKILL through the pidfd, then to the process group (the child made its own).
+    func sendKill() {
+        _ = sg_pidfd_send_signal(pidfd, SIGKILL)
+        _ = Glibc.kill(-pid, SIGKILL)
+    }
+
+    /// Resident set size from /proc, in bytes (the watchdog's reading).
+    func residentBytes() -> Int? {
+        let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let fields = String(decoding: buffer[0..<n], as: UTF8.self).split(separator: " ")
+        guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// Why an extension could not be brought up.
+enum LaunchFailure: Error, Sendable, CustomStringConvertible {
+    case spawn(String)
+    case died(ActivationOutcome)
+
+    var description: String {
+        switch self {
+        case .spawn(let reason): "could not spawn: \(reason)"
+        case .died(.killed(let reason)): "killed during launch (\(reason.rawValue))"
+        case .died(.failed(let reason)): reason
+        case .died: "ended during launch"
+        }
+    }
+
+    var outcome: ActivationOutcome {
+        switch self {
+        case .spawn(let reason): .failed("could not spawn: \(reason)")
+        case .died(let outcome): outcome
+        }
+    }
+}

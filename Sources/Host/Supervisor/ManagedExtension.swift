@@ -1,0 +1,31 @@
+import SandglassIPC
+
+/// An installed extension: its bundle, container, budgets, and the process it has now (if any).
+public final class ManagedExtension {
+    /// The app that contains it.
+    public let app: AppBundle
+    /// The extension bundle.
+    public let bundle: ExtensionBundle
+    /// Its container: `HOME`, `TMPDIR` and the only place it may write.
+    public let container: String
+    /// The budgets it runs under (defaults, its SandglassLimits, the run's overrides).
+    public let budgets: Budgets
+    /// The last `hello` it sent.
+    public internal(set) var hello: Hello?
+    /// Processes spawned for it so far.
+    public internal(set) var launches = 0
+    var process: ExtensionProcess?
+
+    init(app: AppBundle, bundle: ExtensionBundle, container: String, budgets: Budgets) {
+        self.app = app
+        self.bundle = bundle
+        self.container = container
+        self.budgets = budgets
+    }
+
+    /// `CFBundleIdentifier` of the extension.
+    public var identifier: String { bundle.bundleIdentifier }
+
+    /// The pid of its live process.
+    public var pid: Int32? { process?.pid }
+}

@@ -1,0 +1,531 @@
+import CSandbox
+import Foundation
+import Glibc
+import SandglassIPC
+
+/// Spawns extensions into the sandbox, runs activations under their budgets, kills what runs
+/// over, reaps what dies and records all of it. Confined to the host's loop thread.
+final class Supervisor {
+    /// What the rest of the host hears from the supervisor.
+    struct Hooks {
+        var helloReceived: (ManagedExtension, Hello) -> Void = { _, _ in }
+        var reloadRequested: (ManagedExtension, String?) -> Void = { _, _ in }
+        var processExited: (ManagedExtension, ExitRecord) -> Void = { _, _ in }
+    }
+
+    struct Settings {
+        var maximumFrameLength = Frame.defaultMaximumLength
+        var containersRoot: String
+        var budgetOverrides = LimitOverrides()
+        var environment: [String: String] = [:]
+    }
+
+    let loop: EventLoop
+    let clock: RunClock
+    let log: EventLog
+    let sandbox: Sandbox
+    let settings: Settings
+    var hooks = Hooks()
+    private(set) var extensions: [String: ManagedExtension] = [:]
+    private var nextRequest: UInt64 = 1
+    private var exitWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
+        self.loop = loop
+        self.clock = clock
+        self.log = log
+        self.sandbox = sandbox
+        self.settings = settings
+    }
+
+    /// Live processes now.
+    var liveProcesses: Int { extensions.values.filter { $0.process != nil }.count }
+
+    // MARK: registration
+
+    /// Makes `bundle` known, with its container created.
+    func register(_ bundle: ExtensionBundle, app: AppBundle) throws -> ManagedExtension {
+        let container = settings.containersRoot + "/" + bundle.bundleIdentifier
+        for dir in [container, container + "/tmp", container + "/Library/Caches", container + "/Documents"] {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        }
+        let budgets = settings.budgetOverrides.applied(to: bundle.budgets)
+        let managed = ManagedExtension(app: app, bundle: bundle, container: container, budgets: budgets)
+        extensions[bundle.bundleIdentifier] = managed
+        return managed
+    }
+
+    // MARK: activations
+
+    /// Runs one activation: launches the extension if it is not running, sends the request,
+    /// and waits for the reply within the activation's budget (over it: SIGKILL, `timeBudget`).
+    func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil) async -> ActivationOutcome {
+        let process: ExtensionProcess
+        switch await ensureRunning(ext) {
+        case .success(let p): process = p
+        case .failure(let failure): return failure.outcome
+        }
+        let id = RequestID(nextRequest)
+        nextRequest += 1
+        let budget = kind.budget(in: ext.budgets)
+        let message: Message
+        switch kind {
+        case .placeholder: message = .placeholderRequest(id, context!)
+        case .snapshot: message = .snapshotRequest(id, context!)
+        case .timeline: message = .timelineRequest(id, context!)
+        case .performUpdate: message = .performUpdateRequest(id)
+        case .backgroundEvents: return .failed("background events are not supported by this host yet")
+        }
+        if let idle = process.idleTimer {
+            clock.cancel(idle)
+            process.idleTimer = nil
+        }
+        clock.beginBusy()
+        let started = sg_monotonic_ns()
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                             ("activation", .int(Int64(id.rawValue))), ("kind", .string(kind.rawValue))]
+        if let context {
+            fields += [("widget", .string(context.kind)), ("family", .string(context.family))]
+            if context.isPreview { fields.append(("isPreview", true)) }
+        }
+        fields.append(("budgetMs", .double(budget.milliseconds)))
+        log.emit("activation.start", fields)
+        return await withCheckedContinuation { continuation in
+            let deadline = loop.schedule(at: started + budget.nanoseconds) { [unowned self, unowned process] in
+                self.kill(process, of: ext, .timeBudget,
+                          detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
+            }
+            process.pending[id] = ExtensionProcess.Pending(
+                id: id, kind: kind, widgetKind: context?.kind, started: started, budget: budget,
+                deadline: deadline, continuation: continuation)
+            if !process.channel.send(message) {
+                protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
+            }
+        }
+    }
+
+    private func finish(_ pending: ExtensionProcess.Pending, of process: ExtensionProcess, ext: ManagedExtension, _ outcome: ActivationOutcome) {
+        loop.cancel(pending.deadline)
+        let ms = Double(sg_monotonic_ns() - pending.started) / 1e6
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                             ("activation", .int(Int64(pending.id.rawValue))), ("kind", .string(pending.kind.rawValue))]
+        if let widget = pending.widgetKind { fields.append(("widget", .string(widget))) }
+        fields += [("outcome", .string(outcome.label)), ("ms", .double((ms * 1000).rounded() / 1000))]
+        switch outcome {
+        case .killed(let reason): fields.append(("reason", .string(reason.rawValue)))
+        case .failed(let reason): fields.append(("error", .string(reason)))
+        case .updateResult(let result): fields.append(("result", .string("\(result)")))
+        case .entry(let entry): fields.append(("entry", .raw(entryJSON(entry))))
+        case .timeline: break
+        }
+        log.emit("activation.end", fields)
+        clock.endBusy()
+        pending.continuation.resume(returning: outcome)
+        if process.pending.isEmpty && process.state == .ready { scheduleIdle(process, of: ext) }
+    }
+
+    private func scheduleIdle(_ process: ExtensionProcess, of ext: ManagedExtension) {
+        if let idle = process.idleTimer { clock.cancel(idle) }
+        process.idleTimer = clock.schedule(after: ext.budgets.idle) { [unowned self, unowned process] in
+            process.idleTimer = nil
+            guard process.pending.isEmpty, process.state == .ready else { return }
+            self.kill(process, of: ext, .idle, detail: "idle for \(format(ext.budgets.idle)) after its last activation")
+        }
+    }
+
+    // MARK: launch
+
+    /// The extension's ready process, launching one if needed.
+    func ensureRunning(_ ext: ManagedExtension) async -> Result<ExtensionProcess, LaunchFailure> {
+        if let process = ext.process {
+            switch process.state {
+            case .ready: return .success(process)
+            case .launching:
+                return await waitForLaunch(process)
+            case .exiting:
+                // Wait for the dying process to be reaped, then start over.
+                await withCheckedContinuation { exitWaiters.append($0) }
+                return await ensureRunning(ext)
+            }
+        }
+        let process: ExtensionProcess
+        do {
+            process = try spawn(ext)
+        } catch {
+            log.emit("spawn.failed", [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
+            return .failure(.spawn("\(error)"))
+        }
+        return await waitForLaunch(process)
+    }
+
+    private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
+        let result = await withCheckedContinuation { process.launchWaiters.append($0) }
+        return result.map { process }
+    }
+
+    private func spawn(_ ext: ManagedExtension) throws -> ExtensionProcess {
+        var environment = settings.environment
+        environment["SANDGLASS_IPC_FD"] = "3"
+        environment["SANDGLASS_BUNDLE_IDENTIFIER"] = ext.identifier
+        environment["SANDGLASS_CONTAINER"] = ext.container
+        environment["HOME"] = ext.container
+        environment["TMPDIR"] = ext.container + "/tmp"
+        environment["PATH"] = "/usr/bin:/bin"
+        let started = sg_monotonic_ns()
+        let (spawned, cgroup) = try sandbox.spawn(
+            executable: ext.bundle.executablePath,
+            environment: environment,
+            container: ext.container,
+            executableRoot: ext.bundle.path,
+            memoryBytes: ext.budgets.memoryBytes,
+            group: ext.identifier
+        )
+        let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
+        let process = ExtensionProcess(spawned: spawned, cgroup: cgroup, spawnedAt: started)
+        ext.process = process
+        ext.launches += 1
+        process.holdsBusy = true
+        clock.beginBusy()
+        process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
+            [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
+        }
+        process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
+            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                  ("stream", "output"), ("message", .string(line))])
+        }
+        loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
+            self.reap(process, of: ext)
+        }
+        if let listener = spawned.listenerFD {
+            loop.register(listener, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] mask in
+                self.handleDenial(process, of: ext, mask: mask)
+            }
+        }
+        log.emit("spawned", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                             ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
+                             ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
+                             ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
+        process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in
+            process.launchTimer = nil
+            guard process.state == .launching else { return }
+            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget")
+        }
+        if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
+            startWatchdog(process, of: ext)
+        }
+        return process
+    }
+
+    private func startWatchdog(_ process: ExtensionProcess, of ext: ManagedExtension) {
+        let interval = sandbox.policy.watchdogInterval.nanoseconds
+        func arm() {
+            process.watchdogTimer = loop.schedule(at: sg_monotonic_ns() + interval) { [unowned self, unowned process] in
+                guard process.state != .exiting else { return }
+                if let rss = process.residentBytes(), rss > ext.budgets.memoryBytes {
+                    self.kill(process, of: ext, .memory,
+                              detail: "resident memory \(rss >> 10) KiB over the \(ext.budgets.memoryBytes >> 10) KiB budget (watchdog)")
+                } else {
+                    arm()
+                }
+            }
+        }
+        arm()
+    }
+
+    // MARK: messages
+
+    private func handle(_ event: Channel.Event, from process: ExtensionProcess, of ext: ManagedExtension) {
+        switch event {
+        case .message(let message):
+            handle(message, from: process, of: ext)
+        case .violation(let error):
+            protocolViolation(process, of: ext, error.description)
+        case .closed:
+            process.channel.close()
+            if process.state != .exiting {
+                // The process closed fd 3 or is dying; the pidfd tells which. A live process
+                // without a channel can do nothing useful: it is killed.
+                protocolViolation(process, of: ext, "closed its IPC channel")
+            }
+        }
+    }
+
+    private func handle(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) {
+        guard process.state != .exiting else { return }
+        if process.state == .launching {
+            guard case .hello(let hello) = message else {
+                return protocolViolation(process, of: ext, "sent \(message.type) before hello")
+            }
+            return handleHello(hello, from: process, of: ext)
+        }
+        switch message {
+        case .hello:
+            protocolViolation(process, of: ext, "sent a second hello")
+        case .entryReply(let id, let entry):
+            reply(id, .entry(entry), accepts: [.placeholder, .snapshot], message, process, ext)
+        case .timelineReply(let id, let timeline):
+            reply(id, .timeline(timeline), accepts: [.timeline], message, process, ext)
+        case .updateResultReply(let id, let result):
+            reply(id, .updateResult(result), accepts: [.performUpdate], message, process, ext)
+        case .error(let report):
+            if let id = report.requestID {
+                guard let pending = process.pending.removeValue(forKey: id) else {
+                    return protocolViolation(process, of: ext, "sent an error for request \(id), which is not pending")
+                }
+                finish(pending, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
+            } else {
+                log.emit("extension.error", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                             ("code", .string("\(report.code)")), ("message", .string(report.message))])
+            }
+        case .reloadTimelines(let kind):
+            hooks.reloadRequested(ext, kind)
+        case .reloadAllTimelines:
+            hooks.reloadRequested(ext, nil)
+        case .log(let record):
+            log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                             ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(record.message))])
+        case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest:
+            protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
+        }
+    }
+
+    private func reply(_ id: RequestID, _ outcome: ActivationOutcome, accepts kinds: Set<ActivationKind>,
+                       _ message: Message, _ process: ExtensionProcess, _ ext: ManagedExtension) {
+        guard let pending = process.pending[id] else {
+            return protocolViolation(process, of: ext, "sent \(message.type) for request \(id), which is not pending")
+        }
+        guard kinds.contains(pending.kind) else {
+            return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
+        }
+        process.pending.removeValue(forKey: id)
+        finish(pending, of: process, ext: ext, outcome)
+    }
+
+    private func handleHello(_ hello: Hello, from process: ExtensionProcess, of ext: ManagedExtension) {
+        guard let version = ProtocolVersion.current.negotiated(with: hello.version) else {
+            let text = "protocol version \(hello.version) is not supported: this host speaks \(ProtocolVersion.current.major).x; rebuild the extension against a matching Sandglass SDK"
+            process.channel.send(.error(ErrorReport(code: .unsupportedVersion, message: text)))
+            return protocolViolation(process, of: ext, text)
+        }
+        guard hello.bundleIdentifier == ext.identifier else {
+            return protocolViolation(process, of: ext, "said hello as \(hello.bundleIdentifier), but its bundle is \(ext.identifier)")
+        }
+        guard hello.role == ext.bundle.role else {
+            return protocolViolation(process, of: ext, "said hello as a \(hello.role) extension, but its Info.plist declares \(ext.bundle.point)")
+        }
+        if let timer = process.launchTimer { loop.cancel(timer) }
+        process.launchTimer = nil
+        process.hello = hello
+        process.state = .ready
+        ext.hello = hello
+        let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
+        process.channel.send(.welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
+        log.emit("hello", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                           ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
+                           ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
+        releaseBusy(process)
+        hooks.helloReceived(ext, hello)
+        let waiters = process.launchWaiters
+        process.launchWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: .success(())) }
+        if process.pending.isEmpty { scheduleIdle(process, of: ext) }
+    }
+
+    private func protocolViolation(_ process: ExtensionProcess, of ext: ManagedExtension, _ detail: String) {
+        guard process.state != .exiting else { return }
+        log.emit("protocol.violation", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
+        kill(process, of: ext, .protocolViolation, detail: detail)
+    }
+
+    // MARK: denials
+
+    private func handleDenial(_ process: ExtensionProcess, of ext: ManagedExtension, mask: UInt32) {
+        guard let listener = process.listenerFD else { return }
+        if mask & UInt32(SG_EPOLLIN) != 0 {
+            var note = sg_notification()
+            let rc = sg_notify_receive(listener, &note)
+            if rc == 0 {
+                var name = [CChar](repeating: 0, count: 64)
+                sg_syscall_name(note.syscall_nr, &name, name.count)
+                let syscall = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                let error = SeccompProgram.errno(forDenied: syscall)
+                _ = sg_notify_deny(listener, note.id, error)
+                process.deniedCount += 1
+                var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                                     ("syscall", .string(syscall)), ("errno", .int(Int64(error))),
+                                                     ("error", .string(errnoName(error)))]
+                if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
+                if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
+                log.emit("sandbox.denied", fields)
+            }
+        }
+        if mask & UInt32(SG_EPOLLHUP | SG_EPOLLERR) != 0 { closeListener(process) }
+    }
+
+    private func closeListener(_ process: ExtensionProcess) {
+        guard let listener = process.listenerFD else { return }
+        loop.unregister(listener)
+        close(listener)
+        process.listenerFD = nil
+    }
+
+    // MARK: kill and reap
+
+    /// Kills `process` (SIGKILL) and records why; the first reason given is the one recorded.
+    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String) {
+        guard process.killReason == nil else { return }
+        process.killReason = reason
+        let wasLaunching = process.state == .launching
+        process.state = .exiting
+        clock.beginBusy()   // until reaped: nothing else happens on a virtual clock meanwhile
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                             ("reason", .string(reason.rawValue)), ("detail", .string(detail))]
+        if wasLaunching { fields.append(("phase", "launch")) }
+        let killedAt = sg_monotonic_ns()
+        process.sendKill()
+        fields.append(("killedAtNs", .int(Int64(killedAt))))
+        log.emit("killed", fields)
+    }
+
+    /// Kills the extension's live process, if any.
+    func kill(_ ext: ManagedExtension, _ reason: KillReason, detail: String) {
+        if let process = ext.process { kill(process, of: ext, reason, detail: detail) }
+    }
+
+    private func reap(_ process: ExtensionProcess, of ext: ManagedExtension) {
+        var status: Int32 = 0
+        var cpuMs: UInt64 = 0
+        var rssKiB: UInt64 = 0
+        let rc = sg_reap(process.pid, &status, &cpuMs, &rssKiB)
+        guard rc == 1 else {
+            if rc < 0 { log.emit("host.error", [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
+            return
+        }
+        let reapedAt = sg_monotonic_ns()
+        loop.unregister(process.pidfd)
+        close(process.pidfd)
+        var record = ExitRecord(cpuMilliseconds: cpuMs, peakRSSKiB: rssKiB)
+        if sg_wifsignaled(status) != 0 { record.signal = sg_wtermsig(status) } else { record.status = sg_wexitstatus(status) }
+
+        let wasKilled = process.killReason != nil
+        if process.killReason == nil {
+            // Not killed by the host: the kernel's OOM killer (cgroup), RLIMIT_CPU, or its own end.
+            if let cgroup = process.cgroup, cgroup.oomKillCount() > process.oomKillsAtSpawn {
+                process.killReason = .memory
+            } else if record.signal == SIGXCPU || (record.signal == SIGKILL && cpuMs >= sandbox.policy.cpuSeconds * 1000 && sandbox.policy.rlimits) {
+                process.killReason = .cpu
+            }
+            if let reason = process.killReason {
+                log.emit("killed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                    ("reason", .string(reason.rawValue)),
+                                    ("detail", .string(reason == .memory ? "over the \(ext.budgets.memoryBytes >> 10) KiB memory limit (cgroup OOM kill)" : "RLIMIT_CPU of \(sandbox.policy.cpuSeconds) s used up"))])
+            }
+        }
+        record.killReason = process.killReason
+        process.state = .exiting
+        if let timer = process.launchTimer { loop.cancel(timer) }
+        if let timer = process.idleTimer { clock.cancel(timer) }
+        if let timer = process.watchdogTimer { loop.cancel(timer) }
+        process.output.finish()
+        process.channel.close()
+        closeListener(process)
+
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid)))]
+        if let s = record.status { fields.append(("status", .int(Int64(s)))) }
+        if let s = record.signal { fields.append(("signal", .string(signalName(s)))) }
+        if let reason = record.killReason { fields.append(("reason", .string(reason.rawValue))) }
+        fields += [("cpuMs", .int(Int64(cpuMs))), ("peakRSSKiB", .int(Int64(rssKiB))),
+                   ("lifetimeMs", .double(Double((reapedAt - process.spawnedAt) / 1000) / 1000)),
+                   ("reapedAtNs", .int(Int64(reapedAt)))]
+        if process.deniedCount > 0 { fields.append(("denials", .int(Int64(process.deniedCount)))) }
+        log.emit("exited", fields)
+
+        let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
+            ?? .failed("the extension ended (\(record.summary)) before answering")
+        for pending in process.pending.values.sorted(by: { $0.id < $1.id }) {
+            process.pending.removeValue(forKey: pending.id)
+            finish(pending, of: process, ext: ext, outcome)
+        }
+        let waiters = process.launchWaiters
+        process.launchWaiters.removeAll()
+        for waiter in waiters { waiter.resume(returning: .failure(.died(outcome))) }
+        releaseBusy(process)
+        if wasKilled { clock.endBusy() }
+        if ext.process === process { ext.process = nil }
+        hooks.processExited(ext, record)
+        let exits = exitWaiters
+        exitWaiters.removeAll()
+        for waiter in exits { waiter.resume() }
+    }
+
+    private func releaseBusy(_ process: ExtensionProcess) {
+        if process.holdsBusy {
+            process.holdsBusy = false
+            clock.endBusy()
+        }
+    }
+
+    // MARK: shutdown
+
+    /// Kills every live process (`hostShutdown`) and waits until each is reaped.
+    func shutdown() async {
+        for ext in extensions.values {
+            if let process = ext.process, process.killReason == nil {
+                kill(process, of: ext, .hostShutdown, detail: "the host is shutting down")
+            }
+        }
+        while liveProcesses > 0 {
+            await withCheckedContinuation { exitWaiters.append($0) }
+        }
+    }
+}
+
+/// `1 s`, `250 ms`, `2 min`.
+func format(_ duration: Duration) -> String {
+    let ms = duration.milliseconds
+    if ms >= 60_000 && ms.truncatingRemainder(dividingBy: 60_000) == 0 { return "\(Int(ms / 60_000)) min" }
+    if ms >= 1000 && ms.truncatingRemainder(dividingBy: 1000) == 0 { return "\(Int(ms / 1000)) s" }
+    if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }
+    return "\(Int(ms.rounded())) ms"
+}
+
+/// `EACCES`, `EPERM`, …
+func errnoName(_ e: Int32) -> String {
+    switch e {
+    case EPERM: "EPERM"
+    case EACCES: "EACCES"
+    case ENOSYS: "ENOSYS"
+    case EAGAIN: "EAGAIN"
+    default: "errno \(e)"
+    }
+}
+
+/// A readable form of the arguments of a denied call that matter (`socket(AF_INET)`).
+func deniedCallDetail(_ syscall: String, _ note: sg_notification) -> String? {
+    switch syscall {
+    case "socket":
+        let families: [UInt64: String] = [2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET"]
+        return "socket(\(families[note.args.0] ?? "family \(note.args.0)"))"
+    case "clone":
+        return "clone(flags 0x\(String(note.args.0, radix: 16)))"
+    default:
+        return nil
+    }
+}
+
+/// The entry JSON with its date, relevance and text, for the event log.
+func entryJSON(_ entry: EntryPayload) -> String {
+    var fields: [(String, JSONValue)] = [("date", .double(entry.date))]
+    if let r = entry.relevance { fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))]))) }
+    if let text = entry.text { fields.append(("text", .string(text))) }
+    fields.append(("entry", .raw(validJSON(entry.json))))
+    return JSONValue.object(fields).serialized
+}
+
+/// The extension's JSON bytes when they parse as JSON, else the text as a JSON string.
+func validJSON(_ bytes: [UInt8]) -> String {
+    if (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil {
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    return JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized
+}

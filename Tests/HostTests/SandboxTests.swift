@@ -1,0 +1,128 @@
+import CSandbox
+import Foundation
+import Glibc
+@testable import SandglassHost
+import Testing
+
+/// The sandbox as a child sees it: each test spawns the real `sandbox-probe` binary through the
+/// production spawn path and checks what it was allowed to do.
+@Suite("Sandbox", .serialized)
+struct SandboxTests {
+    private func withRunner(_ body: (ProbeRunner) async throws -> Void) async throws {
+        let runner = try ProbeRunner()
+        do {
+            try await body(runner)
+        } catch {
+            await runner.finish()
+            throw error
+        }
+        await runner.finish()
+    }
+
+    @Test("a sandboxed child runs and exits normally")
+    func runs() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["hello"])
+            #expect(result.status == 0)
+            #expect(result.value("ok") == "1")
+        }
+    }
+
+    @Test("internet sockets fail with EACCES and the host hears of the denial; Unix sockets work")
+    func internetSocketsDenied() async throws {
+        try await withRunner { runner in
+            let inet = try await runner.run(["socket-inet"])
+            #expect(inet.int("fd") == -1)
+            #expect(inet.int("errno") == Int(EACCES))
+            if (try? SeccompProgram.shared.get())?.usesNotifications == true {
+                #expect(inet.denials == ["socket"])
+            }
+            let unix = try await runner.run(["socket-unix"])
+            #expect((unix.int("fd") ?? -1) >= 0)
+        }
+    }
+
+    @Test("fork fails with EPERM, threads work")
+    func noNewProcesses() async throws {
+        try await withRunner { runner in
+            let fork = try await runner.run(["fork"])
+            #expect(fork.int("pid") == -1)
+            #expect(fork.int("errno") == Int(EPERM))
+            let thread = try await runner.run(["thread"])
+            #expect(thread.int("rc") == 0)
+        }
+    }
+
+    @Test("ptrace is denied")
+    func ptraceDenied() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["ptrace"])
+            #expect(result.int("rc") == -1)
+            #expect(result.int("errno") == Int(EPERM))
+        }
+    }
+
+    @Test("only fds 0-3 are open, fd 3 is the IPC stream socket; no_new_privs, own process group, core 0")
+    func processState() async throws {
+        // A stray descriptor without CLOEXEC in the host must not leak into the child.
+        let stray = open("/dev/null", O_RDONLY)
+        defer { close(stray) }
+        try await withRunner { runner in
+            let fds = try await runner.run(["fds"])
+            #expect(fds.value("fds") == "0,1,2,3")
+            #expect(fds.int("fd3type") == Int(SOCK_STREAM.rawValue))
+            let identity = try await runner.run(["identity"])
+            #expect(identity.int("pid") == identity.int("pgid"))
+            #expect(identity.int("ppid") == Int(getpid()))
+            #expect(identity.int("core") == 0)
+            #expect(identity.int("nofile") == 256)
+            #expect(identity.int("nnp") == 1)
+            #expect(identity.value("home") == runner.container)
+            #expect(identity.value("cwd") == runner.container)
+        }
+    }
+
+    @Test("Landlock confines writes to the container and exec to the extension", .enabled(if: Landlock.abi > 0))
+    func landlock() async throws {
+        try await withRunner { runner in
+            let inside = try await runner.run(["write", runner.container + "/file"])
+            #expect((inside.int("fd") ?? -1) >= 0)
+            let outside = try await runner.run(["write", "/tmp/sandglass-escape-\(getpid())"])
+            #expect(outside.int("fd") == -1)
+            #expect(outside.int("errno") == Int(EACCES))
+            #expect(!FileManager.default.fileExists(atPath: "/tmp/sandglass-escape-\(getpid())"))
+            let exec = try await runner.run(["exec", "/bin/true"])
+            #expect(exec.int("errno") == Int(EACCES))
+        }
+    }
+
+    @Test("Landlock scopes signals: the child cannot signal the host", .enabled(if: Landlock.abi >= 6))
+    func signalScope() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["kill-parent"])
+            #expect(result.int("rc") == -1)
+            #expect(result.int("errno") == Int(EPERM))
+        }
+    }
+
+    @Test("over its memory limit the child is SIGKILLed by the cgroup, never sees malloc fail")
+    func memoryLimit() async throws {
+        let controller = CgroupController.probe(tag: "sandglass-probe-\(getpid())")
+        try #require(controller.layout != nil, "cgroups unavailable here: \(controller.unavailableReason ?? "")")
+        controller.removeBase()
+        try await withRunner { runner in
+            let result = try await runner.run(["memory", "64"], memoryBytes: 24 << 20)
+            #expect(result.signal == SIGKILL)
+            #expect(result.killedForMemory)
+            #expect(result.value("allocated") == nil)
+        }
+    }
+
+    @Test("without the sandbox the same probe can do all of it (the filter is what denies)")
+    func bareSpawn() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["socket-inet"], policy: .bare)
+            #expect((result.int("fd") ?? -1) >= 0)
+        }
+    }
+}

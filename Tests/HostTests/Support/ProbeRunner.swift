@@ -1,0 +1,126 @@
+import CSandbox
+import Foundation
+import Glibc
+@testable import SandglassHost
+
+/// The build directory of the running tests (where `sandbox-probe` was built).
+enum BuildProducts {
+    static var directory: String {
+        if let dir = ProcessInfo.processInfo.environment["SANDGLASS_BUILD_DIR"] { return dir }
+        var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        if candidate.pathExtension == "xctest" { candidate.deleteLastPathComponent() }
+        if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sandbox-probe").path) { return candidate.path }
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+        return exe.deletingLastPathComponent().path
+    }
+
+    static var probe: String { directory + "/sandbox-probe" }
+}
+
+/// What a probe run printed and how it ended.
+struct ProbeResult {
+    var lines: [String]
+    var status: Int32?
+    var signal: Int32?
+    var denials: [String]
+    var killedForMemory: Bool
+
+    /// The value of `key=value` in the output.
+    func value(_ key: String) -> String? {
+        for line in lines {
+            for pair in line.split(separator: " ") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2, kv[0] == key { return String(kv[1]) }
+            }
+        }
+        return nil
+    }
+
+    func int(_ key: String) -> Int? { value(key).flatMap { Int($0) } }
+}
+
+/// Runs `sandbox-probe ACTION` under the sandbox from a long-lived loop thread (as the host
+/// does: PR_SET_PDEATHSIG follows the spawning thread), answering its seccomp notifications.
+actor ProbeRunner {
+    nonisolated let loop: EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    private var sandbox: Sandbox?
+    let container: String
+    private let groupName = "probe-\(UUID().uuidString.prefix(8))"
+
+    init() throws {
+        loop = try EventLoop(name: "probe-runner")
+        container = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: container + "/tmp", withIntermediateDirectories: true)
+    }
+
+    func run(_ arguments: [String], policy: SandboxPolicy = .standard, memoryBytes: Int = 30 << 20,
+             timeout: Duration = .seconds(10)) throws -> ProbeResult {
+        if sandbox == nil || sandbox!.policy != policy {
+            sandbox?.close()
+            sandbox = try Sandbox(policy: policy)
+        }
+        let (spawned, cgroup) = try sandbox!.spawn(
+            executable: BuildProducts.probe, arguments: arguments,
+            environment: ["HOME": container, "TMPDIR": container + "/tmp", "PATH": "/usr/bin:/bin"],
+            container: container, executableRoot: BuildProducts.directory,
+            memoryBytes: memoryBytes, group: groupName)
+        let oomBefore = cgroup?.oomKillCount() ?? 0
+        defer {
+            close(spawned.channelFD)
+            close(spawned.outputFD)
+            if let l = spawned.listenerFD { close(l) }
+            close(spawned.pidfd)
+        }
+        var output: [UInt8] = []
+        var denials: [String] = []
+        let deadline = sg_monotonic_ns() + timeout.nanoseconds
+        var exited = false
+        while !exited {
+            var fds = [pollfd(fd: spawned.pidfd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: spawned.outputFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: spawned.listenerFD ?? -1, events: Int16(POLLIN), revents: 0)]
+            let now = sg_monotonic_ns()
+            if now >= deadline { _ = sg_pidfd_send_signal(spawned.pidfd, SIGKILL) }
+            _ = poll(&fds, 3, Int32(max(1, (deadline > now ? deadline - now : 0) / 1_000_000)))
+            if fds[1].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { read(spawned.outputFD, $0.baseAddress, $0.count) }
+                if n > 0 { output += buffer[0..<n] }
+            }
+            if fds[2].revents & Int16(POLLIN) != 0, let listener = spawned.listenerFD {
+                var note = sg_notification()
+                if sg_notify_receive(listener, &note) == 0 {
+                    var name = [CChar](repeating: 0, count: 64)
+                    sg_syscall_name(note.syscall_nr, &name, 64)
+                    let syscall = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                    denials.append(syscall)
+                    _ = sg_notify_deny(listener, note.id, SeccompProgram.errno(forDenied: syscall))
+                }
+            }
+            if fds[0].revents != 0 { exited = true }
+        }
+        // Drain what is left of the output.
+        while true {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { read(spawned.outputFD, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            output += buffer[0..<n]
+        }
+        var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0
+        while sg_reap(spawned.pid, &status, &cpu, &rss) == 0 { sched_yield() }
+        let text = String(decoding: output, as: UTF8.self)
+        return ProbeResult(
+            lines: text.split(separator: "\n").map(String.init),
+            status: sg_wifexited(status) != 0 ? sg_wexitstatus(status) : nil,
+            signal: sg_wifsignaled(status) != 0 ? sg_wtermsig(status) : nil,
+            denials: denials,
+            killedForMemory: (cgroup?.oomKillCount() ?? 0) > oomBefore)
+    }
+
+    func finish() {
+        sandbox?.close()
+        sandbox = nil
+        try? FileManager.default.removeItem(atPath: container)
+    }
+}

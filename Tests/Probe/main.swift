@@ -1,0 +1,102 @@
+// sandbox-probe: tries one thing the sandbox should allow or deny and prints what happened as
+// `key=value` lines on standard output. Used by the sandbox tests; not part of the product.
+import Glibc
+
+func say(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(1, $0, strlen($0)) }
+}
+
+func readFile(_ path: String) -> String {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += buffer[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+let args = CommandLine.arguments
+let action = args.count > 1 ? args[1] : "hello"
+switch action {
+case "hello":
+    say("ok=1")
+case "socket-inet":
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
+case "socket-unix":
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
+case "fork":
+    let pid = fork()
+    if pid == 0 { _exit(0) }
+    say("pid=\(pid) errno=\(pid < 0 ? errno : 0)")
+case "thread":
+    var thread = pthread_t()
+    let rc = pthread_create(&thread, nil, { _ in nil }, nil)
+    if rc == 0 { pthread_join(thread, nil) }
+    say("rc=\(rc)")
+case "ptrace":
+    // ptrace is variadic in C; call it through a fixed-arity pointer (integer arguments only).
+    typealias Ptrace = @convention(c) (Int32, Int32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int
+    let ptrace = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "ptrace"), to: Ptrace.self)
+    let rc = ptrace(0 /* PTRACE_TRACEME */, 0, nil, nil)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "write":
+    let path = args[2]
+    let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+    if fd >= 0 { close(fd); unlink(path) }
+    say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
+case "exec":
+    let path = args[2]
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+    execv(path, argv)
+    say("errno=\(errno)")
+case "fds":
+    var fds: [String] = []
+    if let dir = opendir("/proc/self/fd") {
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if !name.hasPrefix(".") { fds.append(name) }
+        }
+        closedir(dir)
+    }
+    say("fds=\(fds.compactMap(Int.init).sorted().dropLast().map(String.init).joined(separator: ","))")
+    var type: Int32 = 0
+    var len = socklen_t(MemoryLayout<Int32>.size)
+    let rc = getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &len)
+    say("fd3type=\(rc == 0 ? type : -1)")
+case "identity":
+    say("pid=\(getpid()) pgid=\(getpgid(0)) ppid=\(getppid())")
+    say("home=\(String(cString: getenv("HOME") ?? strdup("")))")
+    say("tmpdir=\(String(cString: getenv("TMPDIR") ?? strdup("")))")
+    var cwd = [CChar](repeating: 0, count: 4096)
+    say("cwd=\(String(cString: getcwd(&cwd, cwd.count)))")
+    var core = rlimit()
+    getrlimit(Int32(RLIMIT_CORE.rawValue), &core)
+    var nofile = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &nofile)
+    say("core=\(core.rlim_cur) nofile=\(nofile.rlim_cur)")
+    let status = readFile("/proc/self/status")
+    say("nnp=\(status.contains("NoNewPrivs:\t1") ? 1 : 0)")
+case "memory":
+    let mib = Int(args[2]) ?? 64
+    for _ in 0..<mib {
+        let p = malloc(1 << 20)!
+        memset(p, 0x5A, 1 << 20)
+    }
+    say("allocated=\(mib)")
+case "sleep":
+    while true { pause() }
+case "kill-parent":
+    let rc = kill(getppid(), SIGTERM)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+default:
+    say("unknown action \(action)")
+    exit(2)
+}
