@@ -13,9 +13,18 @@ enum ExtensionMain {
     static let notUnderHost =
         "This is a Sandglass widget extension; it runs under the host: sandglass run YourApp.app\n"
 
+    /// Serves `widgets` to the host for the life of the process.
     @MainActor
     static func run(descriptors widgets: [WidgetDescriptor]) -> Never {
-        let environment = ProcessInfo.processInfo.environment
+        let runtime = makeRuntime(widgets: widgets, environment: ProcessInfo.processInfo.environment)
+        runtime.start()
+        dispatchMain()
+    }
+
+    /// The process's runtime on the descriptor `SANDGLASS_IPC_FD` names, installed for
+    /// `WidgetCenter`, ending the process through ``finish(_:)``. Exits with status 64 when
+    /// the variable is missing or names no open descriptor.
+    static func makeRuntime(widgets: [WidgetDescriptor], environment: [String: String]) -> ExtensionRuntime {
         guard let fdText = environment["SANDGLASS_IPC_FD"] else {
             Syscalls.writeStandardError(notUnderHost)
             Syscalls.exitProcess(64)
@@ -27,19 +36,23 @@ enum ExtensionMain {
         Syscalls.ignoreBrokenPipe()
         let bundleIdentifier = environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ProcessInfo.processInfo.processName
         let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, fd: fd) { ending in
-            switch ending {
-            case .hostGone:
-                Syscalls.exitProcess(0)
-            case .protocolViolation(let reason):
-                Syscalls.writeStandardError("sandglass: \(reason)\n")
-                Syscalls.exitProcess(70)
-            case .refused(let reason):
-                Syscalls.writeStandardError("sandglass: \(reason)\n")
-                Syscalls.exitProcess(76)
-            }
+            finish(ending)
         }
         ExtensionRuntime.current.withLock { $0 = runtime }
-        runtime.start()
-        dispatchMain()
+        return runtime
+    }
+
+    /// Ends the process the way the contract says for `ending`.
+    static func finish(_ ending: ExtensionRuntime.Ending) -> Never {
+        switch ending {
+        case .hostGone:
+            Syscalls.exitProcess(0)
+        case .protocolViolation(let reason):
+            Syscalls.writeStandardError("sandglass: \(reason)\n")
+            Syscalls.exitProcess(70)
+        case .refused(let reason):
+            Syscalls.writeStandardError("sandglass: \(reason)\n")
+            Syscalls.exitProcess(76)
+        }
     }
 }
