@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Example widget extensions for Sandglass, each an executable linking the SDK's `WidgetKit`.
+///
+/// Build them as the Makefile does:
+///
+///     swift build -c release --static-swift-stdlib
+///
+/// then place each executable in its bundle from `Bundles/`:
+/// `<App>.app/PlugIns/<Executable>.appex/<Executable>`.
+///
+/// The examples written the way Apple developers write widgets build in the Swift 5 language
+/// mode, as such code usually does; the misbehaving widgets build in Swift 6 mode.
+let appleStyle: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "SandglassExamples",
+    dependencies: [
+        .package(name: "sandglass", path: ".."),
+    ],
+    targets: [
+        /// A widget bundle with two widgets: `Leaderboard` (`.atEnd`) and `NextMatch` (`.after`).
+        .executableTarget(
+            name: "LeaderboardWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "LeaderboardWidget",
+            swiftSettings: appleStyle
+        ),
+        /// Apple's widget template and Emoji Rangers sample with their SwiftUI views removed.
+        .executableTarget(
+            name: "AppleStyleWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "AppleStyleWidget",
+            swiftSettings: appleStyle
+        ),
+        /// `getTimeline` never calls its completion and blocks forever.
+        .executableTarget(
+            name: "HangingWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "HangingWidget"
+        ),
+        /// `getTimeline` tries to open an internet socket.
+        .executableTarget(
+            name: "NetworkWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "NetworkWidget"
+        ),
+        /// `getTimeline` tries to fork.
+        .executableTarget(
+            name: "ForkingWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "ForkingWidget"
+        ),
+        /// `getTimeline` touches 64 MiB, 1 MiB at a time.
+        .executableTarget(
+            name: "MemoryHogWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "MemoryHogWidget"
+        ),
+        /// `getTimeline` writes garbage to the IPC descriptor.
+        .executableTarget(
+            name: "GarbageWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "GarbageWidget"
+        ),
+    ]
+)
