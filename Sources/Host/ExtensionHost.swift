@@ -4,7 +4,7 @@ import SandglassIPC
 /// A Sandglass host: the system side of widget extensions, as a library.
 ///
 /// ```swift
-/// let host = try await Host(.temporary())
+/// let host = try await ExtensionHost(.temporary())
 /// try await host.install("Leaderboard.app")
 /// await host.start()
 /// let timeline = try await host.waitForEvent(timeout: .seconds(10)) { $0.name == "timeline" }
@@ -13,7 +13,7 @@ import SandglassIPC
 ///
 /// Every extension runs as its own sandboxed process; kills are SIGKILLs; the events are the
 /// run's event log (see DESIGN.md, "The event log").
-public final class Host: Sendable {
+public final class ExtensionHost: Sendable {
     private let core: HostCore
     private let loop: EventLoop
     /// The configuration the host was made with.

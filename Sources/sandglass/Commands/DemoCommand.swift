@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import SandglassHost
+
+/// `sandglass demo`: the whole story on the example apps, in a few seconds.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Show the system side at work on the example apps: spawn, hello, timelines, idle termination, a budget kill.",
+        discussion: "Needs the example bundles: `make demo` builds them and runs this."
+    )
+
+    @Option(help: "Where the built example bundles are (default: .build/examples).")
+    var examples: String?
+
+    @Option(help: "Also write the event log (JSON lines) here.")
+    var log: String?
+
+    func run() async throws {
+        let examplesDir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
+        print("""
+        Sandglass demo — the system side of widget extensions, on Linux.
+
+        Two apps are installed. Leaderboard's widget extension answers placeholder, snapshot and timeline
+        requests and is terminated once it has been idle for 2 s. Hanging's widget never calls its
+        getTimeline completion: its 1 s budget runs out and the host SIGKILLs it, keeping the host and the
+        other widget running. Every extension is its own sandboxed process.
+
+        """)
+        var configuration = HostConfiguration.temporary()
+        configuration.trace = .standardOutput
+        configuration.logPath = log
+        configuration.budgetOverrides.idle = .seconds(2)
+        let host = try await ExtensionHost(configuration)
+        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        try await host.install(examplesDir + "/Leaderboard.app")
+        try await host.install(examplesDir + "/Hanging.app")
+        await host.start()
+
+        var missing: [String] = []
+        let steps: [(String, @Sendable (HostEvent) -> Bool)] = [
+            ("a timeline from Leaderboard", { $0.name == "timeline" && $0.bundle == "com.example.leaderboard.widget" }),
+            ("the budget kill of Hanging", { $0.name == "killed" && $0.string("reason") == "timeBudget" }),
+            ("the idle termination of Leaderboard", { $0.name == "killed" && $0.string("reason") == "idle" && $0.bundle == "com.example.leaderboard.widget" }),
+        ]
+        for (what, predicate) in steps {
+            do {
+                _ = try await host.waitForEvent(timeout: .seconds(15), where: predicate)
+            } catch {
+                missing.append(what)
+            }
+        }
+        let summary = await host.shutdown()
+        print("")
+        print(summary)
+        if !missing.isEmpty {
+            FileHandle.standardError.write(Data("demo: did not see \(missing.joined(separator: ", "))\n".utf8))
+            throw ExitCode(1)
+        }
+        print("\nThe demo ran as expected. Next: `sandglass run \(examplesDir)/Leaderboard.app --duration 30s`.")
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import SandglassHost
+import SandglassIPC
+
+/// `sandglass run APP.app`: installs the app and lets the system run it.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Install an app and run its extensions as the system would, for a while.",
+        discussion: """
+        Installs each app, adds one widget of every kind of every widget extension (its first supported \
+        family), and runs placeholder, snapshot and timeline requests, reloads by policy, idle termination \
+        and budget kills until the duration has passed on the run's clock. The trace goes to standard \
+        output; --log writes the event log as JSON lines.
+
+        Examples:
+          sandglass run Leaderboard.app --duration 20s
+          sandglass run Leaderboard.app --duration 2h --clock virtual --log run.jsonl
+          sandglass run Hanging.app --budget timeline=500ms --budget idle=1s
+        """
+    )
+
+    @Argument(help: "The app bundles (.app) to install.")
+    var apps: [String]
+
+    @Option(help: "How long to run, on the run's clock: 500ms, 30s, 10m, 2h, 7d.")
+    var duration: DurationArgument = DurationArgument(argument: "10s")!
+
+    @Option(help: "real, or virtual (days in seconds: time jumps to the next event when nothing runs).")
+    var clock: ClockChoice = .real
+
+    @Option(help: "Write the event log (JSON lines) to this file.")
+    var log: String?
+
+    @Option(name: .customLong("budget"), help: "Override a budget for every extension: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory in MiB; reloadsPerDay).")
+    var budgets: [BudgetOption] = []
+
+    @Option(help: "Keep containers here instead of a temporary directory.")
+    var dataDirectory: String?
+
+    @Flag(help: "No trace on standard output; only the summary.")
+    var quiet = false
+
+    func run() async throws {
+        let exitCode = try await reportingBadInput { () async throws -> Int32 in
+            guard !apps.isEmpty else { throw BadInput("name at least one .app bundle to run") }
+            var configuration = dataDirectory.map { HostConfiguration(dataDirectory: $0) } ?? .temporary()
+            configuration.clock = clock.mode
+            configuration.logPath = log
+            configuration.trace = quiet ? nil : .standardOutput
+            for budget in budgets { budget.apply(&configuration.budgetOverrides) }
+            let host = try await ExtensionHost(configuration)
+            for app in apps {
+                do {
+                    try await host.install(app)
+                } catch let error as BundleError {
+                    _ = await host.shutdown()
+                    throw BadInput("cannot install \(app): \(error)")
+                }
+            }
+            await host.start()
+            await host.run(for: duration.duration)
+            let summary = await host.shutdown()
+            print(summary)
+            if dataDirectory == nil { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+            return summary.invariantViolations > 0 ? 1 : 0
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}
+
+/// `--clock real|virtual`.
+enum ClockChoice: String, ExpressibleByArgument, CaseIterable {
+    case real
+    case virtual
+
+    var mode: ClockMode { self == .real ? .real : .virtual }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import SandglassHost
+
+/// The built example bundles (`make examples`).
+enum Examples {
+    static var directory: String {
+        if let dir = ProcessInfo.processInfo.environment["SANDGLASS_EXAMPLES"] { return dir }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/examples").path
+    }
+
+    /// The path of `name` (e.g. `Leaderboard.app`), failing with a hint when the examples are not built.
+    static func app(_ name: String) throws -> String {
+        let path = directory + "/" + name
+        guard FileManager.default.fileExists(atPath: path + "/Info.plist") else {
+            throw MissingExamples(path: path)
+        }
+        return path
+    }
+
+    struct MissingExamples: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "\(path) is not built: run `make examples` (make test does it)" }
+    }
+}
+
+/// Runs `body` with a fresh host, and always shuts it down and removes its data.
+func withHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
+              _ body: (ExtensionHost) async throws -> Void) async throws {
+    var configuration = HostConfiguration.temporary()
+    configure(&configuration)
+    let host = try await ExtensionHost(configuration)
+    do {
+        try await body(host)
+    } catch {
+        await host.shutdown()
+        try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
+        throw error
+    }
+    await host.shutdown()
+    try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
+}
+
+extension ExtensionHost {
+    /// Waits (real time) for an event named `name` matching `predicate`.
+    func waitFor(_ name: String, timeout: Duration = .seconds(20),
+                 where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }) async throws -> HostEvent {
+        try await waitForEvent(timeout: timeout) { $0.name == name && predicate($0) }
+    }
+}
+
+/// Whether process `pid` still exists (alive or zombie).
+func processExists(_ pid: Int32) -> Bool {
+    FileManager.default.fileExists(atPath: "/proc/\(pid)")
+}
+
+/// The number of open file descriptors of this process.
+func openFileDescriptorCount() -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+}
+
+/// Zombie children of this process.
+func zombieChildren() -> [Int32] {
+    let me = getpid()
+    var zombies: [Int32] = []
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8) else { continue }
+        // pid (comm) state ppid …; comm may contain spaces, so read after the last ')'.
+        guard let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, fields[0] == "Z", Int32(fields[1]) == me { zombies.append(pid) }
+    }
+    return zombies
+}
