@@ -96,19 +96,15 @@ public final class ExtensionHost: Sendable {
         }
     }
 
-    /// Stops the run: kills the extensions (`hostShutdown`), reaps them, writes `run.end`,
-    /// closes the log and ends the loop thread.
+    /// Stops the run: kills the extensions (`hostShutdown`), reaps them, writes `run.end` and
+    /// closes the log. The events stay readable; the loop thread ends with the host.
     @discardableResult
     public func shutdown() async -> RunSummary {
-        let summary = await core.shutdown()
-        let loop = self.loop
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                loop.shutdown()
-                continuation.resume()
-            }
-        }
-        return summary
+        await core.shutdown()
+    }
+
+    deinit {
+        loop.stop()
     }
 }
 

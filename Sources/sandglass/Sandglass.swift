@@ -55,3 +55,8 @@ func reportingBadInput<T>(_ body: () async throws -> T) async throws -> T {
         throw ExitCode(2)
     }
 }
+
+/// Writes a line to standard output at once (the trace writes there unbuffered too).
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

@@ -34,7 +34,8 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
         guard wakeFD >= 0, timerFD >= 0 else { throw SandboxError(.loopSetup, errno: -min(wakeFD, timerFD), "eventfd/timerfd") }
         _ = sg_epoll_add(epollFD, wakeFD, UInt32(SG_EPOLLIN))
         _ = sg_epoll_add(epollFD, timerFD, UInt32(SG_EPOLLIN))
-        let thread = Thread { [unowned self] in self.run() }
+        // The thread keeps the loop alive until it ends (after `stop()`).
+        let thread = Thread { self.run() }
         thread.name = name
         thread.stackSize = 1 << 20
         self.thread = thread
@@ -111,9 +112,14 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
     /// Stops the loop thread after the jobs queued so far, and waits for it (not from the loop).
     func shutdown() {
         precondition(!inLoop, "shutdown() waits for the loop thread; call it from elsewhere")
+        stop()
+        exited.wait()
+    }
+
+    /// Asks the loop thread to end after the jobs queued so far, without waiting.
+    func stop() {
         stopping.store(true, ordering: .releasing)
         wake()
-        exited.wait()
     }
 
     // MARK: private
@@ -157,6 +163,7 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
             block = !queue.withLock({ !$0.isEmpty }) && !runIdleHandlers()
         }
         runJobs()
+        thread = nil
         exited.signal()
     }
 

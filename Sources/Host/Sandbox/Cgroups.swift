@@ -160,6 +160,12 @@ final class ExtensionCgroup: Sendable {
         return (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
+    /// Starts a new peak: v1 resets `memory.max_usage_in_bytes` to the current usage (at a spawn,
+    /// so that the peak is this process's); v2's `memory.peak` keeps the group's lifetime peak.
+    func resetPeak() {
+        if version == 1 { try? write("0", to: memoryDir + "/memory.max_usage_in_bytes") }
+    }
+
     /// Removes the group (empty once its process is reaped).
     func remove() {
         _ = rmdir(memoryDir)

@@ -8,7 +8,9 @@ public struct ExitRecord: Sendable, Hashable {
     public var signal: Int32?
     /// User + system CPU time.
     public var cpuMilliseconds: UInt64
-    /// Peak resident set size.
+    /// Peak memory of the process: from its cgroup (resident and page cache charged to it) where
+    /// one is used, else the highest VmHWM the host read. (`ru_maxrss` of an exec'd child includes
+    /// the image before exec — the host's — so it is not used.)
     public var peakRSSKiB: UInt64
     /// Why the host killed it, if it did.
     public var killReason: KillReason?

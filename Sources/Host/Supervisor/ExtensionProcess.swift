@@ -40,6 +40,7 @@ final class ExtensionProcess {
     var launchTimer: TimerID?
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?
+    var channelClosedTimer: TimerID?
     var holdsBusy = false
     var deniedCount = 0
 
@@ -56,6 +57,23 @@ final class ExtensionProcess {
     func sendKill() {
         _ = sg_pidfd_send_signal(pidfd, SIGKILL)
         _ = Glibc.kill(-pid, SIGKILL)
+    }
+
+    /// The highest VmHWM read from /proc so far, in KiB (when no cgroup measures the peak).
+    var sampledPeakKiB: UInt64 = 0
+
+    /// Reads VmHWM (peak resident size) from /proc into `sampledPeakKiB`.
+    func samplePeak() {
+        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return }
+        let text = String(decoding: buffer[0..<n], as: UTF8.self)
+        guard let range = text.range(of: "VmHWM:") else { return }
+        let digits = text[range.upperBound...].drop { $0 == " " || $0 == "\t" }.prefix { $0.isNumber }
+        if let kib = UInt64(digits) { sampledPeakKiB = max(sampledPeakKiB, kib) }
     }
 
     /// Resident set size from /proc, in bytes (the watchdog's reading).

@@ -119,6 +119,7 @@ final class Supervisor {
         case .timeline: break
         }
         log.emit("activation.end", fields)
+        if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
         clock.endBusy()
         pending.continuation.resume(returning: outcome)
         if process.pending.isEmpty && process.state == .ready { scheduleIdle(process, of: ext) }
@@ -181,6 +182,7 @@ final class Supervisor {
             group: ext.identifier
         )
         let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
+        cgroup?.resetPeak()
         let process = ExtensionProcess(spawned: spawned, cgroup: cgroup, spawnedAt: started)
         ext.process = process
         ext.launches += 1
@@ -221,7 +223,9 @@ final class Supervisor {
         func arm() {
             process.watchdogTimer = loop.schedule(at: sg_monotonic_ns() + interval) { [unowned self, unowned process] in
                 guard process.state != .exiting else { return }
-                if let rss = process.residentBytes(), rss > ext.budgets.memoryBytes {
+                let rss = process.residentBytes()
+                if let rss { process.sampledPeakKiB = max(process.sampledPeakKiB, UInt64(rss) >> 10) }
+                if let rss, rss > ext.budgets.memoryBytes {
                     self.kill(process, of: ext, .memory,
                               detail: "resident memory \(rss >> 10) KiB over the \(ext.budgets.memoryBytes >> 10) KiB budget (watchdog)")
                 } else {
@@ -242,10 +246,14 @@ final class Supervisor {
             protocolViolation(process, of: ext, error.description)
         case .closed:
             process.channel.close()
-            if process.state != .exiting {
-                // The process closed fd 3 or is dying; the pidfd tells which. A live process
-                // without a channel can do nothing useful: it is killed.
-                protocolViolation(process, of: ext, "closed its IPC channel")
+            guard process.state != .exiting else { return }
+            // A dying process closes its descriptors before its pidfd says it exited (a kernel
+            // OOM kill, a crash): wait a moment for the pidfd. A process still alive then, without
+            // its channel, can do nothing useful and is killed.
+            process.channelClosedTimer = loop.schedule(at: sg_monotonic_ns() + 200_000_000) { [unowned self, unowned process] in
+                process.channelClosedTimer = nil
+                guard process.state != .exiting else { return }
+                self.protocolViolation(process, of: ext, "closed its IPC channel while still running")
             }
         }
     }
@@ -404,7 +412,8 @@ final class Supervisor {
         let reapedAt = sg_monotonic_ns()
         loop.unregister(process.pidfd)
         close(process.pidfd)
-        var record = ExitRecord(cpuMilliseconds: cpuMs, peakRSSKiB: rssKiB)
+        let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
+        var record = ExitRecord(cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
         if sg_wifsignaled(status) != 0 { record.signal = sg_wtermsig(status) } else { record.status = sg_wexitstatus(status) }
 
         let wasKilled = process.killReason != nil
@@ -426,6 +435,7 @@ final class Supervisor {
         if let timer = process.launchTimer { loop.cancel(timer) }
         if let timer = process.idleTimer { clock.cancel(timer) }
         if let timer = process.watchdogTimer { loop.cancel(timer) }
+        if let timer = process.channelClosedTimer { loop.cancel(timer) }
         process.output.finish()
         process.channel.close()
         closeListener(process)
@@ -434,7 +444,7 @@ final class Supervisor {
         if let s = record.status { fields.append(("status", .int(Int64(s)))) }
         if let s = record.signal { fields.append(("signal", .string(signalName(s)))) }
         if let reason = record.killReason { fields.append(("reason", .string(reason.rawValue))) }
-        fields += [("cpuMs", .int(Int64(cpuMs))), ("peakRSSKiB", .int(Int64(rssKiB))),
+        fields += [("cpuMs", .int(Int64(cpuMs))), ("peakRSSKiB", .int(Int64(peakKiB))),
                    ("lifetimeMs", .double(Double((reapedAt - process.spawnedAt) / 1000) / 1000)),
                    ("reapedAtNs", .int(Int64(reapedAt)))]
         if process.deniedCount > 0 { fields.append(("denials", .int(Int64(process.deniedCount)))) }

@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let examplesDir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
-        print("""
+        say("""
         Sandglass demo — the system side of widget extensions, on Linux.
 
         Two apps are installed. Leaderboard's widget extension answers placeholder, snapshot and timeline
@@ -51,12 +51,11 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         let summary = await host.shutdown()
-        print("")
-        print(summary)
+        say("\n\(summary)")
         if !missing.isEmpty {
             FileHandle.standardError.write(Data("demo: did not see \(missing.joined(separator: ", "))\n".utf8))
             throw ExitCode(1)
         }
-        print("\nThe demo ran as expected. Next: `sandglass run \(examplesDir)/Leaderboard.app --duration 30s`.")
+        say("\nThe demo ran as expected. Next: `sandglass run \(examplesDir)/Leaderboard.app --duration 30s`.")
     }
 }

@@ -62,7 +62,7 @@ struct RunCommand: AsyncParsableCommand {
             await host.start()
             await host.run(for: duration.duration)
             let summary = await host.shutdown()
-            print(summary)
+            say("\(summary)")
             if dataDirectory == nil { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
             return summary.invariantViolations > 0 ? 1 : 0
         }
