@@ -104,7 +104,8 @@ public final class ExtensionHost: Sendable {
     }
 
     deinit {
-        loop.stop()
+        // Stop the loop before the host's parts go: no timer may fire into them afterwards.
+        if loop.inLoop { loop.stop() } else { loop.shutdown() }
     }
 }
 

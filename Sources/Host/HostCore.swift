@@ -95,8 +95,15 @@ actor HostCore {
     private func helloReceived(_ ext: ManagedExtension, _ hello: Hello) {
         guard started, parts.configuration.schedulesWidgets, !isShutDown else { return }
         for instance in scheduler.addInstances(for: ext, hello: hello) {
-            instanceTasks.append(Task { await self.scheduler.run(instance) })
+            let id = instance.id
+            instanceTasks.append(Task(executorPreference: loop) { await self.runInstance(id) })
         }
+    }
+
+    /// Runs the widget instance `id` until the scheduler stops (on a task that prefers the loop).
+    private func runInstance(_ id: String) async {
+        guard let instance = scheduler.instances.first(where: { $0.id == id }) else { return }
+        await scheduler.run(instance)
     }
 
     /// Waits until `duration` has passed on the run clock (virtual time may jump).

@@ -26,7 +26,7 @@ final class RunClock {
         self.monotonicStart = sg_monotonic_ns()
         self.epoch = epoch ?? Double(sg_realtime_ns()) / 1e9
         if mode == .virtual {
-            loop.onIdle { [unowned self] in self.jumpIfIdle() }
+            loop.onIdle { [weak self] in self?.jumpIfIdle() ?? false }
         }
     }
 
@@ -97,7 +97,7 @@ final class RunClock {
         if let armed { loop.cancel(armed.id) }
         // Run time → monotonic deadline; a jump changes the mapping, so the clock re-arms.
         let deadline = next >= jumped ? monotonicStart + (next - jumped) : 0
-        armed = (loop.schedule(at: deadline) { [unowned self] in self.fireDue() }, next)
+        armed = (loop.schedule(at: deadline) { [weak self] in self?.fireDue() }, next)
     }
 
     /// The loop's idle hook: with nothing busy, jump to the next timer and fire it.

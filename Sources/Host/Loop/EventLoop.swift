@@ -4,11 +4,13 @@ import Glibc
 import Synchronization
 
 /// One thread with an epoll set: the host's file descriptors (IPC sockets, pidfds, log pipes,
-/// seccomp listeners), precise monotonic timers (a timerfd), and the serial executor of the
-/// host's actor, so that everything the host decides happens on this thread, in order.
+/// seccomp listeners), precise monotonic timers (a timerfd), the serial executor of the host's
+/// actor and the task executor its tasks prefer — so that everything the host decides happens on
+/// this thread, in order, and a continuation resumed here runs here next (not after a detour
+/// through the global pool, during which a virtual clock could jump).
 ///
 /// Methods marked *loop only* must be called on the loop thread (from the host actor).
-final class EventLoop: SerialExecutor, @unchecked Sendable {
+final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     typealias FDHandler = (UInt32) -> Void
 
     private let epollFD: Int32
@@ -17,6 +19,7 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
     private let queue = Mutex<[UnownedJob]>([])
     private let threadID = Atomic<Int32>(0)
     private let stopping = Atomic<Bool>(false)
+    private let hasExited = Atomic<Bool>(false)
     private var thread: Thread?
     private let exited = DispatchSemaphore(value: 0)
 
@@ -67,6 +70,10 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
     func checkIsolated() {
         precondition(inLoop, "expected to run on the host's event loop thread")
     }
@@ -113,7 +120,7 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
     func shutdown() {
         precondition(!inLoop, "shutdown() waits for the loop thread; call it from elsewhere")
         stop()
-        exited.wait()
+        if !hasExited.exchange(true, ordering: .acquiringAndReleasing) { exited.wait() }
     }
 
     /// Asks the loop thread to end after the jobs queued so far, without waiting.
@@ -159,10 +166,14 @@ final class EventLoop: SerialExecutor, @unchecked Sendable {
             }
             runDueTimers()
             runJobs()
+            // Once stopped, nothing else runs: the owners of timers and idle hooks may be gone.
+            if stopping.load(ordering: .acquiring) { break }
             rearm()
             block = !queue.withLock({ !$0.isEmpty }) && !runIdleHandlers()
         }
-        runJobs()
+        handlers.removeAll()
+        idleHandlers.removeAll()
+        timers = TimerHeap()
         thread = nil
         exited.signal()
     }
