@@ -50,6 +50,7 @@ let package = Package(
             name: "sandglass",
             dependencies: [
                 "SandglassHost",
+                "CSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

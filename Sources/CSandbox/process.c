@@ -2,6 +2,7 @@
 #include "CSandbox.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -116,3 +117,15 @@ uint64_t sg_realtime_ns(void) {
 }
 
 int sg_gettid(void) { return (int)syscall(SYS_gettid); }
+
+int sg_set_affinity(pid_t tid, int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (cpu >= 0) {
+        CPU_SET(cpu, &set);
+    } else {
+        long n = sysconf(_SC_NPROCESSORS_CONF);
+        for (long i = 0; i < n && i < CPU_SETSIZE; i++) CPU_SET(i, &set);
+    }
+    return sched_setaffinity(tid, sizeof set, &set) == 0 ? 0 : -errno;
+}

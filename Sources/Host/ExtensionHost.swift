@@ -14,7 +14,7 @@ import SandglassIPC
 /// Every extension runs as its own sandboxed process; kills are SIGKILLs; the events are the
 /// run's event log (see DESIGN.md, "The event log").
 public final class ExtensionHost: Sendable {
-    private let core: HostCore
+    let core: HostCore
     private let loop: EventLoop
     /// The configuration the host was made with.
     public let configuration: HostConfiguration

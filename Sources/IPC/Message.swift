@@ -32,6 +32,11 @@ public enum Message: Sendable, Hashable {
     case log(LogRecord)
     /// Either direction: a failed request, or a refusal.
     case error(ErrorReport)
+    /// H→E: are you there? Answered at once with `pong` by the SDK's reader thread, without
+    /// running extension code (a liveness probe, and the IPC round trip the benchmark measures).
+    case ping(UInt64)
+    /// E→H: the answer to `ping`, with its number.
+    case pong(UInt64)
 
     /// The frame type of this message.
     public var type: MessageType {
@@ -49,6 +54,8 @@ public enum Message: Sendable, Hashable {
         case .reloadAllTimelines: .reloadAllTimelines
         case .log: .log
         case .error: .error
+        case .ping: .ping
+        case .pong: .pong
         }
     }
 
@@ -61,7 +68,7 @@ public enum Message: Sendable, Hashable {
             id
         case .error(let report):
             report.requestID
-        case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log:
+        case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .ping, .pong:
             nil
         }
     }

@@ -53,6 +53,8 @@ enum MessageCodec {
             w.write(report.requestID) { $0.writeVarint($1.rawValue) }
             w.write(report.code.rawValue)
             w.write(report.message)
+        case .ping(let n), .pong(let n):
+            w.writeVarint(n)
         }
     }
 
@@ -147,6 +149,10 @@ enum MessageCodec {
                 throw PayloadError(reason: "error code: unknown value \(rawCode)", offset: start)
             }
             return .error(ErrorReport(requestID: id, code: code, message: try r.readString("error message")))
+        case .ping:
+            return .ping(try r.readVarint("ping number"))
+        case .pong:
+            return .pong(try r.readVarint("pong number"))
         }
     }
 

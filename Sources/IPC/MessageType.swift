@@ -22,6 +22,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
 
     case log = 0x40
     case error = 0x41
+    case ping = 0x42
+    case pong = 0x43
 
     public var description: String {
         switch self {
@@ -38,6 +40,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
         case .reloadAllTimelines: "reloadAllTimelines"
         case .log: "log"
         case .error: "error"
+        case .ping: "ping"
+        case .pong: "pong"
         }
     }
 }

@@ -77,6 +77,10 @@ enum Samples {
             messages.append(.error(ErrorReport(requestID: RequestID(UInt64(code.rawValue)), code: code, message: "failed: \(unicode)")))
             messages.append(.error(ErrorReport(requestID: nil, code: code, message: "")))
         }
+        for n in [0, 1, 127, 128, UInt64.max] {
+            messages.append(.ping(n))
+            messages.append(.pong(n))
+        }
         return messages
     }
 }

@@ -152,6 +152,8 @@ uint64_t sg_monotonic_ns(void);
 uint64_t sg_realtime_ns(void);
 /// The calling thread's kernel id.
 int sg_gettid(void);
+/// Pins thread `tid` (0: the caller) to `cpu`, or lets it run anywhere when `cpu` < 0; 0 or -errno.
+int sg_set_affinity(pid_t tid, int cpu);
 
 // MARK: epoll (Swift's Glibc module does not export it)
 

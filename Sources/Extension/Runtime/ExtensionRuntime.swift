@@ -177,7 +177,11 @@ final class ExtensionRuntime: Sendable {
             } else {
                 Syscalls.writeStandardError("sandglass: the host reported an error (\(report.code)): \(report.message)\n")
             }
-        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log:
+        case .ping(let n):
+            // Answered here on the reader thread: the probe asks whether the channel is alive,
+            // not whether extension code is.
+            send(.pong(n))
+        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong:
             end(.protocolViolation("the host sent \(message.type), which only an extension sends"))
         }
     }

@@ -24,6 +24,13 @@ final class ExtensionProcess {
         let continuation: CheckedContinuation<ActivationOutcome, Never>
     }
 
+    /// An outstanding `ping`.
+    struct PingProbe {
+        let number: UInt64
+        /// Called with true for the pong, with false when the process ended first.
+        let answered: (Bool) -> Void
+    }
+
     let pid: pid_t
     let pidfd: Int32
     let spawnedAt: UInt64
@@ -43,6 +50,9 @@ final class ExtensionProcess {
     var channelClosedTimer: TimerID?
     var holdsBusy = false
     var deniedCount = 0
+    var pingProbe: PingProbe?
+    /// CLOCK_MONOTONIC when `hello` arrived.
+    var helloAt: UInt64?
 
     init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64) {
         pid = spawned.pid

@@ -292,7 +292,13 @@ final class Supervisor {
         case .log(let record):
             log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(record.message))])
-        case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest:
+        case .pong(let n):
+            guard let probe = process.pingProbe, probe.number == n else {
+                return protocolViolation(process, of: ext, "sent pong \(n) for no ping")
+            }
+            process.pingProbe = nil
+            probe.answered(true)
+        case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping:
             protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
         }
     }
@@ -324,6 +330,7 @@ final class Supervisor {
         if let timer = process.launchTimer { loop.cancel(timer) }
         process.launchTimer = nil
         process.hello = hello
+        process.helloAt = sg_monotonic_ns()
         process.state = .ready
         ext.hello = hello
         let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
@@ -343,6 +350,32 @@ final class Supervisor {
         guard process.state != .exiting else { return }
         log.emit("protocol.violation", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
         kill(process, of: ext, .protocolViolation, detail: detail)
+    }
+
+    // MARK: ping
+
+    /// Sends `ping` and calls `answered` on the loop when the `pong` arrives — or with false when
+    /// the process ends first (one probe at a time).
+    func ping(_ ext: ManagedExtension, number: UInt64, answered: @escaping (Bool) -> Void) -> Bool {
+        guard let process = ext.process, process.state == .ready, process.pingProbe == nil else { return false }
+        process.pingProbe = ExtensionProcess.PingProbe(number: number, answered: answered)
+        return process.channel.send(.ping(number))
+    }
+
+    /// Sends `count` pings one after the other; calls `done` with each round trip in nanoseconds.
+    func pingChain(_ ext: ManagedExtension, count: Int, done: @escaping ([UInt64]) -> Void) {
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count)
+        func next() {
+            let started = sg_monotonic_ns()
+            let sent = ping(ext, number: UInt64(samples.count)) { ok in
+                guard ok else { return done(samples) }
+                samples.append(sg_monotonic_ns() - started)
+                if samples.count == count { done(samples) } else { next() }
+            }
+            if !sent { done(samples) }
+        }
+        next()
     }
 
     // MARK: denials
@@ -459,6 +492,10 @@ final class Supervisor {
         let waiters = process.launchWaiters
         process.launchWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: .failure(.died(outcome))) }
+        if let probe = process.pingProbe {
+            process.pingProbe = nil
+            probe.answered(false)
+        }
         releaseBusy(process)
         if wasKilled { clock.endBusy() }
         if ext.process === process { ext.process = nil }
@@ -472,6 +509,13 @@ final class Supervisor {
         if process.holdsBusy {
             process.holdsBusy = false
             clock.endBusy()
+        }
+    }
+
+    /// Waits until the extension has no process (its current one, if any, reaped).
+    func waitUntilStopped(_ ext: ManagedExtension) async {
+        while ext.process != nil {
+            await withCheckedContinuation { exitWaiters.append($0) }
         }
     }
 

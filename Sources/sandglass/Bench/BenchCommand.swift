@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+@_spi(Measurements) import SandglassHost
+import SandglassIPC
+
+/// `sandglass bench`: each figure beside a baseline measured in the same run, as a ratio.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure Sandglass against baselines from the same run and print the ratios.",
+        discussion: """
+        spawn: sandboxed cold spawn → hello of the Leaderboard example, against the same binary spawned \
+        without any sandbox, interleaved. ipc: a ping/pong request through the host's channel and the \
+        SDK's reader thread, against a raw socketpair round trip of the same size to a child that echoes.
+
+        Examples:
+          sandglass bench --quick
+          sandglass bench --json figures.json
+        """
+    )
+
+    @Flag(help: "Fewer samples: a few seconds.")
+    var quick = false
+
+    @Option(help: "Where the built example bundles are (default: .build/examples).")
+    var examples: String?
+
+    @Option(help: "Write the figures as JSON here.")
+    var json: String?
+
+    func run() async throws {
+        let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
+        let app = dir + "/Leaderboard.app"
+        let bundle = "com.example.leaderboard.widget"
+        let launches = quick ? 100 : 400
+        let pings = quick ? 5_000 : 50_000
+
+        say("Sandglass bench\(quick ? " (quick)" : "") — \(machineSummary())\n")
+        var sandboxedConfig = HostConfiguration.temporary()
+        sandboxedConfig.schedulesWidgets = false
+        sandboxedConfig.budgetOverrides.idle = .seconds(600)
+        var bareConfig = HostConfiguration.temporary()
+        bareConfig.schedulesWidgets = false
+        bareConfig.sandbox = .bare
+        bareConfig.budgetOverrides.idle = .seconds(600)
+        let sandboxed = try await ExtensionHost(sandboxedConfig)
+        let bare = try await ExtensionHost(bareConfig)
+        defer {
+            try? FileManager.default.removeItem(atPath: sandboxedConfig.dataDirectory)
+            try? FileManager.default.removeItem(atPath: bareConfig.dataDirectory)
+        }
+        try await sandboxed.install(app)
+        try await bare.install(app)
+
+        // Spawn → hello, interleaved so that machine noise hits both alike.
+        var spawnSandboxed = Distribution(), spawnBare = Distribution()
+        for _ in 0..<5 {
+            _ = await sandboxed.measureColdLaunch(bundle)
+            _ = await bare.measureColdLaunch(bundle)
+        }
+        for _ in 0..<launches {
+            if let ns = await sandboxed.measureColdLaunch(bundle) { spawnSandboxed.record(ns) }
+            if let ns = await bare.measureColdLaunch(bundle) { spawnBare.record(ns) }
+        }
+
+        // IPC: pings through the sandboxed host, then the raw baseline.
+        let frameSize = Frame.encode(.ping(UInt64(pings))).count
+        _ = await sandboxed.measurePings(bundle, count: 500, cpu: 0)
+        let ipc = Distribution(await sandboxed.measurePings(bundle, count: pings, cpu: 0))
+        let raw = Distribution(try await RawRoundTrip.measure(count: pings, size: frameSize, cpu: 0))
+        let ipcFree = Distribution(await sandboxed.measurePings(bundle, count: pings))
+        let rawFree = Distribution(try await RawRoundTrip.measure(count: pings, size: frameSize, cpu: nil))
+
+        await sandboxed.shutdown()
+        await bare.shutdown()
+
+        let table = FigureTable(rows: [
+            .init(name: "spawn → hello, sandboxed", distribution: spawnSandboxed, baselineName: "same binary, no sandbox", baseline: spawnBare, target: 1.10),
+            .init(name: "IPC ping round trip, one CPU", distribution: ipc, baselineName: "raw socketpair echo, one CPU", baseline: raw, target: 2.0),
+            .init(name: "IPC ping round trip, unpinned", distribution: ipcFree, baselineName: "raw socketpair echo, unpinned", baseline: rawFree, target: nil),
+        ])
+        say(table.rendered)
+        if let json {
+            let figures: [String: Any] = [
+                "machine": machineSummary(),
+                "spawn": table.rows[0].json,
+                "ipc": table.rows[1].json,
+                "spawn.ratio": table.rows[0].ratio,
+                "ipc.ratio": table.rows[1].ratio,
+                "ipcUnpinned": table.rows[2].json,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: json))
+            say("\nfigures written to \(json)")
+        }
+    }
+}
+
+/// `2 cores · Linux 6.18 · Swift 6.3.1`.
+func machineSummary() -> String {
+    var uts = utsname()
+    uname(&uts)
+    let release = withUnsafeBytes(of: uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return "\(ProcessInfo.processInfo.activeProcessorCount) cores · Linux \(release)"
+}
