@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Finds where this host may create cgroups and makes one per extension.
 ///
@@ -17,8 +18,9 @@ struct CgroupController: Sendable {
     /// Why cgroups are not used, for the run's `run.start` line.
     let unavailableReason: String?
 
-    /// Probes the host's cgroups and creates `sandglass-<pid>` below them.
-    static func probe(tag: String = "sandglass-\(getpid())") -> CgroupController {
+    /// Probes the host's cgroups and creates `sandglass-<pid>-<n>` below them (one per host, so
+    /// that several hosts in one process — tests, the benchmark — never share or remove each other's).
+    static func probe(tag: String = "sandglass-\(getpid())-\(nextTag.add(1, ordering: .relaxed).newValue)") -> CgroupController {
         let mounts = CgroupMounts.read()
         let membership = CgroupMounts.membership()
         if let v2Root = mounts.v2, let rel = membership.v2 {
@@ -98,6 +100,8 @@ struct CgroupController: Sendable {
         }
     }
 }
+
+private let nextTag = Atomic<Int>(0)
 
 /// The cgroup(s) of one extension: limits, membership, and how to tell a memory kill.
 final class ExtensionCgroup: Sendable {
