@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit"], path: "Tests/WidgetKitTests"),
         .executableTarget(name: "sandbox-probe", path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "HostTests", dependencies: ["SandglassHost", "CSandbox", "sandbox-probe"], path: "Tests/HostTests"),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "sandglass"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,6 +58,12 @@ let package = Package(
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "MemoryHogWidget"
         ),
+        /// `.never`, and one `WidgetCenter.shared.reloadTimelines(ofKind:)` after its first timeline.
+        .executableTarget(
+            name: "ReloadingWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "ReloadingWidget"
+        ),
         /// `getTimeline` writes garbage to the IPC descriptor.
         .executableTarget(
             name: "GarbageWidget",

@@ -70,6 +70,14 @@ static int child_main(void *arg) {
         if (write(req->cgroup_procs_fds[i], "0", 1) != 1) child_fail(a, SG_STEP_CGROUP);
     }
     if (req->new_process_group && setpgid(0, 0) != 0) child_fail(a, SG_STEP_PROCESS_GROUP);
+    // Drop to the extension's user with raw system calls: glibc's setuid() would signal the
+    // parent's threads, whose memory this child shares. Before PR_SET_PDEATHSIG, which a
+    // change of credentials clears.
+    if (req->gid >= 0) {
+        if (syscall(SYS_setgroups, 0, NULL) != 0) child_fail(a, SG_STEP_CREDENTIALS);
+        if (syscall(SYS_setresgid, req->gid, req->gid, req->gid) != 0) child_fail(a, SG_STEP_CREDENTIALS);
+    }
+    if (req->uid >= 0 && syscall(SYS_setresuid, req->uid, req->uid, req->uid) != 0) child_fail(a, SG_STEP_CREDENTIALS);
     if (req->parent_death_signal) {
         if (prctl(PR_SET_PDEATHSIG, req->parent_death_signal, 0, 0, 0) != 0) child_fail(a, SG_STEP_PARENT_DEATH_SIGNAL);
         if (getppid() != a->parent) { errno = ESRCH; child_fail(a, SG_STEP_PARENT_GONE); }
@@ -241,6 +249,7 @@ const char *sg_spawn_step_name(int step) {
     case SG_STEP_LISTENER: return "handing the seccomp listener to the host";
     case SG_STEP_EXEC: return "execve";
     case SG_STEP_SETUP: return "preparing the spawn";
+    case SG_STEP_CREDENTIALS: return "switching to the extension's user";
     default: return "unknown step";
     }
 }

@@ -24,6 +24,12 @@ actor HostCore {
             log = EventLog(clock: clock)
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
+            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser) {
+                throw HostSetupError(description: """
+                    extensions run as an unprivileged user and could not reach the data directory \(configuration.dataDirectory): \
+                    \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
+                    """)
+            }
             sandbox = try Sandbox(policy: configuration.sandbox)
             supervisor = Supervisor(
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
@@ -65,7 +71,9 @@ actor HostCore {
 
     /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
     func install(_ path: String) throws -> AppBundle {
-        let app = try BundleLoader.load(path)
+        _ = try BundleLoader.load(path)   // errors name the user's files
+        let stored = try BundleStore.place(path, in: parts.configuration.dataDirectory + "/Bundles")
+        let app = try BundleLoader.load(stored)
         for bundle in app.extensions {
             let ext = try supervisor.register(bundle, app: app)
             _ = ext
@@ -152,4 +160,9 @@ actor HostCore {
         supervisor.hooks = Supervisor.Hooks()
         return summary
     }
+}
+
+/// The host could not start; the description says why and what to do.
+public struct HostSetupError: Error, CustomStringConvertible {
+    public let description: String
 }

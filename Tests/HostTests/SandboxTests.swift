@@ -126,3 +126,17 @@ struct SandboxTests {
         }
     }
 }
+
+@Suite("Sandbox identity")
+struct SandboxIdentityTests {
+    @Test("a host running as root runs extensions as nobody, which cannot read root's files", .enabled(if: getuid() == 0))
+    func unprivilegedUser() async throws {
+        let runner = try ProbeRunner()
+        defer { Task { await runner.finish() } }
+        let identity = try await runner.run(["identity"])
+        #expect(identity.int("uid") == 65534)
+        let shadow = try await runner.run(["read", "/etc/shadow"])
+        #expect(shadow.int("fd") == -1)
+        #expect(shadow.int("errno") == Int(EACCES))
+    }
+}

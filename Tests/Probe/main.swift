@@ -52,6 +52,10 @@ case "write":
     let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
     if fd >= 0 { close(fd); unlink(path) }
     say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
+case "read":
+    let fd = open(args[2], O_RDONLY)
+    if fd >= 0 { close(fd) }
+    say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
 case "exec":
     let path = args[2]
     let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
@@ -72,7 +76,7 @@ case "fds":
     let rc = getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &len)
     say("fd3type=\(rc == 0 ? type : -1)")
 case "identity":
-    say("pid=\(getpid()) pgid=\(getpgid(0)) ppid=\(getppid())")
+    say("pid=\(getpid()) pgid=\(getpgid(0)) ppid=\(getppid()) uid=\(getuid()) gid=\(getgid())")
     say("home=\(String(cString: getenv("HOME") ?? strdup("")))")
     say("tmpdir=\(String(cString: getenv("TMPDIR") ?? strdup("")))")
     var cwd = [CChar](repeating: 0, count: 4096)

@@ -37,6 +37,8 @@ typedef struct sg_spawn_request {
     const int *cgroup_procs_fds;  ///< open `cgroup.procs` files the child writes "0" to (joins before anything else)
     int cgroup_procs_count;
     int new_process_group;        ///< setpgid(0, 0)
+    int uid;                      ///< run as this user (setresuid, no supplementary groups), or -1 to stay
+    int gid;                      ///< run with this group (setresgid), or -1 to stay
     int parent_death_signal;      ///< PR_SET_PDEATHSIG, 0 for none
 } sg_spawn_request;
 
@@ -57,6 +59,7 @@ typedef enum sg_spawn_step {
     SG_STEP_LISTENER = 12,
     SG_STEP_EXEC = 13,
     SG_STEP_SETUP = 14,
+    SG_STEP_CREDENTIALS = 15,
 } sg_spawn_step;
 
 typedef struct sg_spawn_result {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value for the event log; `raw` carries JSON the extension already encoded (entries).
 public enum JSONValue: Sendable, Hashable {
     case string(String)
@@ -73,6 +75,37 @@ public enum JSONValue: Sendable, Hashable {
             }
         }
         out += "\""
+    }
+
+    /// The value with pre-encoded JSON (`raw`) parsed into values, recursively.
+    public var resolved: JSONValue {
+        switch self {
+        case .raw(let json):
+            guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) else { return self }
+            return JSONValue(foundation: object)
+        case .array(let values): return .array(values.map(\.resolved))
+        case .object(let fields): return .object(fields.map { ($0.0, $0.1.resolved) })
+        default: return self
+        }
+    }
+
+    /// The field `key` of an object (after resolving raw JSON).
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = resolved { return fields.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    init(foundation object: Any) {
+        switch object {
+        case let s as String: self = .string(s)
+        case let n as NSNumber:
+            if String(cString: n.objCType) == "c" { self = .bool(n.boolValue) }
+            else if n.doubleValue == n.doubleValue.rounded() && abs(n.doubleValue) < 9e15 { self = .int(n.int64Value) }
+            else { self = .double(n.doubleValue) }
+        case let a as [Any]: self = .array(a.map(JSONValue.init(foundation:)))
+        case let d as [String: Any]: self = .object(d.sorted { $0.key < $1.key }.map { ($0.key, JSONValue(foundation: $0.value)) })
+        default: self = .null
+        }
     }
 
     /// The string, when this is one.

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Which layers of the sandbox are on, and the rlimits. The default is everything on; the
 /// benchmark turns layers off one at a time to measure each one's share.
 public struct SandboxPolicy: Sendable, Hashable {
@@ -20,6 +22,8 @@ public struct SandboxPolicy: Sendable, Hashable {
     public var cpuSeconds: UInt64 = 300
     /// Tasks (threads) in the pids cgroup.
     public var maxTasks = 256
+    /// The user extensions run as.
+    public var extensionUser = ExtensionUser.automatic
     /// Interval of the resident-size watchdog when no cgroup enforces memory.
     public var watchdogInterval: Duration = .milliseconds(10)
 
@@ -36,6 +40,7 @@ public struct SandboxPolicy: Sendable, Hashable {
         p.cgroups = false
         p.rlimits = false
         p.isolation = false
+        p.extensionUser = .host
         return p
     }
 
@@ -43,5 +48,26 @@ public struct SandboxPolicy: Sendable, Hashable {
     /// killed by the cgroup or watchdog (as jetsam does) rather than seeing malloc fail.
     func dataLimit(memoryBytes: Int) -> UInt64 {
         max(UInt64(memoryBytes) * 32, 2 << 30)
+    }
+}
+
+/// Which user an extension process runs as.
+public enum ExtensionUser: Sendable, Hashable {
+    /// An unprivileged user (`nobody`, 65534) when the host runs as root, else the host's own
+    /// user. An extension never runs as root: it could read every file, and Foundation ignores
+    /// `HOME` for root, so `FileManager`'s user directories would not be its container.
+    case automatic
+    /// The host's own user.
+    case host
+    /// A given user and group.
+    case id(uid: UInt32, gid: UInt32)
+
+    /// The uid and gid to switch to, or nil to stay the host's user.
+    var credentials: (uid: UInt32, gid: UInt32)? {
+        switch self {
+        case .automatic: getuid() == 0 ? (65534, 65534) : nil
+        case .host: nil
+        case .id(let uid, let gid): (uid, gid)
+        }
     }
 }

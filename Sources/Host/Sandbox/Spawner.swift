@@ -83,6 +83,9 @@ enum Spawner {
                                 req.cgroup_procs_count = Int32(cgroupBuffer.count)
                                 req.new_process_group = policy.isolation ? 1 : 0
                                 req.parent_death_signal = policy.isolation ? SIGKILL : 0
+                                let credentials = policy.extensionUser.credentials
+                                req.uid = credentials.map { Int32(bitPattern: $0.uid) } ?? -1
+                                req.gid = credentials.map { Int32(bitPattern: $0.gid) } ?? -1
                                 return sg_spawn(&req, &result)
                             }
                         }

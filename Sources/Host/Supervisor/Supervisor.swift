@@ -49,6 +49,7 @@ final class Supervisor {
         for dir in [container, container + "/tmp", container + "/Library/Caches", container + "/Documents"] {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
+        ExtensionFiles.handOver(container, to: sandbox.policy.extensionUser)
         let budgets = settings.budgetOverrides.applied(to: bundle.budgets)
         let managed = ManagedExtension(app: app, bundle: bundle, container: container, budgets: budgets)
         extensions[bundle.bundleIdentifier] = managed
@@ -170,6 +171,9 @@ final class Supervisor {
         environment["SANDGLASS_BUNDLE_IDENTIFIER"] = ext.identifier
         environment["SANDGLASS_CONTAINER"] = ext.container
         environment["HOME"] = ext.container
+        // Foundation on Linux takes the home directory from the user database, not HOME,
+        // unless CFFIXED_USER_HOME is set: with it, FileManager's user directories are the container.
+        environment["CFFIXED_USER_HOME"] = ext.container
         environment["TMPDIR"] = ext.container + "/tmp"
         environment["PATH"] = "/usr/bin:/bin"
         let started = sg_monotonic_ns()
@@ -438,7 +442,14 @@ final class Supervisor {
         var cpuMs: UInt64 = 0
         var rssKiB: UInt64 = 0
         let rc = sg_reap(process.pid, &status, &cpuMs, &rssKiB)
-        guard rc == 1 else {
+        var reapedElsewhere = false
+        if rc == -ECHILD {
+            // Something else in this process waited for our child (a waitpid(-1) in a library):
+            // the status is lost, but the process is gone and everything else must be cleaned up.
+            reapedElsewhere = true
+            log.emit("host.warning", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                      ("warning", "the process was reaped by someone else in the host process; its exit status is unknown")])
+        } else if rc != 1 {
             if rc < 0 { log.emit("host.error", [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
             return
         }
@@ -447,7 +458,13 @@ final class Supervisor {
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
         var record = ExitRecord(cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
-        if sg_wifsignaled(status) != 0 { record.signal = sg_wtermsig(status) } else { record.status = sg_wexitstatus(status) }
+        if reapedElsewhere {
+            record.signal = process.killReason != nil ? SIGKILL : nil
+        } else if sg_wifsignaled(status) != 0 {
+            record.signal = sg_wtermsig(status)
+        } else {
+            record.status = sg_wexitstatus(status)
+        }
 
         let wasKilled = process.killReason != nil
         if process.killReason == nil {

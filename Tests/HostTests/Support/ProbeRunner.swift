@@ -48,10 +48,18 @@ actor ProbeRunner {
     let container: String
     private let groupName = "probe-\(UUID().uuidString.prefix(8))"
 
+    /// A copy of the probe the extension user can reach wherever the repository lives.
+    let probe: String
+
     init() throws {
         loop = try EventLoop(name: "probe-runner")
-        container = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString.prefix(8))").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString.prefix(8))").path
+        container = root + "/container"
         try FileManager.default.createDirectory(atPath: container + "/tmp", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
+        probe = root + "/bin/sandbox-probe"
+        try FileManager.default.copyItem(atPath: BuildProducts.probe, toPath: probe)
+        ExtensionFiles.handOver(container, to: .automatic)
     }
 
     func run(_ arguments: [String], policy: SandboxPolicy = .standard, memoryBytes: Int = 30 << 20,
@@ -61,9 +69,9 @@ actor ProbeRunner {
             sandbox = try Sandbox(policy: policy)
         }
         let (spawned, cgroup) = try sandbox!.spawn(
-            executable: BuildProducts.probe, arguments: arguments,
+            executable: probe, arguments: arguments,
             environment: ["HOME": container, "TMPDIR": container + "/tmp", "PATH": "/usr/bin:/bin"],
-            container: container, executableRoot: BuildProducts.directory,
+            container: container, executableRoot: URL(fileURLWithPath: probe).deletingLastPathComponent().path,
             memoryBytes: memoryBytes, group: groupName)
         let oomBefore = cgroup?.oomKillCount() ?? 0
         defer {
@@ -121,6 +129,6 @@ actor ProbeRunner {
     func finish() {
         sandbox?.close()
         sandbox = nil
-        try? FileManager.default.removeItem(atPath: container)
+        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: container).deletingLastPathComponent().path)
     }
 }

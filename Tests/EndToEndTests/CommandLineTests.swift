@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The command-line contract: exit statuses, the event log file, readable errors.
+@Suite("Command line")
+struct CommandLineTests {
+    static var sandglass: String {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidate = dir.pathExtension == "xctest" ? dir.deletingLastPathComponent() : dir
+        return candidate.appendingPathComponent("sandglass").path
+    }
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sandglass)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                      error: String(decoding: error, as: UTF8.self))
+    }
+
+    @Test("run writes the event log with run.start first and exits 0")
+    func runWritesLog() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let result = try Self.run(["run", try Examples.app("Leaderboard.app"), "--duration", "1s", "--log", log, "--quiet"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+        #expect(first?["event"] as? String == "run.start")
+        #expect(first?["clock"] as? String == "real")
+        #expect(first?["epoch"] is Double)
+        let names = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }.compactMap { $0["event"] as? String }
+        for required in ["installed", "spawned", "hello", "activation.start", "activation.end", "timeline", "exited", "run.end"] {
+            #expect(names.contains(required), "\(required) is in the log")
+        }
+        #expect(result.output.contains("summary:"))
+    }
+
+    @Test("a malformed bundle is bad input: exit 2, the file and key named")
+    func malformedBundle() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString)/Bad.app")
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+        let appex = dir.appendingPathComponent("PlugIns/BadWidget.appex")
+        try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
+        try plist(["CFBundleIdentifier": "com.example.bad"]).write(to: dir.appendingPathComponent("Info.plist"))
+        try plist(["CFBundleIdentifier": "com.example.bad.widget", "CFBundleExecutable": "BadWidget",
+                   "NSExtension": ["NSExtensionPointIdentifier": "com.apple.share-services"]])
+            .write(to: appex.appendingPathComponent("Info.plist"))
+        FileManager.default.createFile(atPath: appex.appendingPathComponent("BadWidget").path, contents: Data("#!/bin/true\n".utf8),
+                                       attributes: [.posixPermissions: 0o755])
+        let result = try Self.run(["run", dir.path, "--duration", "1s", "--quiet"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Bad.app/PlugIns/BadWidget.appex/Info.plist"))
+        #expect(result.error.contains("NSExtension.NSExtensionPointIdentifier"))
+    }
+
+    @Test("a bad option is bad input: exit 2 with the parser's message")
+    func badOption() throws {
+        let result = try Self.run(["run", "X.app", "--duration", "soon"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("duration"))
+    }
+
+    private func plist(_ dictionary: [String: Any]) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
+    }
+}
