@@ -57,6 +57,11 @@ struct BinaryReader {
         }
     }
 
+    mutating func readSigned(_ what: String) throws(PayloadError) -> Int64 {
+        let v = try readVarint(what)
+        return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+    }
+
     mutating func readUInt16(_ what: String) throws(PayloadError) -> UInt16 {
         let start = offset
         let v = try readVarint(what)

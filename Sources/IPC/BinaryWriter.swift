@@ -31,6 +31,11 @@ public struct BinaryWriter: Sendable {
         writeVarint(UInt64(value))
     }
 
+    /// A signed integer, zigzag-encoded as a varint (small magnitudes take few bytes).
+    public mutating func writeSigned(_ value: Int64) {
+        writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
     public mutating func write(_ value: UInt16) {
         writeVarint(UInt64(value))
     }

@@ -38,6 +38,65 @@ public enum Message: Sendable, Hashable {
     /// E→H: the answer to `ping`, with its number.
     case pong(UInt64)
 
+    // MARK: background URL sessions
+
+    /// E→H: the extension made `URLSession(configuration: .background(withIdentifier:))`.
+    case attachSession(SessionConfigurationPayload)
+    /// H→E: the session is this process's; `tasks` are those the host holds for it.
+    case sessionAttached(identifier: String, tasks: [TaskSnapshot])
+    /// H→E: the session is invalid (another process holds its identifier: error -996).
+    case sessionInvalidated(identifier: String, error: TaskErrorPayload?)
+    /// E→H: `finishTasksAndInvalidate()` (`cancelTasks` false) or `invalidateAndCancel()`.
+    case invalidateSession(identifier: String, cancelTasks: Bool)
+    /// H→E, an activation: events are waiting for session `identifier`
+    /// (`onBackgroundURLSessionEvents` / `backgroundTask(.urlSession)`).
+    case backgroundEventsRequest(RequestID, identifier: String)
+    /// E→H: whether a configuration's matching block took the identifier.
+    case backgroundEventsReply(RequestID, accepted: Bool)
+    /// E→H: the delegate call for event `eventID` returned.
+    case eventHandled(identifier: String, eventID: UInt64)
+    /// E→H: the stored completion handler was called: every event delivered so far is acknowledged.
+    case eventsFinished(identifier: String)
+    /// H→E: every pending event of the session was delivered (`urlSessionDidFinishEvents`).
+    case allEventsDelivered(identifier: String)
+
+    // MARK: tasks (background and inline)
+
+    /// E→H: a new task (`dataTask`, `downloadTask`, `data(from:)`, …).
+    case createTask(RequestID, TaskRequestPayload)
+    /// H→E: the task's identifier (stable across relaunches for background tasks).
+    case taskCreated(RequestID, taskIdentifier: Int)
+    /// E→H: `resume()`.
+    case resumeTask(session: String, taskIdentifier: Int)
+    /// E→H: `cancel()`.
+    case cancelTask(session: String, taskIdentifier: Int)
+    /// E→H: `getAllTasks` / `getTasksWithCompletionHandler`.
+    case getTasks(RequestID, session: String)
+    /// H→E: the answer to `getTasks`.
+    case taskList(RequestID, [TaskSnapshot])
+    /// H→E: bytes received so far (`didWriteData`, `countOfBytesReceived`).
+    case taskProgress(session: String, taskIdentifier: Int, received: Int64, expected: Int64)
+    /// H→E: the response of an inline task, before its body.
+    case taskResponse(session: String, taskIdentifier: Int, HTTPResponsePayload)
+    /// H→E: body bytes of an inline data task.
+    case taskData(session: String, taskIdentifier: Int, [UInt8])
+    /// H→E: a download finished; the file at `path` (in the container) is removed when the
+    /// delegate call returns.
+    case downloadFinished(session: String, taskIdentifier: Int, EventStamp?, path: String, HTTPResponsePayload)
+    /// H→E: `didCompleteWithError` (error nil on success); `EventStamp` nil for inline tasks.
+    case taskCompleted(session: String, taskIdentifier: Int, EventStamp?, error: TaskErrorPayload?, HTTPResponsePayload?)
+
+    // MARK: location
+
+    /// H→E: the authorization the extension sees now (sent after `welcome` and on every change).
+    case locationAuthorization(LocationAuthorizationPayload)
+    /// E→H: `requestLocation()`, `startUpdatingLocation()`, `stopUpdatingLocation()`.
+    case locationRequest(LocationRequestMode)
+    /// H→E: `didUpdateLocations`.
+    case locationUpdate([LocationPayload])
+    /// H→E: `didFailWithError`.
+    case locationFailure(LocationErrorCode)
+
     /// The frame type of this message.
     public var type: MessageType {
         switch self {
@@ -56,6 +115,30 @@ public enum Message: Sendable, Hashable {
         case .error: .error
         case .ping: .ping
         case .pong: .pong
+        case .attachSession: .attachSession
+        case .sessionAttached: .sessionAttached
+        case .sessionInvalidated: .sessionInvalidated
+        case .invalidateSession: .invalidateSession
+        case .backgroundEventsRequest: .backgroundEventsRequest
+        case .backgroundEventsReply: .backgroundEventsReply
+        case .eventHandled: .eventHandled
+        case .eventsFinished: .eventsFinished
+        case .allEventsDelivered: .allEventsDelivered
+        case .createTask: .createTask
+        case .taskCreated: .taskCreated
+        case .resumeTask: .resumeTask
+        case .cancelTask: .cancelTask
+        case .getTasks: .getTasks
+        case .taskList: .taskList
+        case .taskProgress: .taskProgress
+        case .taskResponse: .taskResponse
+        case .taskData: .taskData
+        case .downloadFinished: .downloadFinished
+        case .taskCompleted: .taskCompleted
+        case .locationAuthorization: .locationAuthorization
+        case .locationRequest: .locationRequest
+        case .locationUpdate: .locationUpdate
+        case .locationFailure: .locationFailure
         }
     }
 
@@ -64,11 +147,16 @@ public enum Message: Sendable, Hashable {
         switch self {
         case .placeholderRequest(let id, _), .snapshotRequest(let id, _), .timelineRequest(let id, _),
              .performUpdateRequest(let id), .entryReply(let id, _), .timelineReply(let id, _),
-             .updateResultReply(let id, _):
+             .updateResultReply(let id, _), .backgroundEventsRequest(let id, _), .backgroundEventsReply(let id, _),
+             .createTask(let id, _), .taskCreated(let id, _), .getTasks(let id, _), .taskList(let id, _):
             id
         case .error(let report):
             report.requestID
-        case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .ping, .pong:
+        case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .ping, .pong,
+             .attachSession, .sessionAttached, .sessionInvalidated, .invalidateSession, .eventHandled,
+             .eventsFinished, .allEventsDelivered, .resumeTask, .cancelTask, .taskProgress, .taskResponse,
+             .taskData, .downloadFinished, .taskCompleted, .locationAuthorization, .locationRequest,
+             .locationUpdate, .locationFailure:
             nil
         }
     }

@@ -55,6 +55,8 @@ enum MessageCodec {
             w.write(report.message)
         case .ping(let n), .pong(let n):
             w.writeVarint(n)
+        default:
+            encodeNetworkPayload(message, into: &w)
         }
     }
 
@@ -153,6 +155,8 @@ enum MessageCodec {
             return .ping(try r.readVarint("ping number"))
         case .pong:
             return .pong(try r.readVarint("pong number"))
+        default:
+            return try decodeNetwork(type, &r)
         }
     }
 

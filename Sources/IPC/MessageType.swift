@@ -25,23 +25,51 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case ping = 0x42
     case pong = 0x43
 
-    public var description: String {
-        switch self {
-        case .hello: "hello"
-        case .welcome: "welcome"
-        case .placeholderRequest: "placeholderRequest"
-        case .snapshotRequest: "snapshotRequest"
-        case .timelineRequest: "timelineRequest"
-        case .performUpdateRequest: "performUpdateRequest"
-        case .entryReply: "entryReply"
-        case .timelineReply: "timelineReply"
-        case .updateResultReply: "updateResultReply"
-        case .reloadTimelines: "reloadTimelines"
-        case .reloadAllTimelines: "reloadAllTimelines"
-        case .log: "log"
-        case .error: "error"
-        case .ping: "ping"
-        case .pong: "pong"
-        }
-    }
+    case attachSession = 0x50
+    case sessionAttached = 0x51
+    case sessionInvalidated = 0x52
+    case invalidateSession = 0x53
+    case backgroundEventsRequest = 0x54
+    case backgroundEventsReply = 0x55
+    case eventHandled = 0x56
+    case eventsFinished = 0x57
+    case allEventsDelivered = 0x58
+
+    case createTask = 0x60
+    case taskCreated = 0x61
+    case resumeTask = 0x62
+    case cancelTask = 0x63
+    case getTasks = 0x64
+    case taskList = 0x65
+    case taskProgress = 0x66
+    case taskResponse = 0x67
+    case taskData = 0x68
+    case downloadFinished = 0x69
+    case taskCompleted = 0x6A
+
+    case locationAuthorization = 0x70
+    case locationRequest = 0x71
+    case locationUpdate = 0x72
+    case locationFailure = 0x73
+
+    /// The case name (`timelineRequest`, `downloadFinished`, …).
+    public var description: String { String(describing: Self.names[self] ?? "0x\(String(rawValue, radix: 16))") }
+
+    private static let names: [MessageType: String] = [
+        .hello: "hello", .welcome: "welcome",
+        .placeholderRequest: "placeholderRequest", .snapshotRequest: "snapshotRequest", .timelineRequest: "timelineRequest",
+        .performUpdateRequest: "performUpdateRequest",
+        .entryReply: "entryReply", .timelineReply: "timelineReply", .updateResultReply: "updateResultReply",
+        .reloadTimelines: "reloadTimelines", .reloadAllTimelines: "reloadAllTimelines",
+        .log: "log", .error: "error", .ping: "ping", .pong: "pong",
+        .attachSession: "attachSession", .sessionAttached: "sessionAttached", .sessionInvalidated: "sessionInvalidated",
+        .invalidateSession: "invalidateSession", .backgroundEventsRequest: "backgroundEventsRequest",
+        .backgroundEventsReply: "backgroundEventsReply", .eventHandled: "eventHandled", .eventsFinished: "eventsFinished",
+        .allEventsDelivered: "allEventsDelivered",
+        .createTask: "createTask", .taskCreated: "taskCreated", .resumeTask: "resumeTask", .cancelTask: "cancelTask",
+        .getTasks: "getTasks", .taskList: "taskList", .taskProgress: "taskProgress", .taskResponse: "taskResponse",
+        .taskData: "taskData", .downloadFinished: "downloadFinished", .taskCompleted: "taskCompleted",
+        .locationAuthorization: "locationAuthorization", .locationRequest: "locationRequest",
+        .locationUpdate: "locationUpdate", .locationFailure: "locationFailure",
+    ]
 }

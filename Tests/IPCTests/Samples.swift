@@ -77,6 +77,58 @@ enum Samples {
             messages.append(.error(ErrorReport(requestID: RequestID(UInt64(code.rawValue)), code: code, message: "failed: \(unicode)")))
             messages.append(.error(ErrorReport(requestID: nil, code: code, message: "")))
         }
+        let request = HTTPRequestPayload(url: "http://127.0.0.1:8080/feed?q=\(unicode)", method: "POST",
+                                         headers: [HeaderField("Accept", "application/json"), HeaderField("X-Ü", unicode)],
+                                         body: [0, 1, 255], timeout: 30)
+        let response = HTTPResponsePayload(url: "http://127.0.0.1:8080/feed", statusCode: 206,
+                                           headers: [HeaderField("Content-Range", "bytes 10-99/100")], expectedContentLength: -1)
+        let error = TaskErrorPayload(code: -1001, message: "The request timed out.")
+        let snapshot = TaskSnapshot(taskIdentifier: 7, kind: .download, state: .suspended, request: request,
+                                    taskDescription: "token-42", earliestBeginDate: 1_800_000_000.5,
+                                    countOfBytesClientExpectsToSend: 200, countOfBytesClientExpectsToReceive: 4096,
+                                    countOfBytesReceived: 10, countOfBytesExpectedToReceive: 100, response: response, error: error)
+        let plain = TaskSnapshot(taskIdentifier: 0, kind: .data, state: .running, request: HTTPRequestPayload(url: ""))
+        messages += [
+            .attachSession(SessionConfigurationPayload(identifier: "feed", sharedContainerIdentifier: "group.example")),
+            .attachSession(SessionConfigurationPayload(identifier: unicode, sessionSendsLaunchEvents: false, isDiscretionary: true,
+                                                       timeoutIntervalForRequest: 1.5, timeoutIntervalForResource: 3600)),
+            .sessionAttached(identifier: "feed", tasks: [snapshot, plain]),
+            .sessionAttached(identifier: "feed", tasks: []),
+            .sessionInvalidated(identifier: "feed", error: TaskErrorPayload(code: -996, message: "in use")),
+            .sessionInvalidated(identifier: "feed", error: nil),
+            .invalidateSession(identifier: "feed", cancelTasks: true),
+            .backgroundEventsRequest(RequestID(9), identifier: "feed"),
+            .backgroundEventsReply(RequestID(9), accepted: false),
+            .eventHandled(identifier: "feed", eventID: UInt64.max),
+            .eventsFinished(identifier: "feed"),
+            .allEventsDelivered(identifier: unicode),
+            .createTask(RequestID(1), TaskRequestPayload(session: "", kind: .data, request: request)),
+            .createTask(RequestID(2), TaskRequestPayload(session: "feed", kind: .download, request: request, taskDescription: "t",
+                                                         earliestBeginDate: -1.5, countOfBytesClientExpectsToSend: Int64.min,
+                                                         countOfBytesClientExpectsToReceive: Int64.max)),
+            .taskCreated(RequestID(2), taskIdentifier: 12),
+            .resumeTask(session: "feed", taskIdentifier: 12),
+            .cancelTask(session: "", taskIdentifier: 0),
+            .getTasks(RequestID(3), session: "feed"),
+            .taskList(RequestID(3), [snapshot]),
+            .taskProgress(session: "feed", taskIdentifier: 12, received: 1 << 40, expected: -1),
+            .taskResponse(session: "", taskIdentifier: 3, response),
+            .taskData(session: "", taskIdentifier: 3, Array(0...255)),
+            .downloadFinished(session: "feed", taskIdentifier: 12, EventStamp(eventID: 77, attempt: 2), path: "/c/tmp/x", response),
+            .downloadFinished(session: "", taskIdentifier: 4, nil, path: "", response),
+            .taskCompleted(session: "feed", taskIdentifier: 12, EventStamp(eventID: 78, attempt: 1), error: error, nil),
+            .taskCompleted(session: "", taskIdentifier: 4, nil, error: nil, response),
+            .locationAuthorization(LocationAuthorizationPayload(status: .authorizedWhenInUse, widgetApproved: true)),
+            .locationUpdate([LocationPayload(latitude: 52.52, longitude: 13.405, timestamp: 1_800_000_000),
+                             LocationPayload(latitude: -33.9, longitude: 151.2, altitude: -3, horizontalAccuracy: 65,
+                                             verticalAccuracy: 10, timestamp: 0)]),
+            .locationUpdate([]),
+        ]
+        for status in AuthorizationStatusCode.allCases {
+            messages.append(.locationAuthorization(LocationAuthorizationPayload(status: status, widgetApproved: false)))
+        }
+        for mode in LocationRequestMode.allCases { messages.append(.locationRequest(mode)) }
+        for code in LocationErrorCode.allCases { messages.append(.locationFailure(code)) }
         for n in [0, 1, 127, 128, UInt64.max] {
             messages.append(.ping(n))
             messages.append(.pong(n))

@@ -181,7 +181,14 @@ final class ExtensionRuntime: Sendable {
             // Answered here on the reader thread: the probe asks whether the channel is alive,
             // not whether extension code is.
             send(.pong(n))
-        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong:
+        case .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
+             .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
+             .locationAuthorization, .locationUpdate, .locationFailure:
+            // Background sessions, tasks and location: not served by this SDK yet.
+            log(.warning, "the host sent \(message.type), which this SDK does not handle yet")
+        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong,
+             .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished, .createTask,
+             .resumeTask, .cancelTask, .getTasks, .locationRequest:
             end(.protocolViolation("the host sent \(message.type), which only an extension sends"))
         }
     }

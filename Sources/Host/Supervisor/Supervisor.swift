@@ -11,6 +11,10 @@ final class Supervisor {
         var helloReceived: (ManagedExtension, Hello) -> Void = { _, _ in }
         var reloadRequested: (ManagedExtension, String?) -> Void = { _, _ in }
         var processExited: (ManagedExtension, ExitRecord) -> Void = { _, _ in }
+        /// Messages for the host's other parts: background sessions, tasks, location.
+        var extensionMessage: (ManagedExtension, ExtensionProcess, Message) -> Void = { ext, process, message in
+            process.channel.send(.error(ErrorReport(code: .unsupportedRequest, message: "\(message.type) is not supported by this host yet")))
+        }
     }
 
     struct Settings {
@@ -302,7 +306,13 @@ final class Supervisor {
             }
             process.pingProbe = nil
             probe.answered(true)
-        case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping:
+        case .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished,
+             .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest:
+            hooks.extensionMessage(ext, process, message)
+        case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping,
+             .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
+             .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
+             .locationAuthorization, .locationUpdate, .locationFailure:
             protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
         }
     }
