@@ -184,8 +184,16 @@ final class ExtensionRuntime: Sendable {
         case .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
              .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
              .locationAuthorization, .locationUpdate, .locationFailure:
-            // Background sessions, tasks and location: not served by this SDK yet.
-            log(.warning, "the host sent \(message.type), which this SDK does not handle yet")
+            // Background sessions, tasks, location: the services that registered for them.
+            guard isServing(message) else { return }
+            if !RuntimeServices.dispatch(message, runtime: self) {
+                if let id = message.requestID {
+                    send(.error(ErrorReport(requestID: id, code: .unsupportedRequest,
+                                            message: "this extension has no handler for \(message.type)")))
+                } else {
+                    log(.warning, "the host sent \(message.type), which this extension does not handle")
+                }
+            }
         case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong,
              .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished, .createTask,
              .resumeTask, .cancelTask, .getTasks, .locationRequest:

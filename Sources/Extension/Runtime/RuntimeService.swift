@@ -1,0 +1,47 @@
+import SandglassIPC
+import Synchronization
+
+/// A part of the SDK that serves messages other than the timeline activations: background URL
+/// sessions and tasks, location, Today updates. Services register once (at startup or on first
+/// use); the runtime offers each such message to them in order, on its reader thread — so a
+/// service must not block; it hands work to its own queue.
+@_spi(SandglassRuntime)
+public protocol RuntimeService: AnyObject, Sendable {
+    /// Handles `message` when it is this service's, and returns whether it was.
+    func handle(_ message: Message, runtime: RuntimeConnection) -> Bool
+}
+
+/// What a service may do with the connection to the host.
+@_spi(SandglassRuntime)
+public protocol RuntimeConnection: Sendable {
+    /// Sends a message to the host.
+    func send(_ message: Message)
+    /// Sends a log line to the host's event log.
+    func log(_ level: LogLevel, _ message: String)
+    /// The host's `welcome`, once it arrived.
+    var welcome: Welcome? { get }
+}
+
+/// The registered services and the connection of this process.
+@_spi(SandglassRuntime)
+public enum RuntimeServices {
+    private static let services = Mutex<[any RuntimeService]>([])
+
+    /// Adds `service`; messages it handles stop reaching later ones.
+    public static func register(_ service: any RuntimeService) {
+        services.withLock { $0.append(service) }
+    }
+
+    /// The connection to the host, `nil` when not running under it.
+    public static var connection: (any RuntimeConnection)? {
+        ExtensionRuntime.current.withLock { $0 }
+    }
+
+    /// Offers `message` to each service; false when none took it.
+    static func dispatch(_ message: Message, runtime: ExtensionRuntime) -> Bool {
+        for service in services.withLock({ $0 }) where service.handle(message, runtime: runtime) { return true }
+        return false
+    }
+}
+
+extension ExtensionRuntime: RuntimeConnection {}
