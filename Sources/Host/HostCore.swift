@@ -16,6 +16,9 @@ actor HostCore {
         let sandbox: Sandbox
         let supervisor: Supervisor
         let scheduler: TimelineScheduler
+        let system: SystemState
+        /// The virtual clock's page, read by extensions through the clock shim.
+        let clockPage: ClockPage?
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
@@ -31,12 +34,32 @@ actor HostCore {
                     """)
             }
             sandbox = try Sandbox(policy: configuration.sandbox)
+            var environment: [String: String] = [:]
+            if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
+                // The extensions' Date() follows the run clock: a preloaded shim reads its offset
+                // from a page the host updates on every jump.
+                let runtime = configuration.dataDirectory + "/Runtime"
+                try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o755])
+                let shim = try ClockShim.install(configured: configuration.clockShimPath, into: runtime)
+                let page = try ClockPage(path: runtime + "/clock", offset: clock.realtimeOffset)
+                clock.onJump = { [unowned page] offset in page.publish(offset) }
+                environment["LD_PRELOAD"] = shim
+                environment["SANDGLASS_CLOCK_PAGE"] = page.path
+                clockPage = page
+            } else {
+                clockPage = nil
+            }
             supervisor = Supervisor(
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
-                                budgetOverrides: configuration.budgetOverrides))
-            scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log)
+                                budgetOverrides: configuration.budgetOverrides,
+                                environment: environment,
+                                relaunchBackoff: configuration.relaunchBackoff))
+            system = SystemState(visibility: configuration.visibility)
+            scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log, system: system)
+            scheduler.debugReloads = configuration.debugReloads
         }
     }
 
@@ -54,6 +77,8 @@ actor HostCore {
     var log: EventLog { parts.log }
     var supervisor: Supervisor { parts.supervisor }
     var scheduler: TimelineScheduler { parts.scheduler }
+    var system: SystemState { parts.system }
+    var configuration: HostConfiguration { parts.configuration }
 
     func setUp(_ configuration: HostConfiguration) throws {
         parts = try Parts(configuration, loop: loop)
@@ -62,6 +87,10 @@ actor HostCore {
         log.emit("run.start", [
             ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
             ("pid", .int(Int64(getpid()))),
+            ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
+            ("debugReloads", .bool(configuration.debugReloads)),
+            ("visibility", .string(configuration.visibility.rawValue)),
+            ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
         // Cycles through `self`, broken in shutdown().
@@ -116,10 +145,13 @@ actor HostCore {
 
     /// Waits until `duration` has passed on the run clock (virtual time may jump).
     func run(for duration: Duration) async {
-        let deadline = clock.now + duration.nanoseconds
-        await withCheckedContinuation { continuation in
-            clock.schedule(at: deadline) { continuation.resume() }
-        }
+        _ = await advance(by: duration, until: nil)
+    }
+
+    /// Lets run time pass for `duration` — on the virtual clock by jumping from event to event —
+    /// or until an event satisfies `predicate` (then the clock stops jumping at once). Returns that event.
+    func advance(by duration: Duration, until predicate: (@Sendable (HostEvent) -> Bool)?) async -> HostEvent? {
+        await clock.advance(to: clock.now + duration.nanoseconds, log: log, until: predicate)
     }
 
     /// Runs one activation now (for tests and the library API).
@@ -153,9 +185,15 @@ actor HostCore {
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
         for task in instanceTasks { await task.value }
+        for violation in ReloadAudit.budgetViolations(in: log.history) {
+            log.emit("invariant.violated", [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
+                                            ("kind", .string(violation.kind)), ("family", .string(violation.family)),
+                                            ("detail", .string(violation.description))])
+        }
         let summary = RunSummary(events: log.history)
         log.emit("run.end", summary.fields)
         parts.sandbox.close()
+        parts.clockPage?.close()
         log.close()
         supervisor.hooks = Supervisor.Hooks()
         return summary

@@ -13,6 +13,7 @@ final class EventLog {
     private var sinks: [EventSink] = []
     private var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
+    private var observers: [UInt64: (HostEvent) -> Void] = [:]
     /// Every event of the run, in order (for `explain`, invariants and tests).
     private(set) var history: [HostEvent] = []
     /// Keep the whole history (tests, reports) or only the last `historyLimit` events.
@@ -34,7 +35,23 @@ final class EventLog {
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
         for sink in sinks { sink.write(event) }
         for continuation in subscribers.values { continuation.yield(event) }
+        if !observers.isEmpty {
+            for key in observers.keys.sorted() { observers[key]?(event) }
+        }
         return event
+    }
+
+    /// Calls `body` on the loop with every event from now on, as it is emitted (before anything
+    /// else happens), until ``removeObserver(_:)``.
+    func observe(_ body: @escaping (HostEvent) -> Void) -> UInt64 {
+        let id = nextSubscriber
+        nextSubscriber += 1
+        observers[id] = body
+        return id
+    }
+
+    func removeObserver(_ id: UInt64) {
+        observers.removeValue(forKey: id)
     }
 
     /// A stream of the events from now on (and, with `replay`, those already recorded).
@@ -51,6 +68,7 @@ final class EventLog {
     func close() {
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        observers.removeAll()
         for sink in sinks { sink.close() }
         sinks.removeAll()
     }

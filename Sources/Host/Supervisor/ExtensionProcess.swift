@@ -104,6 +104,10 @@ final class ExtensionProcess {
 enum LaunchFailure: Error, Sendable, CustomStringConvertible {
     case spawn(String)
     case died(ActivationOutcome)
+    /// The extension failed permanently (see ``RelaunchBackoff``); it is not launched again.
+    case failedPermanently
+    /// The host is shutting down.
+    case shuttingDown
 
     var description: String {
         switch self {
@@ -111,6 +115,8 @@ enum LaunchFailure: Error, Sendable, CustomStringConvertible {
         case .died(.killed(let reason)): "killed during launch (\(reason.rawValue))"
         case .died(.failed(let reason)): reason
         case .died: "ended during launch"
+        case .failedPermanently: "failed permanently after repeated failures; not launched again"
+        case .shuttingDown: "the host is shutting down"
         }
     }
 
@@ -118,6 +124,7 @@ enum LaunchFailure: Error, Sendable, CustomStringConvertible {
         switch self {
         case .spawn(let reason): .failed("could not spawn: \(reason)")
         case .died(let outcome): outcome
+        case .failedPermanently, .shuttingDown: .failed(description)
         }
     }
 }
