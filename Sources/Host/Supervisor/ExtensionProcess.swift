@@ -48,7 +48,12 @@ final class ExtensionProcess {
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?
     var channelClosedTimer: TimerID?
+    /// Waiting (on the loop) for the process to be quiet before an idle kill.
+    var quietTimer: TimerID?
+    var holdsQuietBusy = false
     var holdsBusy = false
+    /// Its exit was collected.
+    var isReaped = false
     var deniedCount = 0
     var pingProbe: PingProbe?
     /// CLOCK_MONOTONIC when `hello` arrived.
@@ -84,6 +89,30 @@ final class ExtensionProcess {
         guard let range = text.range(of: "VmHWM:") else { return }
         let digits = text[range.upperBound...].drop { $0 == " " || $0 == "\t" }.prefix { $0.isNumber }
         if let kib = UInt64(digits) { sampledPeakKiB = max(sampledPeakKiB, kib) }
+    }
+
+    /// True when none of the process's threads is running or runnable (state `R`, or `D` in
+    /// uninterruptible I/O) and its IPC socket holds nothing the host has not read.
+    func isQuiet() -> Bool {
+        var byte: UInt8 = 0
+        if recv(channel.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { return false }
+        guard let dir = opendir("/proc/\(pid)/task") else { return true }
+        defer { closedir(dir) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let tid = Int32(name) else { continue }
+            let fd = open("/proc/\(pid)/task/\(tid)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            guard n > 0 else { continue }
+            // pid (comm) STATE …; comm may hold spaces and parentheses: the state follows the last ')'.
+            guard let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), close + 2 < n else { continue }
+            let state = buffer[close + 2]
+            if state == UInt8(ascii: "R") || state == UInt8(ascii: "D") { return false }
+        }
+        return true
     }
 
     /// Resident set size from /proc, in bytes (the watchdog's reading).

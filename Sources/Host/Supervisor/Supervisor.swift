@@ -96,6 +96,7 @@ final class Supervisor {
             clock.cancel(idle)
             process.idleTimer = nil
         }
+        endQuietWait(process)
         clock.beginBusy()
         let started = sg_monotonic_ns()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
@@ -149,8 +150,45 @@ final class Supervisor {
         if let idle = process.idleTimer { clock.cancel(idle) }
         process.idleTimer = clock.schedule(after: ext.budgets.idle) { [unowned self, unowned process] in
             process.idleTimer = nil
-            guard process.pending.isEmpty, process.state == .ready else { return }
-            self.kill(process, of: ext, .idle, detail: "idle for \(format(ext.budgets.idle)) after its last activation")
+            self.killWhenQuiet(process, of: ext, checks: 0)
+        }
+    }
+
+    /// How often, and how many times, an idle process that is still running code is looked at
+    /// again before it is killed anyway.
+    private static let quietCheckInterval: UInt64 = 200_000
+    private static let quietChecks = 100
+
+    /// Kills an idle process — once it is quiet. On the virtual clock its idle budget may pass in
+    /// a jump right after its last reply, while it still runs code (a provider that calls
+    /// WidgetCenter after its completion): the kill waits, in real time and with the clock held,
+    /// until none of its threads is running and the host has read everything it wrote
+    /// (at most 20 ms).
+    private func killWhenQuiet(_ process: ExtensionProcess, of ext: ManagedExtension, checks: Int) {
+        process.quietTimer = nil
+        guard process.pending.isEmpty, process.state == .ready else { return endQuietWait(process) }
+        if checks < Self.quietChecks && !process.isQuiet() {
+            if !process.holdsQuietBusy {
+                process.holdsQuietBusy = true
+                clock.beginBusy()
+            }
+            process.quietTimer = loop.schedule(at: sg_monotonic_ns() + Self.quietCheckInterval) { [unowned self, unowned process] in
+                self.killWhenQuiet(process, of: ext, checks: checks + 1)
+            }
+            return
+        }
+        endQuietWait(process)
+        kill(process, of: ext, .idle, detail: "idle for \(format(ext.budgets.idle)) after its last activation")
+    }
+
+    private func endQuietWait(_ process: ExtensionProcess) {
+        if let timer = process.quietTimer {
+            loop.cancel(timer)
+            process.quietTimer = nil
+        }
+        if process.holdsQuietBusy {
+            process.holdsQuietBusy = false
+            clock.endBusy()
         }
     }
 
@@ -173,8 +211,11 @@ final class Supervisor {
             case .launching:
                 return await waitForLaunch(process)
             case .exiting:
-                // Wait for the dying process to be reaped, then start over.
-                await withCheckedContinuation { exitWaiters.append($0) }
+                // Wait for the dying process to be reaped, then start over. (Checked again in the
+                // continuation's body: the task may yield to the loop before it runs.)
+                await withCheckedContinuation { continuation in
+                    if ext.process === process { exitWaiters.append(continuation) } else { continuation.resume() }
+                }
                 return await ensureRunning(ext)
             }
         }
@@ -263,7 +304,17 @@ final class Supervisor {
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
-        let result = await withCheckedContinuation { process.launchWaiters.append($0) }
+        // The launch may have ended before the continuation's body runs (the task can yield to
+        // the loop first): then answer at once.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, LaunchFailure>, Never>) in
+            if process.state == .ready {
+                continuation.resume(returning: .success(()))
+            } else if process.isReaped {
+                continuation.resume(returning: .failure(.died(process.killReason.map { .killed($0) } ?? .failed("ended during launch"))))
+            } else {
+                process.launchWaiters.append(continuation)
+            }
+        }
         return result.map { process }
     }
 
@@ -562,6 +613,7 @@ final class Supervisor {
             return
         }
         let reapedAt = sg_monotonic_ns()
+        process.isReaped = true
         loop.unregister(process.pidfd)
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
@@ -594,6 +646,7 @@ final class Supervisor {
         if let timer = process.idleTimer { clock.cancel(timer) }
         if let timer = process.watchdogTimer { loop.cancel(timer) }
         if let timer = process.channelClosedTimer { loop.cancel(timer) }
+        endQuietWait(process)
         process.output.finish()
         process.channel.close()
         closeListener(process)
@@ -644,7 +697,9 @@ final class Supervisor {
     /// Waits until the extension has no process (its current one, if any, reaped).
     func waitUntilStopped(_ ext: ManagedExtension) async {
         while ext.process != nil {
-            await withCheckedContinuation { exitWaiters.append($0) }
+            await withCheckedContinuation { continuation in
+                if ext.process != nil { exitWaiters.append(continuation) } else { continuation.resume() }
+            }
         }
     }
 
@@ -660,7 +715,9 @@ final class Supervisor {
             }
         }
         while liveProcesses > 0 {
-            await withCheckedContinuation { exitWaiters.append($0) }
+            await withCheckedContinuation { continuation in
+                if liveProcesses > 0 { exitWaiters.append(continuation) } else { continuation.resume() }
+            }
         }
     }
 }

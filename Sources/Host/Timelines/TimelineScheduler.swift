@@ -276,13 +276,28 @@ final class TimelineScheduler {
 
     // MARK: sleeping
 
+    /// Sleeps until `until` (or for good), or until a request that `waiting` accepts. The
+    /// requests that arrived since the instance last looked (``WidgetInstance/pending``) are
+    /// handled when the sleep is registered — inside the continuation's body, since the task may
+    /// yield to the loop between calling this and that body running.
     private func sleep(_ instance: WidgetInstance, _ waiting: WidgetInstance.Waiting, until: UInt64?) async -> WidgetInstance.Wake {
-        if stopped { return .stopped }
-        if case .reload = waiting, let pending = instance.pending {
-            instance.pending = nil
-            return .request(pending)
-        }
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
+            if stopped { return continuation.resume(returning: .stopped) }
+            if let pending = instance.pending {
+                instance.pending = nil
+                switch waiting {
+                case .reload:
+                    return continuation.resume(returning: .request(pending))
+                case .budget(let until):
+                    if case .denied = decide(pending.reason, for: instance) {
+                        emitDenied(instance, pending, until: until, used: instance.budget.used(at: clock.now))
+                    } else {
+                        return continuation.resume(returning: .request(pending))
+                    }
+                case .failedExtension:
+                    emitFailedDenial(instance, pending)
+                }
+            }
             instance.sleeper = continuation
             instance.waiting = waiting
             if let until {
