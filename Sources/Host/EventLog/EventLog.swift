@@ -27,10 +27,11 @@ final class EventLog {
         sinks.append(sink)
     }
 
-    /// Records `name` with `fields` at the run clock's now.
+    /// Records `name` with `fields` at the run clock's now (or at run time `instant`, ns, when an
+    /// event must carry exactly the instant a decision was made at).
     @discardableResult
-    func emit(_ name: String, _ fields: [(String, JSONValue)] = []) -> HostEvent {
-        let event = HostEvent(t: clock.nowMilliseconds, name: name, fields: fields)
+    func emit(_ name: String, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
+        let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name, fields: fields)
         history.append(event)
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
         for sink in sinks { sink.write(event) }

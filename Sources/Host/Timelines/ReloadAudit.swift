@@ -29,11 +29,14 @@ public enum ReloadAudit {
     }
 
     /// The most charges within any window of `windowMs` in sorted `times` (a window [t, t + w)).
+    /// Times are compared in whole microseconds, the log's precision.
     public static func maximumInAnyWindow(_ times: [Double], windowMs: Double = 86_400_000) -> (count: Int, start: Double) {
+        let micros = times.map { Int64(($0 * 1000).rounded()) }
+        let window = Int64((windowMs * 1000).rounded())
         var best = (count: 0, start: 0.0)
         var first = 0
-        for (last, t) in times.enumerated() {
-            while t - times[first] >= windowMs { first += 1 }
+        for (last, t) in micros.enumerated() {
+            while t - micros[first] >= window { first += 1 }
             if last - first + 1 > best.count { best = (last - first + 1, times[first]) }
         }
         return best

@@ -124,7 +124,7 @@ final class TimelineScheduler {
                 }
             }
             let now = clock.now
-            let decision = decide(request.reason, for: instance)
+            let decision = decide(request.reason, for: instance, at: now)
             if case .denied(let until, let used) = decision {
                 emitDenied(instance, request, until: until, used: used)
                 switch await sleep(instance, .budget(until: until), until: until) {
@@ -145,7 +145,8 @@ final class TimelineScheduler {
                 break
             }
             fields.append(("limit", .int(Int64(instance.budget.limit))))
-            log.emit("reload.requested", fields)
+            // Stamped with the instant charged, so that the ledger in the log is exact.
+            log.emit("reload.requested", fields, at: now)
 
             let outcome = await activate(instance, .timeline)
             instance.retryDue = false
@@ -180,8 +181,8 @@ final class TimelineScheduler {
 
     // MARK: decisions
 
-    private func decide(_ reason: ReloadReason, for instance: WidgetInstance) -> ReloadDecision {
-        ReloadDecision.decide(reason, budget: instance.budget, now: clock.now,
+    private func decide(_ reason: ReloadReason, for instance: WidgetInstance, at now: UInt64? = nil) -> ReloadDecision {
+        ReloadDecision.decide(reason, budget: instance.budget, now: now ?? clock.now,
                               appExemption: system.exemption(forApp: instance.appIdentifier), debug: debugReloads)
     }
 

@@ -11,11 +11,15 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
         spawn: sandboxed cold spawn → hello of the Leaderboard example, against the same binary spawned \
         without any sandbox, interleaved. ipc: a ping/pong request through the host's channel and the \
-        SDK's reader thread, against a raw socketpair round trip of the same size to a child that echoes.
+        SDK's reader thread, against a raw socketpair round trip of the same size to a child that echoes. \
+        week: 7 virtual days of the 50 widgets of Fleet.app (mixed reload policies) on the virtual clock \
+        with warm processes, in wall seconds (target ≤ 10 s), and the speed-up; then one virtual day with \
+        the default idle budget (a cold launch for most reloads), to show where the time goes.
 
         Examples:
           sandglass bench --quick
           sandglass bench --json figures.json
+          sandglass bench --only week
         """
     )
 
@@ -28,6 +32,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Write the figures as JSON here.")
     var json: String?
 
+    @Option(help: "Measure only these figures: spawn, ipc, week (repeat the option for several).")
+    var only: [String] = []
+
     func run() async throws {
         let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
         let app = dir + "/Leaderboard.app"
@@ -35,7 +42,32 @@ struct BenchCommand: AsyncParsableCommand {
         let launches = quick ? 100 : 400
         let pings = quick ? 5_000 : 50_000
 
+        let unknown = only.filter { !["spawn", "ipc", "week"].contains($0) }
+        if !unknown.isEmpty {
+            _ = try await reportingBadInput { () throws -> Int in throw BadInput("unknown figure \(unknown.joined(separator: ", ")); the figures are spawn, ipc, week") }
+        }
         say("Sandglass bench\(quick ? " (quick)" : "") — \(machineSummary())\n")
+        var figures: [String: Any] = ["machine": machineSummary()]
+        if only.isEmpty || only.contains("spawn") || only.contains("ipc") {
+            try await measureProcesses(app: app, bundle: bundle, launches: launches, pings: pings, figures: &figures)
+        }
+        if only.isEmpty || only.contains("week") {
+            let week = try await VirtualWeek.measure(examples: dir, days: 7, warm: true)
+            say("\n" + week.rendered + (week.wallSeconds <= 10 ? "\n  (target ≤ 10 s of wall time: met)" : "\n  (target ≤ 10 s of wall time: missed)"))
+            let cold = try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
+            say("\n" + cold.rendered)
+            figures["week"] = week.json
+            figures["week.speedup"] = week.speedUp
+            figures["dayCold"] = cold.json
+        }
+        if let json {
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: json))
+            say("\nfigures written to \(json)")
+        }
+    }
+
+    private func measureProcesses(app: String, bundle: String, launches: Int, pings: Int, figures: inout [String: Any]) async throws {
         var sandboxedConfig = HostConfiguration.temporary()
         sandboxedConfig.schedulesWidgets = false
         sandboxedConfig.budgetOverrides.idle = .seconds(600)
@@ -80,19 +112,11 @@ struct BenchCommand: AsyncParsableCommand {
             .init(name: "IPC ping round trip, unpinned", distribution: ipcFree, baselineName: "raw socketpair echo, unpinned", baseline: rawFree, target: nil),
         ])
         say(table.rendered)
-        if let json {
-            let figures: [String: Any] = [
-                "machine": machineSummary(),
-                "spawn": table.rows[0].json,
-                "ipc": table.rows[1].json,
-                "spawn.ratio": table.rows[0].ratio,
-                "ipc.ratio": table.rows[1].ratio,
-                "ipcUnpinned": table.rows[2].json,
-            ]
-            let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: json))
-            say("\nfigures written to \(json)")
-        }
+        figures["spawn"] = table.rows[0].json
+        figures["ipc"] = table.rows[1].json
+        figures["spawn.ratio"] = table.rows[0].ratio
+        figures["ipc.ratio"] = table.rows[1].ratio
+        figures["ipcUnpinned"] = table.rows[2].json
     }
 }
 
