@@ -66,3 +66,58 @@ struct RunClockTests {
         driver.loop.shutdown()
     }
 }
+
+/// Drives a virtual clock with grants of jumps.
+actor HorizonDriver {
+    nonisolated let loop: EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    init() throws {
+        loop = try EventLoop(name: "horizon-test")
+    }
+
+    /// Timers at 10 s and 100 s; the clock may jump to 50 s only. Returns the run time (s) the
+    /// first timer fired at and whether the second had fired by the end of the grant.
+    func run() async -> (first: Double, secondFired: Bool, endedAt: Double) {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let log = EventLog(clock: clock)
+        let fired = FiredLog()
+        clock.schedule(at: 10 * 1_000_000_000) { fired.fired.append(("a", Double(clock.now) / 1e9)) }
+        clock.schedule(at: 100 * 1_000_000_000) { fired.fired.append(("b", Double(clock.now) / 1e9)) }
+        _ = await clock.advance(to: 50 * 1_000_000_000, log: log, until: nil)
+        return (fired.fired.first?.1 ?? -1, fired.fired.count > 1, Double(clock.now) / 1e9)
+    }
+
+    /// Advances up to an hour, stopping at the first event named "stop" (emitted by a timer at 20 s).
+    func runUntilEvent() async -> (event: String?, at: Double, horizon: UInt64) {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let log = EventLog(clock: clock)
+        clock.schedule(at: 20 * 1_000_000_000) { log.emit("stop") }
+        clock.schedule(at: 40 * 1_000_000_000) { log.emit("later") }
+        let event = await clock.advance(to: 3600 * 1_000_000_000, log: log, until: { $0.name == "stop" })
+        return (event?.name, Double(clock.now) / 1e9, clock.horizon)
+    }
+}
+
+@Suite("Run clock horizon")
+struct RunClockHorizonTests {
+    @Test("the virtual clock jumps only as far as it is advanced")
+    func horizon() async throws {
+        let driver = try HorizonDriver()
+        let result = await driver.run()
+        #expect(result.first >= 10 && result.first < 10.5)
+        #expect(!result.secondFired, "100 s is past the 50 s horizon")
+        #expect(result.endedAt >= 50 && result.endedAt < 50.5)
+        driver.loop.shutdown()
+    }
+
+    @Test("advancing until an event stops the clock at that event")
+    func untilEvent() async throws {
+        let driver = try HorizonDriver()
+        let result = await driver.runUntilEvent()
+        #expect(result.event == "stop")
+        #expect(result.at >= 20 && result.at < 20.5)
+        #expect(result.horizon == 0, "the grant is revoked")
+        driver.loop.shutdown()
+    }
+}

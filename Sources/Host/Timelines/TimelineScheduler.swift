@@ -10,7 +10,8 @@ import SandglassIPC
 final class TimelineScheduler {
     /// The minimum spacing WidgetKit imposes between reloads ("at least about 5 minutes").
     var minimumSpacing: Duration = .seconds(300)
-    /// With limits lifted (`debugReloads`), the spacing is this instead (so `.after(now)` cannot spin).
+    /// With limits lifted (`debugReloads`), the spacing is this instead, for every reload (so that
+    /// `.after(now)` or a WidgetCenter request from every getTimeline cannot spin).
     var debugMinimumSpacing: Duration = .seconds(1)
     /// After a failed reload that did not end the extension's process, the next attempt comes this
     /// much later; after one that did, it waits for the extension's backoff.
@@ -123,6 +124,16 @@ final class TimelineScheduler {
                 case .due, .request: continue
                 }
             }
+            // With limits lifted, reloads of one widget are still at least a second apart, so that
+            // a provider that asks again from every getTimeline cannot spin without end.
+            if debugReloads, let last = instance.lastRequest, clock.now < last + debugMinimumSpacing.nanoseconds {
+                switch await sleep(instance, .reload, until: last + debugMinimumSpacing.nanoseconds) {
+                case .stopped: return
+                case .due: break
+                case .request(let asked): request = request.merged(with: asked)
+                }
+                continue
+            }
             let now = clock.now
             let decision = decide(request.reason, for: instance, at: now)
             if case .denied(let until, let used) = decision {
@@ -147,6 +158,7 @@ final class TimelineScheduler {
             fields.append(("limit", .int(Int64(instance.budget.limit))))
             // Stamped with the instant charged, so that the ledger in the log is exact.
             log.emit("reload.requested", fields, at: now)
+            instance.lastRequest = now
 
             let outcome = await activate(instance, .timeline)
             instance.retryDue = false
@@ -272,7 +284,7 @@ final class TimelineScheduler {
         } else {
             fields.append(("nextReload", .null))
         }
-        log.emit("timeline", fields)
+        log.emit("timeline", fields, at: now)
     }
 
     // MARK: sleeping

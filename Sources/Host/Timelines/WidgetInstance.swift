@@ -37,6 +37,8 @@ public final class WidgetInstance {
     public internal(set) var reloads = 0
     /// The rolling 24-hour budget.
     var budget: ReloadBudget
+    /// Run time of the last reload granted (charged or exempt).
+    var lastRequest: UInt64?
     /// A request that arrived while a reload ran, served next.
     var pending: ReloadRequest?
     /// The next due reload is a retry after a failure (not a policy reload).
