@@ -178,10 +178,12 @@ final class TimelineScheduler {
     /// Wakes the instances of `ext` that wait because it had failed permanently (failures cleared).
     func extensionRevived(_ ext: ManagedExtension) {
         for instance in instances where instance.ext === ext {
-            if case .failedExtension? = instance.waiting {
-                instance.retryDue = true
-                wake(instance, .due)
-            }
+            var blocked = instance.failedWithExtension
+            if case .failedExtension? = instance.waiting { blocked = true }
+            guard blocked else { continue }
+            instance.failedWithExtension = false
+            instance.retryDue = true
+            wake(instance, .due)
         }
     }
 
@@ -227,6 +229,7 @@ final class TimelineScheduler {
         if case .failed(let error) = outcome { fields.append(("error", .string(error))) }
         if instance.ext.crashLoop.isFailedPermanently {
             instance.nextReload = nil
+            instance.failedWithExtension = true
             fields.append(("retryAt", .null))
         } else {
             let backoff = instance.ext.crashLoop.blockedUntil(now: now)

@@ -41,6 +41,8 @@ public final class WidgetInstance {
     var lastRequest: UInt64?
     /// A request that arrived while a reload ran, served next.
     var pending: ReloadRequest?
+    /// Its last reload failed and its extension has failed permanently: no retry until revived.
+    var failedWithExtension = false
     /// The next due reload is a retry after a failure (not a policy reload).
     var retryDue = false
     var waiting: Waiting?
