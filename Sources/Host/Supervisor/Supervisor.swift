@@ -112,9 +112,16 @@ final class Supervisor {
                 self.kill(process, of: ext, .timeBudget,
                           detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
             }
-            process.pending[id] = ExtensionProcess.Pending(
+            let pending = ExtensionProcess.Pending(
                 id: id, kind: kind, widgetKind: context?.kind, started: started, budget: budget,
                 deadline: deadline, continuation: continuation)
+            // The task may have yielded to the loop since ensureRunning: a process reaped
+            // meanwhile gets no request (nobody would answer or end it).
+            if process.isReaped {
+                return finish(pending, of: process, ext: ext,
+                              process.killReason.map { .killed($0) } ?? .failed("the extension ended before the request was sent"))
+            }
+            process.pending[id] = pending
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             }
