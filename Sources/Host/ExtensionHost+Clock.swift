@@ -19,6 +19,10 @@ extension ExtensionHost {
     /// `predicate` (the clock stops jumping at that event). Returns the event, or `nil` when
     /// `duration` passed first.
     ///
+    /// Events recorded since the previous `advance` returned count too — those caused by calls
+    /// made in between, such as a reload that was already served — and the first that matches is
+    /// returned at once; the next call looks after it.
+    ///
     /// ```swift
     /// let next = await host.advance(by: .seconds(3600)) { $0.name == "timeline" }
     /// ```

@@ -17,6 +17,8 @@ actor HostCore {
         let supervisor: Supervisor
         let scheduler: TimelineScheduler
         let system: SystemState
+        /// See ``HostCore/advance(by:until:)``.
+        var advanceCursor = 0
         /// The virtual clock's page, read by extensions through the clock shim.
         let clockPage: ClockPage?
 
@@ -148,10 +150,28 @@ actor HostCore {
         _ = await advance(by: duration, until: nil)
     }
 
+    /// Where `advance(by:until:)` starts looking: the sequence number of the first event it has
+    /// not yet passed over.
+    private var advanceCursor: Int {
+        get { parts.advanceCursor }
+        set { parts.advanceCursor = newValue }
+    }
+
     /// Lets run time pass for `duration` — on the virtual clock by jumping from event to event —
     /// or until an event satisfies `predicate` (then the clock stops jumping at once). Returns that event.
+    /// Events recorded since the previous advance returned (those caused by calls made in
+    /// between) count too: the first of them that satisfies `predicate` is returned at once.
     func advance(by duration: Duration, until predicate: (@Sendable (HostEvent) -> Bool)?) async -> HostEvent? {
-        await clock.advance(to: clock.now + duration.nanoseconds, log: log, until: predicate)
+        if let predicate {
+            let recent = log.events(since: advanceCursor)
+            if let index = recent.firstIndex(where: predicate) {
+                advanceCursor = log.emittedCount - log.history.count + index + 1
+                return recent[index]
+            }
+        }
+        let event = await clock.advance(to: clock.now + duration.nanoseconds, log: log, until: predicate)
+        advanceCursor = log.emittedCount
+        return event
     }
 
     /// Runs one activation now (for tests and the library API).

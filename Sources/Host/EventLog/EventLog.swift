@@ -18,6 +18,14 @@ final class EventLog {
     private(set) var history: [HostEvent] = []
     /// Keep the whole history (tests, reports) or only the last `historyLimit` events.
     var historyLimit = Int.max
+    /// Events emitted so far (a sequence number for the next one).
+    private(set) var emittedCount = 0
+
+    /// The events from sequence number `sequence` on that are still in the history.
+    func events(since sequence: Int) -> ArraySlice<HostEvent> {
+        let first = emittedCount - history.count
+        return history[(max(sequence, first) - first)...]
+    }
 
     init(clock: RunClock) {
         self.clock = clock
@@ -33,6 +41,7 @@ final class EventLog {
     func emit(_ name: String, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
         let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name, fields: fields)
         history.append(event)
+        emittedCount += 1
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
         for sink in sinks { sink.write(event) }
         for continuation in subscribers.values { continuation.yield(event) }
