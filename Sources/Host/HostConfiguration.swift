@@ -19,6 +19,9 @@ public struct HostConfiguration: Sendable {
     public var maximumFrameLength = 1 << 20
     /// Add one widget instance per kind when an app is installed and keep their timelines.
     public var schedulesWidgets = true
+    /// Extra environment variables for every extension process (for example the base URL of a
+    /// test server). The host's own variables (`HOME`, `SANDGLASS_*`, …) win over these.
+    public var extensionEnvironment: [String: String] = [:]
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

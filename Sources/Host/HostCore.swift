@@ -37,7 +37,8 @@ actor HostCore {
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
-                                budgetOverrides: configuration.budgetOverrides))
+                                budgetOverrides: configuration.budgetOverrides,
+                                environment: configuration.extensionEnvironment))
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log)
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
             let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers")
