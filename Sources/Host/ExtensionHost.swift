@@ -62,6 +62,22 @@ public final class ExtensionHost: Sendable {
         await core.kill(bundleIdentifier, reason: reason)
     }
 
+    /// SIGKILLs the extension of the first event matching `predicate`, when that event is
+    /// recorded — a kill at an exact step of the protocol (after `event.delivered`, before
+    /// `events.finished`, …).
+    ///
+    /// ```swift
+    /// await host.killWhen { $0.name == "event.delivered" }
+    /// ```
+    public func killWhen(reason: KillReason = .chaos, _ predicate: @escaping @Sendable (HostEvent) -> Bool) async {
+        await core.armKill(reason: reason, where: predicate)
+    }
+
+    /// Session events in the journal not yet acknowledged by an extension.
+    public func unacknowledgedEvents() async -> Int {
+        await core.unacknowledgedEvents()
+    }
+
     /// Pids of the live extension processes, by bundle identifier.
     public func liveProcesses() async -> [String: Int32] {
         await core.liveProcesses()

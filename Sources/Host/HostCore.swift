@@ -197,6 +197,22 @@ actor HostCore {
         return result
     }
 
+    /// Kills the extension named by the first event that matches `predicate` (its `bundle`), at
+    /// the moment that event is recorded.
+    func armKill(reason: KillReason, where predicate: @escaping @Sendable (HostEvent) -> Bool) {
+        var armed = true
+        log.observers.append { [unowned self] event in
+            guard armed, predicate(event), let bundle = event.bundle, let ext = self.supervisor.extensions[bundle] else { return }
+            armed = false
+            self.supervisor.kill(ext, reason, detail: "armed kill at \(event.name)")
+        }
+    }
+
+    /// Events left in the journal (not yet acknowledged).
+    func unacknowledgedEvents() -> Int {
+        (try? parts.journal.eventCount()) ?? -1
+    }
+
     func kill(_ bundleIdentifier: String, reason: KillReason) {
         guard let ext = supervisor.extensions[bundleIdentifier] else { return }
         supervisor.kill(ext, reason, detail: "requested")
