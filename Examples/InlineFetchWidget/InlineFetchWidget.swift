@@ -18,7 +18,8 @@ struct FetchEntry: TimelineEntry, Codable {
 
     var summary: String {
         if let failure = failure { return "Fetch failed: \(failure)" }
-        return "\(bytes ?? 0) bytes, HTTP \(statusCode ?? 0)"
+        guard let bytes = bytes, let statusCode = statusCode else { return "Fetching…" }
+        return "\(bytes) bytes, HTTP \(statusCode)"
     }
 }
 
