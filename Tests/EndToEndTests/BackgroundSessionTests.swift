@@ -81,14 +81,17 @@ struct BackgroundSessionTests {
             }) { host in
                 try await host.install(Examples.app("Downloader.app"))
                 await host.start()
+                // The client may lose what it had buffered when the connection breaks: the resume
+                // starts where the file on disk ends.
                 let retry = try await host.waitFor("download.retry")
-                #expect(retry.int("bytesOnDisk") == 50000)
-                let resumed = try await host.waitFor("download.started") { ($0.int("resumeFrom") ?? 0) == 50000 }
-                #expect(resumed.int("attempt") == 2)
+                let onDisk = retry.int("bytesOnDisk") ?? 0
+                #expect(onDisk > 0 && onDisk <= 50000)
+                let resumed = try await host.waitFor("download.started") { $0.int("attempt") == 2 }
+                #expect(resumed.int("resumeFrom") == onDisk)
                 let finished = try await host.waitFor("download.finished")
                 #expect(finished.int("bytes") == 200_000)
                 _ = try await host.waitFor("events.finished")
-                #expect(server.requests.last?.range == "bytes=50000-")
+                #expect(server.requests.last?.range == "bytes=\(onDisk)-")
             }
         }
     }
