@@ -52,6 +52,8 @@ final class ExtensionProcess {
     var holdsBusy = false
     var deniedCount = 0
     var pingProbe: PingProbe?
+    /// How an activation of this process ends now that it was reaped (nil while it lives).
+    var exitOutcome: ActivationOutcome?
     /// CLOCK_MONOTONIC when `hello` arrived.
     var helloAt: UInt64?
 

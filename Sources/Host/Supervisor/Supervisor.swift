@@ -103,6 +103,14 @@ final class Supervisor {
         fields.append(("budgetMs", .double(budget.milliseconds)))
         log.emit("activation.start", fields)
         return await withCheckedContinuation { continuation in
+            // After a possible executor hop the process may have died meanwhile.
+            if let outcome = process.exitOutcome {
+                fields.append(("outcome", .string(outcome.label)))
+                log.emit("activation.end", fields.filter { $0.0 != "budgetMs" })
+                clock.endBusy()
+                continuation.resume(returning: outcome)
+                return
+            }
             let deadline = loop.schedule(at: started + budget.nanoseconds) { [unowned self, unowned process] in
                 self.kill(process, of: ext, .timeBudget,
                           detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
@@ -167,7 +175,9 @@ final class Supervisor {
                 return await waitForLaunch(process)
             case .exiting:
                 // Wait for the dying process to be reaped, then start over.
-                await withCheckedContinuation { exitWaiters.append($0) }
+                await withCheckedContinuation { continuation in
+                    if ext.process !== process { continuation.resume() } else { exitWaiters.append(continuation) }
+                }
                 return await ensureRunning(ext)
             }
         }
@@ -182,7 +192,15 @@ final class Supervisor {
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
-        let result = await withCheckedContinuation { process.launchWaiters.append($0) }
+        // The body of withCheckedContinuation may run after an executor hop, when the hello (or
+        // the death) has already been handled: it looks at the state before it waits.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, LaunchFailure>, Never>) in
+            switch process.state {
+            case .ready: continuation.resume(returning: .success(()))
+            case .exiting where process.exitOutcome != nil: continuation.resume(returning: .failure(.died(process.exitOutcome!)))
+            default: process.launchWaiters.append(continuation)
+            }
+        }
         return result.map { process }
     }
 
@@ -529,6 +547,7 @@ final class Supervisor {
 
         let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
             ?? .failed("the extension ended (\(record.summary)) before answering")
+        process.exitOutcome = outcome
         for pending in process.pending.values.sorted(by: { $0.id < $1.id }) {
             process.pending.removeValue(forKey: pending.id)
             finish(pending, of: process, ext: ext, outcome)
@@ -559,7 +578,9 @@ final class Supervisor {
     /// Waits until the extension has no process (its current one, if any, reaped).
     func waitUntilStopped(_ ext: ManagedExtension) async {
         while ext.process != nil {
-            await withCheckedContinuation { exitWaiters.append($0) }
+            await withCheckedContinuation { continuation in
+                if ext.process == nil { continuation.resume() } else { exitWaiters.append(continuation) }
+            }
         }
     }
 
@@ -573,7 +594,9 @@ final class Supervisor {
             }
         }
         while liveProcesses > 0 {
-            await withCheckedContinuation { exitWaiters.append($0) }
+            await withCheckedContinuation { continuation in
+                if liveProcesses == 0 { continuation.resume() } else { exitWaiters.append(continuation) }
+            }
         }
     }
 }
