@@ -130,3 +130,26 @@ struct BackgroundSessionTests {
         }
     }
 }
+
+@Suite("Session conflicts")
+struct SessionConflictTests {
+    @Test("two processes of one app claim the same identifier: the second gets its session invalidated (sessionConflict)")
+    func conflict() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        try await withHost({
+            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=50")
+        }) { host in
+            try await host.install(Examples.app("Conflict.app"))
+            await host.start()
+            let attached = try await host.waitFor("session.attached")
+            let invalidated = try await host.waitFor("session.invalidated") { $0.string("reason") == "sessionConflict" }
+            #expect(invalidated.string("session") == "com.example.downloader.feed")
+            #expect(invalidated.pid != attached.pid)
+            #expect(invalidated.int("holder") == attached.pid.map(Int64.init))
+            // Only the holder created a task in the session.
+            let tasks = await host.events().filter { $0.name == "task.created" }
+            #expect(tasks.allSatisfy { $0.pid == attached.pid })
+        }
+    }
+}
