@@ -108,8 +108,7 @@ static int child_main(void *arg) {
     // The hand-over socket and the ruleset must not survive execve.
     if (high[4] >= 0 && fcntl(FD_NOTIFY, F_SETFD, FD_CLOEXEC) != 0) child_fail(a, SG_STEP_FDS);
     if (high[5] >= 0 && fcntl(FD_LANDLOCK, F_SETFD, FD_CLOEXEC) != 0) child_fail(a, SG_STEP_FDS);
-    // RLIMIT_NOFILE only now: the sources above may sit above it when the host has many open
-    // descriptors (many extensions), and F_DUPFD fails with EMFILE past the limit.
+    // Only now: a busy host hands over descriptors numbered above the child's limit.
     if (l->open_files && set_limit(RLIMIT_NOFILE, l->open_files, l->open_files) != 0) child_fail(a, SG_STEP_RLIMIT);
 
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(a, SG_STEP_NO_NEW_PRIVS);

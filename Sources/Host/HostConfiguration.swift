@@ -32,6 +32,9 @@ public struct HostConfiguration: Sendable {
     public var extensionsFollowVirtualClock = true
     /// Where `libsandglass-clock.so` is, when not next to the executable or in `SANDGLASS_CLOCK_SHIM`.
     public var clockShimPath: String?
+    /// Extra environment variables for every extension process (for example the base URL of a
+    /// test server). The host's own variables (`HOME`, `SANDGLASS_*`, …) win over these.
+    public var extensionEnvironment: [String: String] = [:]
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

@@ -8,7 +8,6 @@ import Testing
 struct BackoffTests {
     @Test("a hanging widget backs off and fails permanently; the good widgets of the same host get their reloads for a whole virtual day")
     func hangingDoesNotStarve() async throws {
-        let started = ContinuousClock.now
         try await withHost({
             $0.clock = .virtual
             $0.budgetOverrides.timeline = .milliseconds(300)
@@ -48,7 +47,6 @@ struct BackoffTests {
             let again = await host.advance(by: .seconds(600)) { $0.name == "backoff.scheduled" && $0.bundle == "com.example.hanging.widget" }
             #expect(again?.double("delayMs") == 1000)
         }
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("an extension that breaks the protocol on every launch: 1 s, 2 s, 4 s … on the run clock, then permanent after 10 within the hour")

@@ -16,7 +16,6 @@ struct BudgetTests {
 
     @Test("50 widgets over two virtual days: none is ever charged more than 60 reloads in any 24 hours, and those that ask often use all 60")
     func neverOverBudget() async throws {
-        let started = ContinuousClock.now
         try await withHost({ $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(3 * 86_400) }) { host in
             try await host.install(Examples.app("Fleet.app"))
             await host.start()
@@ -58,7 +57,6 @@ struct BudgetTests {
             }
             #expect(ReloadAudit.budgetViolations(in: events).isEmpty)
         }
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("the ledger: charged, denied with its date, then free while the app is in the foreground, for an app intent, a system change, a location change")

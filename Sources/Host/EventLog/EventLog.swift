@@ -12,8 +12,11 @@ final class EventLog {
     private let clock: RunClock
     private var sinks: [EventSink] = []
     private var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
+    /// Called synchronously, on the loop, right after each event is recorded (the host's own
+    /// reactions, such as kills armed for a protocol step).
+    var observers: [(HostEvent) -> Void] = []
     private var nextSubscriber: UInt64 = 0
-    private var observers: [UInt64: (HostEvent) -> Void] = [:]
+    private var keyedObservers: [UInt64: (HostEvent) -> Void] = [:]
     /// Every event of the run, in order (for `explain`, invariants and tests).
     private(set) var history: [HostEvent] = []
     /// Keep the whole history (tests, reports) or only the last `historyLimit` events.
@@ -45,9 +48,10 @@ final class EventLog {
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
         for sink in sinks { sink.write(event) }
         for continuation in subscribers.values { continuation.yield(event) }
-        if !observers.isEmpty {
-            for key in observers.keys.sorted() { observers[key]?(event) }
+        if !keyedObservers.isEmpty {
+            for key in keyedObservers.keys.sorted() { keyedObservers[key]?(event) }
         }
+        for observer in observers { observer(event) }
         return event
     }
 
@@ -56,12 +60,12 @@ final class EventLog {
     func observe(_ body: @escaping (HostEvent) -> Void) -> UInt64 {
         let id = nextSubscriber
         nextSubscriber += 1
-        observers[id] = body
+        keyedObservers[id] = body
         return id
     }
 
     func removeObserver(_ id: UInt64) {
-        observers.removeValue(forKey: id)
+        keyedObservers.removeValue(forKey: id)
     }
 
     /// A stream of the events from now on (and, with `replay`, those already recorded).
@@ -79,6 +83,7 @@ final class EventLog {
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
         observers.removeAll()
+        keyedObservers.removeAll()
         for sink in sinks { sink.close() }
         sinks.removeAll()
     }

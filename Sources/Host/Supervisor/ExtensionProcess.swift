@@ -18,6 +18,7 @@ final class ExtensionProcess {
         let id: RequestID
         let kind: ActivationKind
         let widgetKind: String?
+        let session: String?
         let started: UInt64
         let budget: Duration
         let deadline: TimerID
@@ -52,10 +53,10 @@ final class ExtensionProcess {
     var quietTimer: TimerID?
     var holdsQuietBusy = false
     var holdsBusy = false
-    /// Its exit was collected.
-    var isReaped = false
     var deniedCount = 0
     var pingProbe: PingProbe?
+    /// How an activation of this process ends now that it was reaped (nil while it lives).
+    var exitOutcome: ActivationOutcome?
     /// CLOCK_MONOTONIC when `hello` arrived.
     var helloAt: UInt64?
 

@@ -75,7 +75,12 @@ final class Supervisor {
 
     /// Runs one activation: launches the extension if it is not running, sends the request,
     /// and waits for the reply within the activation's budget (over it: SIGKILL, `timeBudget`).
-    func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil) async -> ActivationOutcome {
+    ///
+    /// A `backgroundEvents` activation names its `session`; it is a conversation the delivery of
+    /// background events carries on (`started` gives it the request id and the process) and ends
+    /// with ``complete(_:_:_:)``.
+    func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
+                  session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
         let process: ExtensionProcess
         switch await ensureRunning(ext) {
         case .success(let p): process = p
@@ -90,7 +95,7 @@ final class Supervisor {
         case .snapshot: message = .snapshotRequest(id, context!)
         case .timeline: message = .timelineRequest(id, context!)
         case .performUpdate: message = .performUpdateRequest(id)
-        case .backgroundEvents: return .failed("background events are not supported by this host yet")
+        case .backgroundEvents: message = .backgroundEventsRequest(id, identifier: session ?? "")
         }
         if let idle = process.idleTimer {
             clock.cancel(idle)
@@ -98,6 +103,7 @@ final class Supervisor {
         }
         endQuietWait(process)
         clock.beginBusy()
+        let startedHook = started
         let started = sg_monotonic_ns()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("activation", .int(Int64(id.rawValue))), ("kind", .string(kind.rawValue))]
@@ -105,23 +111,26 @@ final class Supervisor {
             fields += [("widget", .string(context.kind)), ("family", .string(context.family))]
             if context.isPreview { fields.append(("isPreview", true)) }
         }
+        if let session { fields.append(("session", .string(session))) }
         fields.append(("budgetMs", .double(budget.milliseconds)))
         log.emit("activation.start", fields)
         return await withCheckedContinuation { continuation in
+            // After a possible executor hop the process may have died meanwhile.
+            if let outcome = process.exitOutcome {
+                fields.append(("outcome", .string(outcome.label)))
+                log.emit("activation.end", fields.filter { $0.0 != "budgetMs" })
+                clock.endBusy()
+                continuation.resume(returning: outcome)
+                return
+            }
             let deadline = loop.schedule(at: started + budget.nanoseconds) { [unowned self, unowned process] in
                 self.kill(process, of: ext, .timeBudget,
                           detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
             }
-            let pending = ExtensionProcess.Pending(
-                id: id, kind: kind, widgetKind: context?.kind, started: started, budget: budget,
+            process.pending[id] = ExtensionProcess.Pending(
+                id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
                 deadline: deadline, continuation: continuation)
-            // The task may have yielded to the loop since ensureRunning: a process reaped
-            // meanwhile gets no request (nobody would answer or end it).
-            if process.isReaped {
-                return finish(pending, of: process, ext: ext,
-                              process.killReason.map { .killed($0) } ?? .failed("the extension ended before the request was sent"))
-            }
-            process.pending[id] = pending
+            startedHook?(id, process)
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             }
@@ -134,13 +143,15 @@ final class Supervisor {
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("activation", .int(Int64(pending.id.rawValue))), ("kind", .string(pending.kind.rawValue))]
         if let widget = pending.widgetKind { fields.append(("widget", .string(widget))) }
+        if let session = pending.session { fields.append(("session", .string(session))) }
         fields += [("outcome", .string(outcome.label)), ("ms", .double((ms * 1000).rounded() / 1000))]
         switch outcome {
         case .killed(let reason): fields.append(("reason", .string(reason.rawValue)))
         case .failed(let reason): fields.append(("error", .string(reason)))
         case .updateResult(let result): fields.append(("result", .string("\(result)")))
         case .entry(let entry): fields.append(("entry", .raw(entryJSON(entry))))
-        case .timeline: break
+        case .eventsFinished(let count): fields.append(("events", .int(Int64(count))))
+        case .declined, .timeline: break
         }
         log.emit("activation.end", fields)
         if outcome.label == "ok", ext.crashLoop.recordSuccess() {
@@ -151,6 +162,13 @@ final class Supervisor {
         clock.endBusy()
         pending.continuation.resume(returning: outcome)
         if process.pending.isEmpty && process.state == .ready { scheduleIdle(process, of: ext) }
+    }
+
+    /// Ends the pending activation `id` of the extension's live process with `outcome` (when it
+    /// is still pending: a kill or an exit may have ended it first).
+    func complete(_ ext: ManagedExtension, _ id: RequestID, _ outcome: ActivationOutcome) {
+        guard let process = ext.process, let pending = process.pending.removeValue(forKey: id) else { return }
+        finish(pending, of: process, ext: ext, outcome)
     }
 
     private func scheduleIdle(_ process: ExtensionProcess, of ext: ManagedExtension) {
@@ -218,10 +236,9 @@ final class Supervisor {
             case .launching:
                 return await waitForLaunch(process)
             case .exiting:
-                // Wait for the dying process to be reaped, then start over. (Checked again in the
-                // continuation's body: the task may yield to the loop before it runs.)
+                // Wait for the dying process to be reaped, then start over.
                 await withCheckedContinuation { continuation in
-                    if ext.process === process { exitWaiters.append(continuation) } else { continuation.resume() }
+                    if ext.process !== process { continuation.resume() } else { exitWaiters.append(continuation) }
                 }
                 return await ensureRunning(ext)
             }
@@ -311,15 +328,13 @@ final class Supervisor {
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
-        // The launch may have ended before the continuation's body runs (the task can yield to
-        // the loop first): then answer at once.
+        // The body of withCheckedContinuation may run after an executor hop, when the hello (or
+        // the death) has already been handled: it looks at the state before it waits.
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, LaunchFailure>, Never>) in
-            if process.state == .ready {
-                continuation.resume(returning: .success(()))
-            } else if process.isReaped {
-                continuation.resume(returning: .failure(.died(process.killReason.map { .killed($0) } ?? .failed("ended during launch"))))
-            } else {
-                process.launchWaiters.append(continuation)
+            switch process.state {
+            case .ready: continuation.resume(returning: .success(()))
+            case .exiting where process.exitOutcome != nil: continuation.resume(returning: .failure(.died(process.exitOutcome!)))
+            default: process.launchWaiters.append(continuation)
             }
         }
         return result.map { process }
@@ -620,11 +635,10 @@ final class Supervisor {
             return
         }
         let reapedAt = sg_monotonic_ns()
-        process.isReaped = true
         loop.unregister(process.pidfd)
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
-        var record = ExitRecord(cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
+        var record = ExitRecord(pid: process.pid, cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
         if reapedElsewhere {
             record.signal = process.killReason != nil ? SIGKILL : nil
         } else if sg_wifsignaled(status) != 0 {
@@ -671,6 +685,7 @@ final class Supervisor {
         let hadPending = !process.pending.isEmpty
         let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
             ?? .failed("the extension ended (\(record.summary)) before answering")
+        process.exitOutcome = outcome
         for pending in process.pending.values.sorted(by: { $0.id < $1.id }) {
             process.pending.removeValue(forKey: pending.id)
             finish(pending, of: process, ext: ext, outcome)
@@ -705,7 +720,7 @@ final class Supervisor {
     func waitUntilStopped(_ ext: ManagedExtension) async {
         while ext.process != nil {
             await withCheckedContinuation { continuation in
-                if ext.process != nil { exitWaiters.append(continuation) } else { continuation.resume() }
+                if ext.process == nil { continuation.resume() } else { exitWaiters.append(continuation) }
             }
         }
     }
@@ -723,7 +738,7 @@ final class Supervisor {
         }
         while liveProcesses > 0 {
             await withCheckedContinuation { continuation in
-                if liveProcesses > 0 { exitWaiters.append(continuation) } else { continuation.resume() }
+                if liveProcesses == 0 { continuation.resume() } else { exitWaiters.append(continuation) }
             }
         }
     }

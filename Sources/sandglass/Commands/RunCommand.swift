@@ -44,7 +44,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How often the widgets are seen: always, often, seldom or never (sets the reload date the system chooses for single-entry .atEnd timelines).")
     var visibility: WidgetVisibility = .always
 
-    @Option(help: "Keep containers here instead of a temporary directory.")
+    @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
+    var environment: [String] = []
+
+    @Option(help: "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events).")
     var dataDirectory: String?
 
     @Flag(help: "No trace on standard output; only the summary.")
@@ -60,6 +63,11 @@ struct RunCommand: AsyncParsableCommand {
             configuration.debugReloads = debugReloads
             configuration.visibility = visibility
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
+            for pair in environment {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else { throw BadInput("--env \(pair): expected NAME=VALUE") }
+                configuration.extensionEnvironment[parts[0]] = parts[1]
+            }
             let host = try await ExtensionHost(configuration)
             for app in apps {
                 do {
