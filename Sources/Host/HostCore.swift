@@ -23,6 +23,8 @@ actor HostCore {
         let clockPage: ClockPage?
         let journal: Journal
         let network: NetworkService
+        /// Kills armed at protocol steps (chaos testing).
+        let chaos: ChaosHooks
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
@@ -70,6 +72,7 @@ actor HostCore {
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
                                      inline: InlineRequests(log: log, clock: clock), supervisor: supervisor, log: log)
+            chaos = ChaosHooks(log: log)
         }
     }
 
@@ -92,6 +95,8 @@ actor HostCore {
     var scheduler: TimelineScheduler { parts.scheduler }
     var system: SystemState { parts.system }
     var configuration: HostConfiguration { parts.configuration }
+    var chaos: ChaosHooks { parts.chaos }
+    var journal: Journal { parts.journal }
 
     func setUp(_ configuration: HostConfiguration) throws {
         parts = try Parts(configuration, loop: loop)
@@ -111,6 +116,9 @@ actor HostCore {
         supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }
         supervisor.hooks.extensionMessage = { ext, process, message in self.route(message, from: process, of: ext) }
         supervisor.hooks.processExited = { ext, record in self.parts.network.processEnded(record.pid, ext: ext) }
+        let chaos = parts.chaos
+        supervisor.hooks.stepReached = { step, ext, process in chaos.reached(step, ext, process) }
+        chaos.killExtension = { [unowned supervisor] ext, process, detail in supervisor.kill(process, of: ext, .chaos, detail: detail) }
         let network = parts.network
         network.transfers.core = self
         network.inline.core = self

@@ -62,6 +62,18 @@ struct BinaryReader {
         return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
     }
 
+    /// A varint that must fit a non-negative `Int` (task identifiers, attempts): a larger value
+    /// is a malformed payload, not a trap.
+    mutating func readInt(_ what: String) throws(PayloadError) -> Int {
+        let start = offset
+        let v = try readVarint(what)
+        guard let value = Int(exactly: v) else {
+            offset = start
+            throw fail("\(what): \(v) does not fit a signed 64-bit integer")
+        }
+        return value
+    }
+
     mutating func readUInt16(_ what: String) throws(PayloadError) -> UInt16 {
         let start = offset
         let v = try readVarint(what)

@@ -25,6 +25,7 @@ struct CgroupController: Sendable {
         let membership = CgroupMounts.membership()
         if let v2Root = mounts.v2, let rel = membership.v2 {
             let own = v2Root + rel
+            removeGroupsOfDeadHosts(in: own)
             let controllers = (try? String(contentsOfFile: own + "/cgroup.controllers", encoding: .utf8)) ?? ""
             if controllers.split(separator: " ").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }).contains("memory") {
                 let base = own + "/" + tag
@@ -35,6 +36,10 @@ struct CgroupController: Sendable {
             }
         }
         if let memRoot = mounts.v1["memory"], let rel = membership.v1["memory"] {
+            removeGroupsOfDeadHosts(in: memRoot + (rel == "/" ? "" : rel))
+            if let pidsRoot = mounts.v1["pids"], let prel = membership.v1["pids"] {
+                removeGroupsOfDeadHosts(in: pidsRoot + (prel == "/" ? "" : prel))
+            }
             let base = memRoot + (rel == "/" ? "" : rel) + "/" + tag
             if mkdir(base, 0o755) == 0 || errno == EEXIST {
                 var pidsBase: String?
@@ -47,6 +52,26 @@ struct CgroupController: Sendable {
             return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))")
         }
         return CgroupController(layout: nil, unavailableReason: "no writable cgroup with a memory controller")
+    }
+
+    /// Removes the empty `sandglass-<pid>-<n>` groups that hosts which are gone left in `parent`
+    /// (a host SIGKILLed cannot remove its own; its extensions died with it). Groups of live
+    /// processes, and groups that still hold a process, stay.
+    static func removeGroupsOfDeadHosts(in parent: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries where entry.hasPrefix("sandglass-") {
+            let parts = entry.split(separator: "-")
+            guard parts.count == 3, let pid = Int32(parts[1]), pid != getpid() else { continue }
+            if Glibc.kill(pid, 0) == 0 || errno != ESRCH { continue }
+            let base = parent + "/" + entry
+            for child in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: base + "/" + child, isDirectory: &isDirectory), isDirectory.boolValue {
+                    _ = rmdir(base + "/" + child)
+                }
+            }
+            _ = rmdir(base)
+        }
     }
 
     /// A controller that never uses cgroups (the watchdog enforces memory).

@@ -15,6 +15,8 @@ final class Supervisor {
         var extensionMessage: (ManagedExtension, ExtensionProcess, Message) -> Void = { ext, process, message in
             process.channel.send(.error(ErrorReport(code: .unsupportedRequest, message: "\(message.type) is not supported by this host yet")))
         }
+        /// A named step of the conversation was just passed (chaos kills armed at steps).
+        var stepReached: (ProtocolStep, ManagedExtension, ExtensionProcess) -> Void = { _, _, _ in }
     }
 
     struct Settings {
@@ -133,6 +135,8 @@ final class Supervisor {
             startedHook?(id, process)
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
+            } else {
+                hooks.stepReached(.requestWritten, ext, process)
             }
         }
     }
@@ -394,6 +398,7 @@ final class Supervisor {
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
         }
+        hooks.stepReached(.spawned, ext, process)
         return process
     }
 
@@ -496,6 +501,7 @@ final class Supervisor {
         guard kinds.contains(pending.kind) else {
             return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
         }
+        hooks.stepReached(.replyRead, ext, process)
         process.pending.removeValue(forKey: id)
         finish(pending, of: process, ext: ext, outcome)
     }
@@ -523,6 +529,7 @@ final class Supervisor {
         log.emit("hello", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
+        hooks.stepReached(.hello, ext, process)
         releaseBusy(process)
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters

@@ -126,6 +126,7 @@ final class EventDelivery {
     func handled(_ key: SessionRegistry.Key, eventID: UInt64, ext: ManagedExtension, pid: Int32) {
         log.emit("event.handled", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                    ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))])
+        if let process = ext.process, process.pid == pid { supervisor.hooks.stepReached(.handlerRunning, ext, process) }
     }
 
     /// `eventsFinished`: the completion handler was called — every event delivered in this
@@ -138,10 +139,18 @@ final class EventDelivery {
             return
         }
         let ids = conversation.delivered.compactMap(\.id)
+        let process = ext.process.flatMap { $0.pid == pid ? $0 : nil }
+        if let process { supervisor.hooks.stepReached(.completionSent, ext, process) }
+        // The intent first: a host that dies between the commit and `events.finished` leaves
+        // a log that still names what may have been acknowledged (invariant checks use it).
+        log.emit("events.acknowledging", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                                          ("identifier", .string(key.identifier)), ("eventIds", .array(ids.map { .int($0) }))])
         let acknowledged = (try? journal.acknowledge(ids)) ?? 0
+        if let process { supervisor.hooks.stepReached(.acknowledgementJournaled, ext, process) }
         for event in conversation.delivered { if let file = event.file { try? FileManager.default.removeItem(atPath: file) } }
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged)))]
+                                             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),
+                                             ("eventIds", .array(ids.map { .int($0) }))]
         if !conversation.allSent { fields.append(("detail", "the completion handler was called before all events were delivered")) }
         log.emit("events.finished", fields)
         supervisor.complete(ext, id, .eventsFinished(count: acknowledged))
@@ -168,6 +177,7 @@ final class EventDelivery {
                 process.channel.send(.taskCompleted(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
                                                     error: event.error, event.response))
             }
+            supervisor.hooks.stepReached(.eventDelivered, ext, process)
         }
         conversation.delivered = events
         conversation.allSent = true
