@@ -50,14 +50,19 @@ extension HostCore {
             do {
                 try cgroup.setMemoryLimit(bytes)
             } catch {
-                refused = "the kernel refused the lower limit (\(error)): the process uses more"
+                refused = "the kernel refused the limit (\(error))"
             }
         } else if let rss = process.residentBytes(), rss > bytes {
             refused = "resident memory \(rss >> 10) KiB is over the lowered limit"
         }
         log.emit("memory.limit", fields)
         if let refused {
-            supervisor.kill(process, of: ext, .memory, detail: "memory limit lowered to \(bytes >> 10) KiB: \(refused)")
+            if bytes < previous {
+                // Under its footprint: jetsam's answer is the kill.
+                supervisor.kill(process, of: ext, .memory, detail: "memory limit lowered to \(bytes >> 10) KiB, under what it uses: \(refused)")
+            } else {
+                log.emit("host.error", [("bundle", .string(bundle)), ("error", .string("raising the memory limit to \(bytes >> 10) KiB failed: \(refused)"))])
+            }
         }
         return true
     }

@@ -89,6 +89,7 @@ actor HostCore {
         self.configurationUser = extensionUser
     }
 
+
     var clock: RunClock { parts.clock }
     var log: EventLog { parts.log }
     var supervisor: Supervisor { parts.supervisor }
@@ -286,8 +287,10 @@ actor HostCore {
         guard !isShutDown else { return RunSummary(events: log.history) }
         isShutDown = true
         scheduler.stop()
+        parts.network.delivery.shutdown()
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
+        parts.network.delivery.shutdown()
         await parts.network.shutdown()
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
@@ -302,6 +305,9 @@ actor HostCore {
         parts.clockPage?.close()
         log.close()
         supervisor.hooks = Supervisor.Hooks()
+        parts.network.delivery.spawn = { _, _ in }
+        parts.chaos.killExtension = { _, _, _ in }
+        instanceTasks.removeAll()
         return summary
     }
 }

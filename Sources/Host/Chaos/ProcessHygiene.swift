@@ -9,6 +9,18 @@ public enum ProcessHygiene {
     /// now, so that a descriptor baseline taken afterwards counts only what a host opens.
     public static func prepareBaseline() {
         _ = try? MultiThreadedEventLoopGroup.singleton.any().submit {}.wait()
+        // libdispatch's timer descriptor, made at its first timer (Task.sleep, asyncAfter).
+        let fired = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { fired.signal() }
+        fired.wait()
+        // …and those of the concurrency runtime's clocks (Task.sleep).
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(until: .now + .milliseconds(1), clock: .suspending)
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            fired.signal()
+        }
+        fired.wait()
     }
 
     /// This process's open descriptors and what each refers to (`socket:[123]`, a path …).

@@ -142,10 +142,14 @@ final class ExtensionCgroup: Sendable {
 
     func setMemoryLimit(_ bytes: Int) throws(SandboxError) {
         if version == 1 {
-            try write(String(bytes), to: memoryDir + "/memory.limit_in_bytes")
-            // No swap here, but where there is, the limit must cover it too.
+            // No swap here, but where there is, the limit must cover it too. The kernel keeps
+            // memory.limit_in_bytes ≤ memory.memsw.limit_in_bytes: a higher limit (a group
+            // reused after its limit was lowered) raises memsw first, a lower one lowers it last.
             let memsw = memoryDir + "/memory.memsw.limit_in_bytes"
-            if access(memsw, W_OK) == 0 { try? write(String(bytes), to: memsw) }
+            let hasMemsw = access(memsw, W_OK) == 0
+            if hasMemsw, let current = readNumber(memsw), bytes > current { try? write(String(bytes), to: memsw) }
+            try write(String(bytes), to: memoryDir + "/memory.limit_in_bytes")
+            if hasMemsw { try? write(String(bytes), to: memsw) }
         } else {
             try write(String(bytes), to: memoryDir + "/memory.max")
             try? write("0", to: memoryDir + "/memory.swap.max")
@@ -199,6 +203,10 @@ final class ExtensionCgroup: Sendable {
     func remove() {
         _ = rmdir(memoryDir)
         if let pidsDir, pidsDir != memoryDir { _ = rmdir(pidsDir) }
+    }
+
+    private func readNumber(_ path: String) -> Int? {
+        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     private func write(_ value: String, to path: String) throws(SandboxError) {

@@ -374,8 +374,10 @@ final class Supervisor {
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
+        // The pid, not the process: the process holds its reader, which must not hold it back.
+        let pid = process.pid
         process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
-            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                   ("stream", "output"), ("message", .string(line))])
         }
         loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
