@@ -59,7 +59,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
             switch ending {
             case .hostKilledAt(let step):
                 say("dying at \(step.rawValue)")
-                try await runner!.killHost(at: step)
+                await runner!.killHost(at: step)
             case .hostKilledAfter:
                 say("kill-me")
                 try await runner!.idleUntilKilled()
