@@ -112,7 +112,7 @@ public final class ControlServer: Service, Sendable {
             throw ControlError(description: "\(path) exists and is not a socket; choose another --control path")
         }
         if ControlClient.acceptsConnections(path) {
-            throw ControlError(description: "another process is already listening on \(path) (`sandglass ctl --control \(path) status` shows a daemon's pid); stop it or choose another --control path")
+            throw ControlError(description: "another process is already listening on \(path) (`sandglass ctl status --control \(path)` shows a daemon's pid); stop it or choose another --control path")
         }
         unlink(path)
     }

@@ -39,22 +39,3 @@ public final class RunTally: Sendable {
 
     var snapshot: Counts { counts.withLockedValue { $0 } }
 }
-
-/// Feeds every event of a host, from the start of its run, to the daemon's metrics and
-/// tally; ends when the host has shut down and its event stream closes.
-public struct EventObserver: Sendable {
-    let host: ExtensionHost
-    let sinks: [@Sendable (HostEvent) -> Void]
-
-    public init(host: ExtensionHost, sinks: [@Sendable (HostEvent) -> Void]) {
-        self.host = host
-        self.sinks = sinks
-    }
-
-    /// Runs until the host's event stream ends.
-    public func run() async {
-        for await event in await host.eventStream(replay: true) {
-            for sink in sinks { sink(event) }
-        }
-    }
-}

@@ -16,6 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
         Examples:
           sandglass bench --quick
           sandglass bench --json figures.json
+          sandglass bench --shard 2/4 --json shard-2.json   # a quarter of the samples, for a campaign
         """
     )
 
@@ -28,14 +29,23 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Write the figures as JSON here.")
     var json: String?
 
+    @Option(help: ShardOption.help)
+    var shard: ShardOption?
+
+    @Flag(help: "No progress; only the figures.")
+    var quiet = false
+
     func run() async throws {
         let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
         let app = dir + "/Leaderboard.app"
         let bundle = "com.example.leaderboard.widget"
-        let launches = quick ? 100 : 400
-        let pings = quick ? 5_000 : 50_000
+        let part = shard?.shard ?? .whole
+        let launches = part.share(of: quick ? 100 : 400)
+        let pings = max(1, part.share(of: quick ? 5_000 : 50_000))
+        let progress = ProgressLine("bench", enabled: !quiet)
+        defer { progress.finish() }
 
-        say("Sandglass bench\(quick ? " (quick)" : "") — \(machineSummary())\n")
+        say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(machineSummary())\n")
         var sandboxedConfig = HostConfiguration.temporary()
         sandboxedConfig.schedulesWidgets = false
         sandboxedConfig.budgetOverrides.idle = .seconds(600)
@@ -58,12 +68,14 @@ struct BenchCommand: AsyncParsableCommand {
             _ = await sandboxed.measureColdLaunch(bundle)
             _ = await bare.measureColdLaunch(bundle)
         }
-        for _ in 0..<launches {
+        for i in 0..<launches {
+            progress.update(Double(i) / Double(launches) * 0.5, "spawn → hello \(i)/\(launches) · \(progress.elapsed)")
             if let ns = await sandboxed.measureColdLaunch(bundle) { spawnSandboxed.record(ns) }
             if let ns = await bare.measureColdLaunch(bundle) { spawnBare.record(ns) }
         }
 
         // IPC: pings through the sandboxed host, then the raw baseline.
+        progress.update(0.5, "IPC round trips (\(pings) pings, four ways) · \(progress.elapsed)")
         let frameSize = Frame.encode(.ping(UInt64(pings))).count
         _ = await sandboxed.measurePings(bundle, count: 500, cpu: 0)
         let ipc = Distribution(await sandboxed.measurePings(bundle, count: pings, cpu: 0))
@@ -73,6 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         await sandboxed.shutdown()
         await bare.shutdown()
+        progress.finish()
 
         let table = FigureTable(rows: [
             .init(name: "spawn → hello, sandboxed", distribution: spawnSandboxed, baselineName: "same binary, no sandbox", baseline: spawnBare, target: 1.10),
@@ -83,6 +96,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let json {
             let figures: [String: Any] = [
                 "machine": machineSummary(),
+                "shard": part.description,
                 "spawn": table.rows[0].json,
                 "ipc": table.rows[1].json,
                 "spawn.ratio": table.rows[0].ratio,

@@ -14,7 +14,7 @@ struct CtlCommand: ParsableCommand {
           sandglass ctl status
           sandglass ctl reload Leaderboard
           sandglass ctl kill com.example.leaderboard.widget --reason chaos
-          sandglass ctl --control /run/sandglass.sock status --json
+          sandglass ctl status --control /run/sandglass.sock --json
         """,
         subcommands: [Status.self, Reload.self, Kill.self, Visibility.self, Location.self, Clock.self]
     )

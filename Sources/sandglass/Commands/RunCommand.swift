@@ -42,8 +42,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events).")
     var dataDirectory: String?
 
-    @Flag(help: "No trace on standard output; only the summary.")
+    @Flag(help: "No trace on standard output; only the summary (on a terminal, a progress line meanwhile).")
     var quiet = false
+
+    @Option(help: "Also write a Chrome / Perfetto trace (JSON) of the run here: a track per extension process, activations as slices.")
+    var trace: String?
+
+    @Option(help: "Also write the HTML report of the run here (as `sandglass report` makes it).")
+    var report: String?
+
+    @Flag(help: "Show progress instead of the trace: a rewritten line on a terminal, plain lines elsewhere.")
+    var progress = false
+
+    @Flag(help: "Print the summary as JSON on standard output, and no trace.")
+    var json = false
 
     func run() async throws {
         let exitCode = try await reportingBadInput { () async throws -> Int32 in
@@ -51,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
             var configuration = dataDirectory.map { HostConfiguration(dataDirectory: $0) } ?? .temporary()
             configuration.clock = clock.mode
             configuration.logPath = log
-            configuration.trace = quiet ? nil : .standardOutput
+            configuration.trace = quiet || json || progress ? nil : .standardOutput
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -67,10 +79,13 @@ struct RunCommand: AsyncParsableCommand {
                     throw BadInput("cannot install \(app): \(error)")
                 }
             }
+            let outputs = try await RunOutputs.start(host, trace: trace, progress: progress ? .shown : (quiet || json ? .onTerminal : .off),
+                                                     duration: duration.duration, virtualClock: clock == .virtual)
             await host.start()
             await host.run(for: duration.duration)
             let summary = await host.shutdown()
-            say("\(summary)")
+            try await outputs.finish(host, report: report, log: log)
+            say(json ? summary.json : "\(summary)")
             if dataDirectory == nil { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
             return summary.invariantViolations > 0 ? 1 : 0
         }

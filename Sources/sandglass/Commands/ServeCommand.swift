@@ -102,13 +102,12 @@ struct ServeCommand: AsyncParsableCommand {
             commands.value = ControlCommands(host: host, tally: tally)
             let hostMetrics = HostMetrics()
             var services: [any Service] = []
-            services.append(EventObserver(host: host, sinks: [tally.record, hostMetrics.record]))
             let traceRecorder = try await trace.asyncMap { try await TraceRecorder.record(host, to: $0) }
-            services.append(HostService(host: host) { summary in
+            services.append(HostService(host: host, observers: [tally.record, hostMetrics.record]) { summary in
                 say("stopped: every extension killed with reason hostShutdown and reaped; the journal is kept\n\(summary)")
             })
             services.append(controlServer)
-            say("control socket \(controlPath) (mode 0600) — try `sandglass ctl\(control == nil ? "" : " --control \(controlPath)") status`")
+            say("control socket \(controlPath) (mode 0600) — try `sandglass ctl status\(control == nil ? "" : " --control \(controlPath)")`")
             if let metrics {
                 let server: MetricsServer
                 do {
