@@ -116,6 +116,54 @@ struct DaemonTests {
         #expect(!ControlClient.acceptsConnections(socket))
     }
 
+    @Test("SIGTERM during a background download loses nothing: the next daemon on the data directory resumes it and delivers its events")
+    func nothingLost() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try await FixtureServer.start()
+        do {
+            try resumeAfterStop(dir: dir, server: server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func resumeAfterStop(dir: URL, server: FixtureServer) throws {
+        let data = dir.appendingPathComponent("data").path, socket = dir.appendingPathComponent("ctl.sock").path
+        func serve(_ log: String) throws -> Subprocess {
+            try Subprocess(CommandLineTests.sandglass, [
+                "serve", try Examples.app("Downloader.app"), "--control", socket, "--data-directory", data, "--log", log,
+                "--env", "SANDGLASS_FIXTURE_URL=\(server.url("/bytes/262144?chunk=16384&interval=200"))",
+            ])
+        }
+        let firstLog = dir.appendingPathComponent("first.jsonl").path
+        let first = try serve(firstLog)
+        defer { first.stop() }
+        try eventually("the download has started") {
+            ((try? String(contentsOfFile: firstLog, encoding: .utf8)) ?? "").contains("\"event\":\"download.started\"")
+        }
+        kill(first.process.processIdentifier, SIGTERM)
+        #expect(try first.waitForExit() == 0, "\(first.standardError)")
+        let stopped = try RunLog.read([firstLog])[0].events
+        #expect(stopped.last?.name == "run.end")
+        #expect(!stopped.contains { $0.name == "events.finished" }, "stopped before the download's events were handed over")
+
+        let secondLog = dir.appendingPathComponent("second.jsonl").path
+        let second = try serve(secondLog)
+        defer { second.stop() }
+        try eventually(timeout: 60, "the resumed download's events are acknowledged") {
+            ((try? String(contentsOfFile: secondLog, encoding: .utf8)) ?? "").contains("\"event\":\"events.finished\"")
+        }
+        kill(second.process.processIdentifier, SIGTERM)
+        #expect(try second.waitForExit() == 0)
+        let resumed = try RunLog.read([secondLog])[0].events
+        #expect(resumed.contains { $0.name == "task.recovered" }, "the journal had the task")
+        #expect(resumed.contains { $0.name == "download.finished" && $0.int("taskId") == stopped.first { $0.name == "download.started" }?.int("taskId") })
+    }
+
     @Test("a second daemon on the same socket is refused; a stale socket file is replaced")
     func socketInUse() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
