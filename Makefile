@@ -4,7 +4,7 @@ EXAMPLES := .build/examples
 SANDGLASS := .build/debug/sandglass
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all deps browser build examples test demo bench clean
+.PHONY: all deps browser build clock-shim examples test demo bench clean
 
 all: build
 
@@ -28,6 +28,16 @@ browser:
 
 build: deps
 	$(SWIFT) build --product sandglass
+	@$(MAKE) --no-print-directory clock-shim BIN="$$($(SWIFT) build --show-bin-path)"
+
+# libsandglass-clock.so, preloaded into extensions on the virtual clock so that their Date()
+# follows it. Built with the C compiler, not SwiftPM (whose dynamic libraries link the Swift
+# runtime), next to the host's executable and the test bundle, where the host looks for it.
+CLOCK_SHIM_SOURCE := Sources/ClockShim/sandglass_clock.c Sources/CSandbox/include/sg_clock_page.h
+clock-shim: $(CLOCK_SHIM_SOURCE)
+	@test -n "$(BIN)" || { echo "make clock-shim BIN=<swift build --show-bin-path>"; exit 2; }
+	@mkdir -p "$(BIN)"
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CSandbox/include -o "$(BIN)/libsandglass-clock.so" Sources/ClockShim/sandglass_clock.c -ldl
 
 # Example extensions: static Swift standard library (cold start ~2 ms), then bundled in
 # Apple's layout from the templates in Examples/Bundles.
@@ -49,6 +59,7 @@ demo: examples
 
 bench: examples
 	$(SWIFT) build -c release --product sandglass
+	@$(MAKE) --no-print-directory clock-shim BIN="$$($(SWIFT) build -c release --show-bin-path)"
 	.build/release/sandglass bench --examples $(EXAMPLES)
 
 clean:

@@ -79,6 +79,12 @@ let package = Package(
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "ReloadingWidget"
         ),
+        /// Ten widget kinds with mixed reload policies; Fleet.app holds five copies (50 widgets).
+        .executableTarget(
+            name: "FleetWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "FleetWidget"
+        ),
         /// `getTimeline` writes garbage to the IPC descriptor.
         .executableTarget(
             name: "GarbageWidget",

@@ -20,20 +20,16 @@ public struct ControlCommands: Sendable {
         case "status": return await status()
         case "reload": return await reload(request)
         case "kill": return await kill(request)
-        case "visibility", "location", "clock":
-            // The host's API for these arrives with issues 4 (visibility, location) and 5 (the
-            // virtual clock's advance); until it is in this build the daemon says so.
-            return ControlResponse(ok: false, message: "\(request.command) is not supported by this host yet: its API (\(Self.pendingAPI[request.command]!)) is not in this build")
+        case "visibility": return await visibility(request)
+        case "clock": return await clock(request)
+        case "location":
+            // The host's location API (issue 4: ExtensionHost.apply(ScenarioChange)) is not in this
+            // build yet; until it is, the daemon says so.
+            return ControlResponse(ok: false, message: "location is not supported by this host yet: its API (ExtensionHost.apply(ScenarioChange), issue 4) is not in this build")
         default:
             return ControlResponse(ok: false, message: "unknown command \(request.command.debugDescription): use status, reload, kill, visibility, location or clock")
         }
     }
-
-    static let pendingAPI = [
-        "visibility": "ExtensionHost.setVisibility, issue 4/5",
-        "location": "ExtensionHost.apply(ScenarioChange), issue 4",
-        "clock": "ExtensionHost.advance(by:), issue 5",
-    ]
 
     private func status() async -> ControlResponse {
         let counts = tally.snapshot
@@ -53,14 +49,52 @@ public struct ControlCommands: Sendable {
     }
 
     private func reload(_ request: ControlRequest) async -> ControlResponse {
-        guard let asked = await host.requestTimelineReload(kind: request.kind, bundle: request.bundle) else {
-            return ControlResponse(ok: false, message: "no extension \(request.bundle ?? "?") is installed; installed: \(await host.installedExtensions().joined(separator: ", "))")
+        if let app = request.app, !(await host.installedApps().contains(app)) {
+            return ControlResponse(ok: false, message: "no app \(app) is installed; installed: \(await host.installedApps().joined(separator: ", "))")
         }
-        let what = request.kind.map { "widgets of kind \($0)" } ?? "widgets"
+        let asked = if let kind = request.kind {
+            await host.reloadTimelines(ofKind: kind, app: request.app)
+        } else {
+            await host.reloadAllTimelines(app: request.app)
+        }
+        let what = request.kind.map { "widget of kind \($0)" } ?? "widget"
         if asked == 0 {
-            return ControlResponse(ok: false, message: "no \(what) on screen\(request.bundle.map { " for \($0)" } ?? "") (reload.denied recorded)")
+            return ControlResponse(ok: false, message: "no \(what) is on the home screen\(request.app.map { " for \($0)" } ?? "")")
         }
-        return ControlResponse(ok: true, message: "asked \(asked) \(asked == 1 ? "widget" : "widgets") for a new timeline")
+        return ControlResponse(ok: true, message: "asked \(asked) \(asked == 1 ? "widget" : "widgets") for a new timeline (as WidgetCenter.\(request.kind == nil ? "reloadAllTimelines()" : "reloadTimelines(ofKind:)") from the app)")
+    }
+
+    private func visibility(_ request: ControlRequest) async -> ControlResponse {
+        guard let value = request.value, let visibility = WidgetVisibility(rawValue: value) else {
+            return ControlResponse(ok: false, message: "visibility is one of \(WidgetVisibility.allCases.map(\.rawValue).joined(separator: ", ")), not \((request.value ?? "nothing").debugDescription)")
+        }
+        await host.setVisibility(visibility, widget: request.kind)
+        return ControlResponse(ok: true, message: "\(request.kind.map { "widgets of kind \($0)" } ?? "every widget") now seen \(visibility.rawValue)")
+    }
+
+    private func clock(_ request: ControlRequest) async -> ControlResponse {
+        guard host.configuration.clock == .virtual else {
+            return ControlResponse(ok: false, message: "the daemon runs on the real clock; start it with --clock virtual to advance time")
+        }
+        guard let text = request.value, let step = Self.duration(text) else {
+            return ControlResponse(ok: false, message: "clock takes a duration such as 30m, 2h or 7d, not \((request.value ?? "nothing").debugDescription)")
+        }
+        let before = tally.snapshot.events
+        await host.advance(by: step)
+        let date = await host.now()
+        return ControlResponse(ok: true, message: "advanced the virtual clock by \(text) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
+    }
+
+    /// `500ms`, `30s`, `10m`, `2h`, `7d`.
+    static func duration(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
+        for (suffix, seconds) in units where text.hasSuffix(suffix) {
+            let number = text.dropLast(suffix.count)
+            if suffix == "s" && number.hasSuffix("m") { continue }
+            guard let value = Double(number), value > 0, value.isFinite else { return nil }
+            return .nanoseconds(Int64(value * seconds * 1e9))
+        }
+        return nil
     }
 
     private func kill(_ request: ControlRequest) async -> ControlResponse {

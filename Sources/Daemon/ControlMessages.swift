@@ -7,8 +7,10 @@
 public struct ControlRequest: Codable, Sendable, Hashable {
     /// `status`, `reload`, `kill`, `visibility`, `location` or `clock`.
     public var command: String
-    /// The extension the command is about (kill; reload of one extension).
+    /// The extension the command is about (kill).
     public var bundle: String?
+    /// The containing app the command is about (reload; nil: every app).
+    public var app: String?
     /// A widget kind (reload, visibility).
     public var kind: String?
     /// The kill reason recorded (`chaos` unless said).
@@ -16,9 +18,11 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     /// The command's argument: a visibility (`always`, `never`, …), a location, a clock step.
     public var value: String?
 
-    public init(command: String, bundle: String? = nil, kind: String? = nil, reason: String? = nil, value: String? = nil) {
+    public init(command: String, bundle: String? = nil, app: String? = nil, kind: String? = nil, reason: String? = nil,
+                value: String? = nil) {
         self.command = command
         self.bundle = bundle
+        self.app = app
         self.kind = kind
         self.reason = reason
         self.value = value

@@ -19,6 +19,19 @@ public struct HostConfiguration: Sendable {
     public var maximumFrameLength = 1 << 20
     /// Add one widget instance per kind when an app is installed and keep their timelines.
     public var schedulesWidgets = true
+    /// Lift the reload budget and the 5-minute minimum spacing, as Xcode's debugger does
+    /// (`--debug-reloads`). Every reload is still recorded, as exempt `debugReloads`.
+    public var debugReloads = false
+    /// How often the user looks at the widgets (`--visibility`): sets the reload date the system
+    /// chooses for single-entry `.atEnd` timelines.
+    public var visibility = WidgetVisibility.always
+    /// How an extension that keeps dying is relaunched, and when it has failed for good.
+    public var relaunchBackoff = RelaunchBackoff()
+    /// On the virtual clock, extensions' `Date()` follows it through `libsandglass-clock.so`
+    /// (LD_PRELOAD). Turn off to leave their wall clock real.
+    public var extensionsFollowVirtualClock = true
+    /// Where `libsandglass-clock.so` is, when not next to the executable or in `SANDGLASS_CLOCK_SHIM`.
+    public var clockShimPath: String?
     /// Extra environment variables for every extension process (for example the base URL of a
     /// test server). The host's own variables (`HOME`, `SANDGLASS_*`, …) win over these.
     public var extensionEnvironment: [String: String] = [:]

@@ -16,6 +16,11 @@ actor HostCore {
         let sandbox: Sandbox
         let supervisor: Supervisor
         let scheduler: TimelineScheduler
+        let system: SystemState
+        /// See ``HostCore/advance(by:until:)``.
+        var advanceCursor = 0
+        /// The virtual clock's page, read by extensions through the clock shim.
+        let clockPage: ClockPage?
         let journal: Journal
         let network: NetworkService
 
@@ -33,13 +38,32 @@ actor HostCore {
                     """)
             }
             sandbox = try Sandbox(policy: configuration.sandbox)
+            var environment = configuration.extensionEnvironment
+            if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
+                // The extensions' Date() follows the run clock: a preloaded shim reads its offset
+                // from a page the host updates on every jump.
+                let runtime = configuration.dataDirectory + "/Runtime"
+                try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o755])
+                let shim = try ClockShim.install(configured: configuration.clockShimPath, into: runtime)
+                let page = try ClockPage(path: runtime + "/clock", offset: clock.realtimeOffset)
+                clock.onJump = { [unowned page] offset in page.publish(offset) }
+                environment["LD_PRELOAD"] = shim
+                environment["SANDGLASS_CLOCK_PAGE"] = page.path
+                clockPage = page
+            } else {
+                clockPage = nil
+            }
             supervisor = Supervisor(
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
                                 budgetOverrides: configuration.budgetOverrides,
-                                environment: configuration.extensionEnvironment))
-            scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log)
+                                environment: environment,
+                                relaunchBackoff: configuration.relaunchBackoff))
+            system = SystemState(visibility: configuration.visibility)
+            scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log, system: system)
+            scheduler.debugReloads = configuration.debugReloads
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
             let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers")
             let registry = SessionRegistry()
@@ -66,6 +90,8 @@ actor HostCore {
     var log: EventLog { parts.log }
     var supervisor: Supervisor { parts.supervisor }
     var scheduler: TimelineScheduler { parts.scheduler }
+    var system: SystemState { parts.system }
+    var configuration: HostConfiguration { parts.configuration }
 
     func setUp(_ configuration: HostConfiguration) throws {
         parts = try Parts(configuration, loop: loop)
@@ -74,6 +100,10 @@ actor HostCore {
         log.emit("run.start", [
             ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
             ("pid", .int(Int64(getpid()))),
+            ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
+            ("debugReloads", .bool(configuration.debugReloads)),
+            ("visibility", .string(configuration.visibility.rawValue)),
+            ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
         // Cycles through `self`, broken in shutdown().
@@ -177,10 +207,31 @@ actor HostCore {
 
     /// Waits until `duration` has passed on the run clock (virtual time may jump).
     func run(for duration: Duration) async {
-        let deadline = clock.now + duration.nanoseconds
-        await withCheckedContinuation { continuation in
-            clock.schedule(at: deadline) { continuation.resume() }
+        _ = await advance(by: duration, until: nil)
+    }
+
+    /// Where `advance(by:until:)` starts looking: the sequence number of the first event it has
+    /// not yet passed over.
+    private var advanceCursor: Int {
+        get { parts.advanceCursor }
+        set { parts.advanceCursor = newValue }
+    }
+
+    /// Lets run time pass for `duration` — on the virtual clock by jumping from event to event —
+    /// or until an event satisfies `predicate` (then the clock stops jumping at once). Returns that event.
+    /// Events recorded since the previous advance returned (those caused by calls made in
+    /// between) count too: the first of them that satisfies `predicate` is returned at once.
+    func advance(by duration: Duration, until predicate: (@Sendable (HostEvent) -> Bool)?) async -> HostEvent? {
+        if let predicate {
+            let recent = log.events(since: advanceCursor)
+            if let index = recent.firstIndex(where: predicate) {
+                advanceCursor = log.emittedCount - log.history.count + index + 1
+                return recent[index]
+            }
         }
+        let event = await clock.advance(to: clock.now + duration.nanoseconds, log: log, until: predicate)
+        advanceCursor = log.emittedCount
+        return event
     }
 
     /// Runs one activation now (for tests and the library API).
@@ -232,9 +283,15 @@ actor HostCore {
         await parts.network.shutdown()
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
+        for violation in ReloadAudit.budgetViolations(in: log.history) {
+            log.emit("invariant.violated", [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
+                                            ("kind", .string(violation.kind)), ("family", .string(violation.family)),
+                                            ("detail", .string(violation.description))])
+        }
         let summary = RunSummary(events: log.history)
         log.emit("run.end", summary.fields)
         parts.sandbox.close()
+        parts.clockPage?.close()
         log.close()
         supervisor.hooks = Supervisor.Hooks()
         return summary

@@ -14,11 +14,13 @@ struct Sandglass: AsyncParsableCommand {
         Examples:
           sandglass demo
           sandglass run Leaderboard.app --duration 30s --log run.jsonl
+          sandglass run Leaderboard.app --duration 3d --clock virtual --log run.jsonl --quiet
+          sandglass explain --log run.jsonl --widget Leaderboard
           sandglass bundle --executable .build/release/MyWidget --info Info.plist -o MyApp.app
           sandglass bench --quick
         """,
-        subcommands: [RunCommand.self, DemoCommand.self, BundleCommand.self, BenchCommand.self, ReportCommand.self, ServeCommand.self,
-                      CtlCommand.self, BenchEchoCommand.self]
+        subcommands: [RunCommand.self, ExplainCommand.self, DemoCommand.self, BundleCommand.self, BenchCommand.self, ReportCommand.self,
+                      ServeCommand.self, CtlCommand.self, BenchEchoCommand.self]
     )
 
     /// Bad input exits with status 2 (DESIGN.md "Exit status"), with the parser's message.

@@ -74,6 +74,37 @@ struct CommandLineTests {
         #expect(result.error.contains("duration"))
     }
 
+    @Test("explain reads a run's log: the blocking reason now, the budget, the decisions; an unknown widget is bad input")
+    func explainFromLog() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let run = try Self.run(["run", try Examples.app("Fleet.app"), "--duration", "1d", "--clock", "virtual",
+                                "--budget", "idle=2d", "--log", log, "--quiet"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("invariant violations: 0"))
+
+        let all = try Self.run(["explain", "--log", log])
+        #expect(all.status == 0, "\(all.error)")
+        #expect(all.output.split(separator: "\n").count == 50, "one line per widget")
+
+        let greedy = try Self.run(["explain", "--log", log, "--widget", "com.example.fleet.alpha/Greedy/systemSmall", "--at", "12h", "--last", "3"])
+        #expect(greedy.status == 0, "\(greedy.error)")
+        #expect(greedy.output.contains("blocked: reload budget exhausted (60 of 60 reloads used in the last 24 h) until"))
+        #expect(greedy.output.contains("in the last 24 h: 60 charged"))
+        #expect(greedy.output.contains("decisions (last 3 of"))
+
+        let hourly = try Self.run(["explain", "--log", log, "--widget", "Hourly"])
+        #expect(hourly.output.components(separatedBy: "Hourly · com.example.fleet.").count - 1 == 5, "a kind names the widgets of every extension")
+        #expect(hourly.output.contains("reloads by its timeline's policy"))
+
+        let unknown = try Self.run(["explain", "--log", log, "--widget", "Nope"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("no widget Nope"))
+        let missing = try Self.run(["explain", "--log", log + ".missing"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("cannot read the event log"))
+    }
+
     private func plist(_ dictionary: [String: Any]) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
     }

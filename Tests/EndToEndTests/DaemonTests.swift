@@ -92,12 +92,22 @@ struct DaemonTests {
         try eventually("the reload ran in a new process") {
             secondPid = try client.send(ControlRequest(command: "status")).status?.extensions.first { $0.bundle == bundle }?.pid
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            return secondPid != nil && secondPid != firstPid && text.contains("\"reason\":\"reloadAllTimelines\"")
+            return secondPid != nil && secondPid != firstPid && text.contains("\"reason\":\"reloadAllTimelines\",\"origin\":\"app\"")
         }
 
-        let unsupported = try CommandLineTests.run(["ctl", "visibility", "never", "--control", socket])
-        #expect(unsupported.status == 1)
-        #expect(unsupported.error.contains("not supported by this host yet"))
+        let visibility = try CommandLineTests.run(["ctl", "visibility", "seldom", "--control", socket])
+        #expect(visibility.status == 0, "\(visibility.error)")
+        #expect(visibility.output.contains("every widget now seen seldom"))
+        try eventually("the visibility change is in the log") {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("\"event\":\"visibility.changed\"")
+        }
+        let badVisibility = try CommandLineTests.run(["ctl", "visibility", "sometimes", "--control", socket])
+        #expect(badVisibility.status == 1 && badVisibility.error.contains("always, often, seldom, never"))
+        let realClock = try CommandLineTests.run(["ctl", "clock", "1h", "--control", socket])
+        #expect(realClock.status == 1 && realClock.error.contains("runs on the real clock"))
+        let location = try CommandLineTests.run(["ctl", "location", "48.85,2.35", "--control", socket])
+        #expect(location.status == 1)
+        #expect(location.error.contains("not supported by this host yet"))
         let unknown = try CommandLineTests.run(["ctl", "kill", "com.example.nothing", "--control", socket])
         #expect(unknown.status == 1 && unknown.error.contains("no extension com.example.nothing is installed"))
 

@@ -45,6 +45,13 @@ func withHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
 }
 
 extension ExtensionHost {
+    /// The first event so far that satisfies `predicate`, or else the next one, advancing the
+    /// run clock by up to `duration` for it.
+    func seen(within duration: Duration, where predicate: @escaping @Sendable (HostEvent) -> Bool) async -> HostEvent? {
+        if let event = await events().first(where: predicate) { return event }
+        return await advance(by: duration, until: predicate)
+    }
+
     /// Waits (real time) for an event named `name` matching `predicate`.
     func waitFor(_ name: String, timeout: Duration = .seconds(20),
                  where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }) async throws -> HostEvent {

@@ -18,6 +18,7 @@ actor ClockDriver {
     /// in the order they fired.
     func fire(_ timers: [(String, Double)], mode: ClockMode) async -> [(String, Double)] {
         let clock = RunClock(mode: mode, loop: loop)
+        clock.allowJumps(until: .max)
         self.clock = clock
         let log = FiredLog()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -60,6 +61,62 @@ struct RunClockTests {
         let fired = await driver.fire([("b", 0.2), ("a", 0.1)], mode: .real)
         #expect(fired.map(\.0) == ["a", "b"])
         #expect(fired[0].1 >= 0.1 && fired[1].1 >= 0.2)
+        driver.loop.shutdown()
+    }
+}
+
+/// Drives a virtual clock with grants of jumps.
+actor HorizonDriver {
+    nonisolated let loop: EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    init() throws {
+        loop = try EventLoop(name: "horizon-test")
+    }
+
+    /// Timers at 10 s and 100 s; the clock may jump to 50 s only. Returns the run time (s) the
+    /// first timer fired at and whether the second had fired by the end of the grant.
+    func run() async -> (first: Double, secondFired: Bool, endedAt: Double) {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let log = EventLog(clock: clock)
+        let fired = FiredLog()
+        clock.schedule(at: 10 * 1_000_000_000) { fired.fired.append(("a", Double(clock.now) / 1e9)) }
+        clock.schedule(at: 100 * 1_000_000_000) { fired.fired.append(("b", Double(clock.now) / 1e9)) }
+        _ = await clock.advance(to: 50 * 1_000_000_000, log: log, until: nil)
+        return (fired.fired.first?.1 ?? -1, fired.fired.count > 1, Double(clock.now) / 1e9)
+    }
+
+    /// Advances up to an hour, stopping at the first event named "stop" (emitted by a timer at 20 s).
+    func runUntilEvent() async -> (event: String?, at: Double, horizon: UInt64) {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let log = EventLog(clock: clock)
+        clock.schedule(at: 20 * 1_000_000_000) { log.emit("stop") }
+        clock.schedule(at: 40 * 1_000_000_000) { log.emit("later") }
+        let event = await clock.advance(to: 3600 * 1_000_000_000, log: log, until: { $0.name == "stop" })
+        return (event?.name, Double(clock.now) / 1e9, clock.horizon)
+    }
+}
+
+@Suite("Run clock horizon")
+struct RunClockHorizonTests {
+    @Test("the virtual clock jumps only as far as it is advanced")
+    func horizon() async throws {
+        let driver = try HorizonDriver()
+        let result = await driver.run()
+        // Run time also flows with real time (a loaded machine adds some): bounds, not equalities.
+        #expect(result.first >= 10 && result.first < 15)
+        #expect(!result.secondFired, "100 s is past the 50 s horizon")
+        #expect(result.endedAt >= 50 && result.endedAt < 55)
+        driver.loop.shutdown()
+    }
+
+    @Test("advancing until an event stops the clock at that event")
+    func untilEvent() async throws {
+        let driver = try HorizonDriver()
+        let result = await driver.runUntilEvent()
+        #expect(result.event == "stop")
+        #expect(result.at >= 20 && result.at < 25, "stopped at the event, not at 40 s or the hour")
+        #expect(result.horizon == 0, "the grant is revoked")
         driver.loop.shutdown()
     }
 }

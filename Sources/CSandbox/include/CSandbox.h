@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "sg_clock_page.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -175,6 +177,16 @@ int sg_epoll_modify(int epfd, int fd, uint32_t events);
 int sg_epoll_remove(int epfd, int fd);
 /// epoll_wait into `out`; the count, or -errno (EINTR included).
 int sg_epoll_wait(int epfd, sg_event *out, int capacity, int timeout_ms);
+
+// MARK: the virtual clock's shared page (layout in sg_clock_page.h)
+
+/// Creates (or truncates) the page file at `path` (mode 0644), maps it shared and writes the
+/// header with `offset_ns`; the mapping, or NULL with errno set.
+sg_clock_page *sg_clock_page_create(const char *path, int64_t offset_ns);
+/// Stores a new offset (release) and counts the jump.
+void sg_clock_page_publish(sg_clock_page *page, int64_t offset_ns);
+/// Unmaps the page.
+void sg_clock_page_close(sg_clock_page *page);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,8 @@ import Foundation
 /// executables, as `Examples/Bundles/*.app` are — with executables from a build directory.
 ///
 /// For every `PlugIns/*.appex` of the template, the file named by its `CFBundleExecutable` is
-/// copied from `executables` (mode 0755). The output is replaced only when it is missing or was
+/// copied from `executables` (mode 0755); extensions that name the same executable share one
+/// copy through hard links. The output is replaced only when it is missing or was
 /// made by this function or ``BundleAssembler`` (it carries ``BundleAssembler/markerName``).
 public enum BundleTemplate {
     /// Copies `template` to `output`, adds the executables and validates the result.
@@ -26,6 +27,7 @@ public enum BundleTemplate {
         try fm.copyItem(at: templateURL, to: outputURL)
         _ = fm.createFile(atPath: outputURL.appendingPathComponent(BundleAssembler.markerName).path, contents: Data())
         let plugIns = outputURL.appendingPathComponent("PlugIns")
+        var placed: [String: String] = [:]
         for appex in (try? fm.contentsOfDirectory(atPath: plugIns.path)) ?? [] where appex.hasSuffix(".appex") {
             let infoPath = plugIns.appendingPathComponent(appex).appendingPathComponent("Info.plist").path
             let info = try PropertyListDictionary.parse(try Data(contentsOf: URL(fileURLWithPath: infoPath)), file: infoPath)
@@ -37,8 +39,11 @@ public enum BundleTemplate {
             }
             let destination = plugIns.appendingPathComponent(appex).appendingPathComponent(name).path
             try? fm.removeItem(atPath: destination)
+            // Several extensions of one app may share an executable: one copy, hard links to it.
+            if let first = placed[name], (try? fm.linkItem(atPath: first, toPath: destination)) != nil { continue }
             try fm.copyItem(atPath: source, toPath: destination)
             try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: destination)
+            placed[name] = destination
         }
         return try BundleLoader.load(outputURL.path)
     }

@@ -6,9 +6,13 @@ import SandglassIPC
 ///
 /// Real: run time is CLOCK_MONOTONIC since the start. Virtual (discrete events): run time flows
 /// with real time while something is busy (an activation, a launch, a kill being reaped), and
-/// when nothing is busy and the loop has no work, it jumps to the next scheduled timer. Budgets
-/// of activations are never on this clock; reload dates, idle termination, windows and retries
-/// are. Confined to the host's loop thread.
+/// when nothing is busy and the loop has no work, it jumps to the next scheduled timer — but
+/// never past the *horizon*, the latest run time someone is waiting for (``allowJumps(until:)``,
+/// set by `run(for:)` and `advance(by:)`). Between two such waits virtual time flows at the real
+/// pace, so a test can look at the host, change its state and advance again. Budgets of
+/// activations are never on this clock; reload dates, idle termination, the reload budget's
+/// window, retries and backoff are. Every jump is reported to ``onJump`` (the shared page that
+/// the extensions' `Date()` reads). Confined to the host's loop thread.
 final class RunClock {
     let mode: ClockMode
     /// The run's start, seconds since 1970 (`run.start`'s `epoch`).
@@ -19,6 +23,11 @@ final class RunClock {
     private var timers = TimerHeap()
     private var armed: (id: TimerID, at: UInt64)?
     private var busyCount = 0
+    private var permanentHorizon: UInt64 = 0
+    private var grants: [UInt64: UInt64] = [:]
+    private var nextGrant: UInt64 = 0
+    /// Called after each jump of the virtual clock (with the new ``realtimeOffset``).
+    var onJump: ((Int64) -> Void)?
 
     init(mode: ClockMode, loop: EventLoop, epoch: Double? = nil) {
         self.mode = mode
@@ -50,6 +59,34 @@ final class RunClock {
 
     /// Total virtual time skipped so far (0 on the real clock).
     var skipped: UInt64 { jumped }
+
+    /// The run clock's date minus CLOCK_MONOTONIC, in nanoseconds: what an extension adds to its
+    /// monotonic clock to read this clock's date (the shared page's offset).
+    var realtimeOffset: Int64 {
+        Int64(epoch * 1e9) - Int64(monotonicStart) + Int64(jumped)
+    }
+
+    /// Lets the virtual clock jump up to run time `instant` for good (the horizon only grows).
+    func allowJumps(until instant: UInt64) {
+        permanentHorizon = max(permanentHorizon, instant)
+    }
+
+    /// Lets the virtual clock jump up to run time `instant` until the grant is revoked; several
+    /// grants may be live (the horizon is the furthest).
+    func grantJumps(until instant: UInt64) -> UInt64 {
+        let token = nextGrant
+        nextGrant += 1
+        grants[token] = instant
+        return token
+    }
+
+    /// Ends a grant of ``grantJumps(until:)``.
+    func revokeJumps(_ token: UInt64) {
+        grants.removeValue(forKey: token)
+    }
+
+    /// The latest run time the virtual clock may jump to now.
+    var horizon: UInt64 { max(permanentHorizon, grants.values.max() ?? 0) }
 
     /// Runs `body` at run time `instant` (at once, on the next loop turn, if it has passed).
     @discardableResult
@@ -100,11 +137,15 @@ final class RunClock {
         armed = (loop.schedule(at: deadline) { [weak self] in self?.fireDue() }, next)
     }
 
-    /// The loop's idle hook: with nothing busy, jump to the next timer and fire it.
+    /// The loop's idle hook: with nothing busy, jump to the next timer (up to the horizon) and fire it.
     private func jumpIfIdle() -> Bool {
         guard busyCount == 0, let next = timers.earliestDeadline else { return false }
         let t = now
-        if next > t { jumped += next - t }
+        if next > t {
+            guard next <= horizon else { return false }
+            jumped += next - t
+            onJump?(realtimeOffset)
+        }
         fireDue()
         return true
     }

@@ -16,10 +16,19 @@ final class EventLog {
     /// reactions, such as kills armed for a protocol step).
     var observers: [(HostEvent) -> Void] = []
     private var nextSubscriber: UInt64 = 0
+    private var keyedObservers: [UInt64: (HostEvent) -> Void] = [:]
     /// Every event of the run, in order (for `explain`, invariants and tests).
     private(set) var history: [HostEvent] = []
     /// Keep the whole history (tests, reports) or only the last `historyLimit` events.
     var historyLimit = Int.max
+    /// Events emitted so far (a sequence number for the next one).
+    private(set) var emittedCount = 0
+
+    /// The events from sequence number `sequence` on that are still in the history.
+    func events(since sequence: Int) -> ArraySlice<HostEvent> {
+        let first = emittedCount - history.count
+        return history[(max(sequence, first) - first)...]
+    }
 
     init(clock: RunClock) {
         self.clock = clock
@@ -29,16 +38,34 @@ final class EventLog {
         sinks.append(sink)
     }
 
-    /// Records `name` with `fields` at the run clock's now.
+    /// Records `name` with `fields` at the run clock's now (or at run time `instant`, ns, when an
+    /// event must carry exactly the instant a decision was made at).
     @discardableResult
-    func emit(_ name: String, _ fields: [(String, JSONValue)] = []) -> HostEvent {
-        let event = HostEvent(t: clock.nowMilliseconds, name: name, fields: fields)
+    func emit(_ name: String, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
+        let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name, fields: fields)
         history.append(event)
+        emittedCount += 1
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
         for sink in sinks { sink.write(event) }
         for continuation in subscribers.values { continuation.yield(event) }
+        if !keyedObservers.isEmpty {
+            for key in keyedObservers.keys.sorted() { keyedObservers[key]?(event) }
+        }
         for observer in observers { observer(event) }
         return event
+    }
+
+    /// Calls `body` on the loop with every event from now on, as it is emitted (before anything
+    /// else happens), until ``removeObserver(_:)``.
+    func observe(_ body: @escaping (HostEvent) -> Void) -> UInt64 {
+        let id = nextSubscriber
+        nextSubscriber += 1
+        keyedObservers[id] = body
+        return id
+    }
+
+    func removeObserver(_ id: UInt64) {
+        keyedObservers.removeValue(forKey: id)
     }
 
     /// A stream of the events from now on (and, with `replay`, those already recorded).
@@ -55,6 +82,8 @@ final class EventLog {
     func close() {
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        observers.removeAll()
+        keyedObservers.removeAll()
         for sink in sinks { sink.close() }
         sinks.removeAll()
     }

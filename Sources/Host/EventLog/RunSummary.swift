@@ -8,6 +8,13 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var sandboxDenials = 0
     public var protocolViolations = 0
     public var invariantViolations = 0
+    /// Reloads charged against budgets, exempt from them, and denied (withheld) for want of budget.
+    public var reloadsCharged = 0
+    public var reloadsExempt = 0
+    public var reloadsDenied = 0
+    /// Relaunches put off after failures, and extensions that failed permanently.
+    public var backoffs = 0
+    public var permanentFailures = 0
     public var durationMs: Double = 0
 
     /// The summary of `events`.
@@ -23,6 +30,11 @@ public struct RunSummary: Sendable, CustomStringConvertible {
             case "sandbox.denied": sandboxDenials += 1
             case "protocol.violation": protocolViolations += 1
             case "invariant.violated": invariantViolations += 1
+            case "reload.requested":
+                if event["charged"] == .bool(true) { reloadsCharged += 1 } else { reloadsExempt += 1 }
+            case "reload.denied" where event.string("reason") == "budgetExhausted": reloadsDenied += 1
+            case "backoff.scheduled": backoffs += 1
+            case "extension.failedPermanently": permanentFailures += 1
             default: break
             }
         }
@@ -38,6 +50,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
             ("sandboxDenials", .int(Int64(sandboxDenials))),
             ("protocolViolations", .int(Int64(protocolViolations))),
             ("invariantViolations", .int(Int64(invariantViolations))),
+            ("reloads", .object([("charged", .int(Int64(reloadsCharged))), ("exempt", .int(Int64(reloadsExempt))),
+                                 ("denied", .int(Int64(reloadsDenied)))])),
+            ("backoffs", .int(Int64(backoffs))), ("permanentFailures", .int(Int64(permanentFailures))),
         ]
     }
 
@@ -47,6 +62,7 @@ public struct RunSummary: Sendable, CustomStringConvertible {
         return """
         summary: \(spawns) processes spawned · \(activations) activations (\(outcomes.isEmpty ? "none" : outcomes)) · \(timelines) timelines recorded
                  kills: \(kills) · sandbox denials: \(sandboxDenials) · protocol violations: \(protocolViolations) · invariant violations: \(invariantViolations)
+                 reloads: \(reloadsCharged) charged, \(reloadsExempt) exempt, \(reloadsDenied) withheld for budget · relaunch backoffs: \(backoffs) · failed permanently: \(permanentFailures)
         """
     }
 }

@@ -79,16 +79,57 @@ public enum TraceRenderer {
             default: return "← \(name) failed after \(ms(e.double("ms"))): \(e.string("error") ?? "?")"
             }
         case "reload.requested":
-            return "reload of \(e.string("kind") ?? "?") (\(bundle)) requested: \(e.string("reason") ?? "?")"
+            var text = "reload of \(e.string("kind") ?? "?") (\(bundle)) requested: \(e.string("reason") ?? "?")"
+            if let origin = e.string("origin"), origin != "system" { text += " from the \(origin)" }
+            if e["charged"] == .bool(true) {
+                text += " · charged, \(e.int("remaining") ?? 0) of \(e.int("limit") ?? 0) left"
+            } else if let exempt = e.string("exempt") {
+                text += " · free (\(exemptionWords(exempt)))"
+            }
+            return text
         case "reload.denied":
-            return "reload of \(e.string("kind") ?? "?") (\(bundle)) denied: \(e.string("reason") ?? "?")" + (e.string("detail").map { " — \($0)" } ?? "")
+            let what = "reload of \(e.string("kind") ?? "?") (\(bundle))" + (e.string("requested").map { " (\($0))" } ?? "")
+            switch e.string("reason") {
+            case "budgetExhausted":
+                return "\(what) withheld: budget exhausted (\(e.int("used") ?? 0) of \(e.int("limit") ?? 0) in 24 h) until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
+            case "extensionFailed":
+                return "\(what) denied: the extension failed permanently"
+            default:
+                return "\(what) denied: \(e.string("reason") ?? "?")" + (e.string("detail").map { " — \($0)" } ?? "")
+            }
+        case "reload.coalesced":
+            return "reload of \(e.string("kind") ?? "?") (\(bundle)) for \(e.string("reason") ?? "?") merged into the one already due (\(e.string("into") ?? "?"))"
         case "reload.failed":
-            return "reload of \(e.string("kind") ?? "?") (\(bundle)) produced no timeline (\(e.string("outcome") ?? "?")); " + ((e["keptTimeline"] == .bool(true)) ? "the last good timeline stays on screen" : "the widget keeps its placeholder")
+            var text = "reload of \(e.string("kind") ?? "?") (\(bundle)) produced no timeline (\(e.string("outcome") ?? "?")); " + ((e["keptTimeline"] == .bool(true)) ? "the last good timeline stays on screen" : "the widget keeps its placeholder")
+            if let retry = e.double("retryAt") {
+                text += " · retry at \(stamp(retry).trimmingCharacters(in: .whitespaces))" + (e["backoff"] == .bool(true) ? " (after the extension's backoff)" : "")
+            } else if e["retryAt"] == .null {
+                text += " · no retry: the extension failed permanently"
+            }
+            return text
         case "timeline":
             var count = 0
             if case .array(let a)? = e["entries"] { count = a.count }
-            let next = e.string("nextReloadDate").map { "next reload at \($0)" } ?? "no automatic reload"
+            var next = e.string("nextReloadDate").map { "next reload at \($0)" } ?? "no automatic reload"
+            if e["systemChosen"] == .bool(true) { next += " (chosen by the system: one entry, \(e.string("visibility") ?? "?") visible)" }
+            if e["clamped"] == .bool(true) { next += " (its .after date was sooner than the 5-minute minimum)" }
             return "timeline for \(e.string("kind") ?? "?") (\(bundle)): \(count) \(count == 1 ? "entry" : "entries") · policy \(e.string("policy") ?? "?") · \(next)"
+        case "backoff.scheduled":
+            return "\(bundle) failed (\(e.string("cause") ?? "?")), \(e.int("failures") ?? 0) in a row: no relaunch for \(ms(e.double("delayMs"))), until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
+        case "backoff.cleared":
+            return "\(bundle): failures in a row cleared" + (e.string("detail").map { " — \($0)" } ?? "")
+        case "extension.failedPermanently":
+            return "✗ \(bundle) failed permanently: \(e.int("failures") ?? 0) failures in a row within \(ms(e.double("withinMs"))); it is not launched again"
+        case "app.state":
+            return "app \(e.string("app") ?? "?"): \(e.string("activity") ?? "?") \(e["active"] == .bool(true) ? "began" : "ended")"
+        case "visibility.changed":
+            return "visibility of \(e.string("widget") ?? "every widget") is now \(e.string("visibility") ?? "?")"
+        case "system.changed":
+            return "system change: \(e.string("change") ?? "?") — every widget reloads, free"
+        case "invariant.violated":
+            return "✗ invariant violated (\(e.string("invariant") ?? "?")): \(e.string("detail") ?? "")"
+        case "host.warning":
+            return "warning: \(e.string("warning") ?? "")"
         case "killed":
             return "✗ killed \(pid) (\(bundle)) — \(e.string("reason") ?? "?"): \(e.string("detail") ?? "")"
         case "exited":
@@ -143,6 +184,20 @@ public enum TraceRenderer {
             return "\(e.int("events") ?? 0) events of session \(e.string("session") ?? "") wait for \(bundle) to be installed"
         default:
             return nil
+        }
+    }
+
+    private static func exemptionWords(_ exemption: String) -> String {
+        switch exemption {
+        case "appForeground": "the app is in the foreground"
+        case "audioSession": "the app has an audio session"
+        case "navigationSession": "the app has a navigation session"
+        case "appIntent": "an app intent"
+        case "systemChange": "a system change"
+        case "significantLocationChange": "a significant location change"
+        case "widgetAdded": "the widget's first timeline"
+        case "debugReloads": "limits lifted for debugging"
+        default: exemption
         }
     }
 

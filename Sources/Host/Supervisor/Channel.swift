@@ -82,7 +82,9 @@ final class Channel {
 
     private func flush() {
         while outboundStart < outbound.count {
-            let n = outbound.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + outboundStart, $0.count - outboundStart) }
+            // MSG_NOSIGNAL: an extension that died before it was reaped must not take the host
+            // with it (SIGPIPE); the error is left for the reaping to explain.
+            let n = outbound.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + outboundStart, $0.count - outboundStart, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 outboundStart += n
             } else if n < 0 && errno == EINTR {

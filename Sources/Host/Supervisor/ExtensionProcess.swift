@@ -49,6 +49,9 @@ final class ExtensionProcess {
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?
     var channelClosedTimer: TimerID?
+    /// Waiting (on the loop) for the process to be quiet before an idle kill.
+    var quietTimer: TimerID?
+    var holdsQuietBusy = false
     var holdsBusy = false
     var deniedCount = 0
     var pingProbe: PingProbe?
@@ -89,6 +92,30 @@ final class ExtensionProcess {
         if let kib = UInt64(digits) { sampledPeakKiB = max(sampledPeakKiB, kib) }
     }
 
+    /// True when none of the process's threads is running or runnable (state `R`, or `D` in
+    /// uninterruptible I/O) and its IPC socket holds nothing the host has not read.
+    func isQuiet() -> Bool {
+        var byte: UInt8 = 0
+        if recv(channel.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { return false }
+        guard let dir = opendir("/proc/\(pid)/task") else { return true }
+        defer { closedir(dir) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let tid = Int32(name) else { continue }
+            let fd = open("/proc/\(pid)/task/\(tid)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            guard n > 0 else { continue }
+            // pid (comm) STATE …; comm may hold spaces and parentheses: the state follows the last ')'.
+            guard let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), close + 2 < n else { continue }
+            let state = buffer[close + 2]
+            if state == UInt8(ascii: "R") || state == UInt8(ascii: "D") { return false }
+        }
+        return true
+    }
+
     /// Resident set size from /proc, in bytes (the watchdog's reading).
     func residentBytes() -> Int? {
         let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
@@ -107,6 +134,10 @@ final class ExtensionProcess {
 enum LaunchFailure: Error, Sendable, CustomStringConvertible {
     case spawn(String)
     case died(ActivationOutcome)
+    /// The extension failed permanently (see ``RelaunchBackoff``); it is not launched again.
+    case failedPermanently
+    /// The host is shutting down.
+    case shuttingDown
 
     var description: String {
         switch self {
@@ -114,6 +145,8 @@ enum LaunchFailure: Error, Sendable, CustomStringConvertible {
         case .died(.killed(let reason)): "killed during launch (\(reason.rawValue))"
         case .died(.failed(let reason)): reason
         case .died: "ended during launch"
+        case .failedPermanently: "failed permanently after repeated failures; not launched again"
+        case .shuttingDown: "the host is shutting down"
         }
     }
 
@@ -121,6 +154,7 @@ enum LaunchFailure: Error, Sendable, CustomStringConvertible {
         switch self {
         case .spawn(let reason): .failed("could not spawn: \(reason)")
         case .died(let outcome): outcome
+        case .failedPermanently, .shuttingDown: .failed(description)
         }
     }
 }

@@ -15,6 +15,8 @@ public final class ManagedExtension {
     /// Processes spawned for it so far.
     public internal(set) var launches = 0
     var process: ExtensionProcess?
+    /// Its failures in a row, backoff and permanent failure.
+    var crashLoop = CrashLoop()
 
     init(app: AppBundle, bundle: ExtensionBundle, container: String, budgets: Budgets) {
         self.app = app

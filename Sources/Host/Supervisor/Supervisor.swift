@@ -22,6 +22,14 @@ final class Supervisor {
         var containersRoot: String
         var budgetOverrides = LimitOverrides()
         var environment: [String: String] = [:]
+        var relaunchBackoff = RelaunchBackoff()
+    }
+
+    /// A launch waiting for an extension's backoff to end.
+    private struct BackoffWait {
+        let ext: ManagedExtension
+        let timer: TimerID
+        let continuation: CheckedContinuation<Void, Never>
     }
 
     let loop: EventLoop
@@ -33,6 +41,9 @@ final class Supervisor {
     private(set) var extensions: [String: ManagedExtension] = [:]
     private var nextRequest: UInt64 = 1
     private var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    private var backoffWaits: [UInt64: BackoffWait] = [:]
+    private var nextBackoffWait: UInt64 = 0
+    private var isShuttingDown = false
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
         self.loop = loop
@@ -90,6 +101,7 @@ final class Supervisor {
             clock.cancel(idle)
             process.idleTimer = nil
         }
+        endQuietWait(process)
         clock.beginBusy()
         let startedHook = started
         let started = sg_monotonic_ns()
@@ -142,6 +154,10 @@ final class Supervisor {
         case .declined, .timeline: break
         }
         log.emit("activation.end", fields)
+        if outcome.label == "ok", ext.crashLoop.recordSuccess() {
+            log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                         ("detail", .string("\(pending.kind.rawValue) answered: the count of failures in a row starts over"))])
+        }
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
         clock.endBusy()
         pending.continuation.resume(returning: outcome)
@@ -159,15 +175,61 @@ final class Supervisor {
         if let idle = process.idleTimer { clock.cancel(idle) }
         process.idleTimer = clock.schedule(after: ext.budgets.idle) { [unowned self, unowned process] in
             process.idleTimer = nil
-            guard process.pending.isEmpty, process.state == .ready else { return }
-            self.kill(process, of: ext, .idle, detail: "idle for \(format(ext.budgets.idle)) after its last activation")
+            self.killWhenQuiet(process, of: ext, checks: 0)
+        }
+    }
+
+    /// How often, and how many times, an idle process that is still running code is looked at
+    /// again before it is killed anyway.
+    private static let quietCheckInterval: UInt64 = 200_000
+    private static let quietChecks = 100
+
+    /// Kills an idle process — once it is quiet. On the virtual clock its idle budget may pass in
+    /// a jump right after its last reply, while it still runs code (a provider that calls
+    /// WidgetCenter after its completion): the kill waits, in real time and with the clock held,
+    /// until none of its threads is running and the host has read everything it wrote
+    /// (at most 20 ms).
+    private func killWhenQuiet(_ process: ExtensionProcess, of ext: ManagedExtension, checks: Int) {
+        process.quietTimer = nil
+        guard process.pending.isEmpty, process.state == .ready else { return endQuietWait(process) }
+        if checks < Self.quietChecks && !process.isQuiet() {
+            if !process.holdsQuietBusy {
+                process.holdsQuietBusy = true
+                clock.beginBusy()
+            }
+            process.quietTimer = loop.schedule(at: sg_monotonic_ns() + Self.quietCheckInterval) { [unowned self, unowned process] in
+                self.killWhenQuiet(process, of: ext, checks: checks + 1)
+            }
+            return
+        }
+        endQuietWait(process)
+        kill(process, of: ext, .idle, detail: "idle for \(format(ext.budgets.idle)) after its last activation")
+    }
+
+    private func endQuietWait(_ process: ExtensionProcess) {
+        if let timer = process.quietTimer {
+            loop.cancel(timer)
+            process.quietTimer = nil
+        }
+        if process.holdsQuietBusy {
+            process.holdsQuietBusy = false
+            clock.endBusy()
         }
     }
 
     // MARK: launch
 
-    /// The extension's ready process, launching one if needed.
+    /// The extension's ready process, launching one if needed — not before its backoff after
+    /// failures has ended, and never once it has failed permanently.
     func ensureRunning(_ ext: ManagedExtension) async -> Result<ExtensionProcess, LaunchFailure> {
+        if isShuttingDown && ext.process == nil { return .failure(.shuttingDown) }
+        if ext.process == nil {
+            if ext.crashLoop.isFailedPermanently { return .failure(.failedPermanently) }
+            if let until = ext.crashLoop.blockedUntil(now: clock.now) {
+                await waitForBackoff(ext, until: until)
+                return await ensureRunning(ext)
+            }
+        }
         if let process = ext.process {
             switch process.state {
             case .ready: return .success(process)
@@ -186,9 +248,83 @@ final class Supervisor {
             process = try spawn(ext)
         } catch {
             log.emit("spawn.failed", [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
+            recordFailure(of: ext, pid: nil, cause: "spawn failed")
             return .failure(.spawn("\(error)"))
         }
         return await waitForLaunch(process)
+    }
+
+    // MARK: crash-loop backoff
+
+    /// Records a death the extension is to blame for and schedules its backoff, or marks it
+    /// failed permanently.
+    private func recordFailure(of ext: ManagedExtension, pid: Int32?, cause: String) {
+        let policy = settings.relaunchBackoff
+        let now = clock.now
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier))]
+        if let pid { fields.append(("pid", .int(Int64(pid)))) }
+        switch ext.crashLoop.recordFailure(at: now, cause: cause, policy: policy) {
+        case .backoff(let delay, let until):
+            fields += [("failures", .int(Int64(ext.crashLoop.failures.count))), ("cause", .string(cause)),
+                       ("delayMs", .double(delay.milliseconds)), ("until", .double(Double(until) / 1e6)),
+                       ("untilDate", .string(iso8601(clock.date(at: until))))]
+            log.emit("backoff.scheduled", fields)
+        case .failedPermanently:
+            let failures = ext.crashLoop.failures.suffix(policy.permanentFailureCount)
+            let span = now - (failures.first?.at ?? now)
+            fields += [("failures", .int(Int64(failures.count))), ("withinMs", .double(Double(span) / 1e6)),
+                       ("windowMs", .double(policy.permanentFailureWindow.milliseconds)),
+                       ("causes", .array(failures.map { .string($0.cause) }))]
+            log.emit("extension.failedPermanently", fields)
+        }
+    }
+
+    /// Why `process` ended, when it is a failure the extension is to blame for (`nil` otherwise).
+    private func failureCause(_ process: ExtensionProcess, _ record: ExitRecord, hadPending: Bool) -> String? {
+        if let reason = record.killReason {
+            switch reason {
+            case .timeBudget, .memory, .cpu, .protocolViolation:
+                return process.helloAt == nil ? "\(reason.rawValue) during launch" : reason.rawValue
+            case .idle, .chaos, .hostShutdown, .sessionConflict:
+                return nil
+            }
+        }
+        if let signal = record.signal { return "crashed (\(signalName(signal)))" }
+        if let status = record.status, status != 0 { return "exited with status \(status)" }
+        if process.helloAt == nil { return "exited before hello" }
+        if hadPending { return "exited during an activation" }
+        return nil
+    }
+
+    /// Waits (run clock) until the extension's backoff ends, or the host shuts down, or its
+    /// failures are cleared.
+    private func waitForBackoff(_ ext: ManagedExtension, until: UInt64) async {
+        let key = nextBackoffWait
+        nextBackoffWait += 1
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let timer = clock.schedule(at: until) { [unowned self] in
+                self.backoffWaits.removeValue(forKey: key)?.continuation.resume()
+            }
+            backoffWaits[key] = BackoffWait(ext: ext, timer: timer, continuation: continuation)
+        }
+    }
+
+    private func endBackoffWaits(where matches: (ManagedExtension) -> Bool) {
+        for (key, wait) in backoffWaits.sorted(by: { $0.key < $1.key }) where matches(wait.ext) {
+            backoffWaits.removeValue(forKey: key)
+            clock.cancel(wait.timer)
+            wait.continuation.resume()
+        }
+    }
+
+    /// Forgets the extension's failures, a permanent failure included; waiting launches go ahead.
+    func clearFailures(_ ext: ManagedExtension) {
+        let wasFailed = ext.crashLoop.isFailedPermanently
+        let count = ext.crashLoop.failures.count
+        ext.crashLoop.clear()
+        log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
+                                     ("wasFailedPermanently", .bool(wasFailed)), ("detail", "cleared by the host")])
+        endBackoffWaits { $0 === ext }
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
@@ -531,6 +667,7 @@ final class Supervisor {
         if let timer = process.idleTimer { clock.cancel(timer) }
         if let timer = process.watchdogTimer { loop.cancel(timer) }
         if let timer = process.channelClosedTimer { loop.cancel(timer) }
+        endQuietWait(process)
         process.output.finish()
         process.channel.close()
         closeListener(process)
@@ -545,6 +682,7 @@ final class Supervisor {
         if process.deniedCount > 0 { fields.append(("denials", .int(Int64(process.deniedCount)))) }
         log.emit("exited", fields)
 
+        let hadPending = !process.pending.isEmpty
         let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
             ?? .failed("the extension ended (\(record.summary)) before answering")
         process.exitOutcome = outcome
@@ -558,6 +696,9 @@ final class Supervisor {
         if let probe = process.pingProbe {
             process.pingProbe = nil
             probe.answered(false)
+        }
+        if let cause = failureCause(process, record, hadPending: hadPending), !isShuttingDown {
+            recordFailure(of: ext, pid: process.pid, cause: cause)
         }
         releaseBusy(process)
         if wasKilled { clock.endBusy() }
@@ -588,6 +729,8 @@ final class Supervisor {
 
     /// Kills every live process (`hostShutdown`) and waits until each is reaped.
     func shutdown() async {
+        isShuttingDown = true
+        endBackoffWaits { _ in true }
         for ext in extensions.values {
             if let process = ext.process, process.killReason == nil {
                 kill(process, of: ext, .hostShutdown, detail: "the host is shutting down")
@@ -604,6 +747,7 @@ final class Supervisor {
 /// `1 s`, `250 ms`, `2 min`.
 func format(_ duration: Duration) -> String {
     let ms = duration.milliseconds
+    if ms >= 3_600_000 && ms.truncatingRemainder(dividingBy: 3_600_000) == 0 { return "\(Int(ms / 3_600_000)) h" }
     if ms >= 60_000 && ms.truncatingRemainder(dividingBy: 60_000) == 0 { return "\(Int(ms / 60_000)) min" }
     if ms >= 1000 && ms.truncatingRemainder(dividingBy: 1000) == 0 { return "\(Int(ms / 1000)) s" }
     if ms >= 1000 { return String(format: "%.1f s", ms / 1000) }

@@ -2,24 +2,37 @@ import Foundation
 import SandglassIPC
 
 /// Adds widget instances for the kinds an extension declares and keeps each one's timeline:
-/// placeholder, snapshot and timeline when it appears, then reloads by its policy and by
-/// WidgetCenter requests. Confined to the host's loop thread.
+/// placeholder, snapshot and timeline when it appears, then reloads by its policy, by
+/// WidgetCenter, app intents and system changes — each one decided against the widget's reload
+/// budget and recorded in the event log (the ledger): `reload.requested` (charged or exempt, and
+/// why), `reload.denied` (and until when), `reload.coalesced`, `reload.failed`, `timeline`.
+/// Everything here is on the run clock. Confined to the host's loop thread.
 final class TimelineScheduler {
     /// The minimum spacing WidgetKit imposes between reloads ("at least about 5 minutes").
     var minimumSpacing: Duration = .seconds(300)
-    /// After a failed or killed reload, the next attempt comes this much later.
+    /// With limits lifted (`debugReloads`), the spacing is this instead, for every reload (so that
+    /// `.after(now)` or a WidgetCenter request from every getTimeline cannot spin).
+    var debugMinimumSpacing: Duration = .seconds(1)
+    /// After a failed reload that did not end the extension's process, the next attempt comes this
+    /// much later; after one that did, it waits for the extension's backoff.
     var retryDelay: Duration = .seconds(300)
+    /// Lift the budget and the minimum spacing, as Xcode's debugger does.
+    var debugReloads = false
+    /// The window of the reload budget.
+    var budgetWindow: Duration = .seconds(86_400)
 
+    let system: SystemState
     private let supervisor: Supervisor
     private let clock: RunClock
     private let log: EventLog
     private(set) var instances: [WidgetInstance] = []
     private var stopped = false
 
-    init(supervisor: Supervisor, clock: RunClock, log: EventLog) {
+    init(supervisor: Supervisor, clock: RunClock, log: EventLog, system: SystemState) {
         self.supervisor = supervisor
         self.clock = clock
         self.log = log
+        self.system = system
     }
 
     /// One instance per kind the extension declares, in its first supported family.
@@ -27,13 +40,16 @@ final class TimelineScheduler {
         var added: [WidgetInstance] = []
         for widget in hello.widgets where !instances.contains(where: { $0.ext === ext && $0.kind == widget.kind }) {
             let family = widget.supportedFamilies.first ?? "systemSmall"
-            let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family)
+            let budget = ReloadBudget(limit: ext.budgets.reloadsPerDay, window: budgetWindow)
+            let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family, budget: budget)
             instances.append(instance)
             added.append(instance)
-            log.emit("widget.added", [("bundle", .string(ext.identifier)), ("kind", .string(widget.kind)), ("family", .string(family))])
+            log.emit("widget.added", instance.fields + [("reloadsPerDay", .int(Int64(budget.limit)))])
         }
         return added
     }
+
+    // MARK: requests
 
     /// A reload asked for by the extension (`WidgetCenter`): `kind` nil means all its widgets.
     func requestReload(from ext: ManagedExtension, kind: String?) {
@@ -42,8 +58,51 @@ final class TimelineScheduler {
             log.emit("reload.denied", [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
                                        ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(kind ?? "*") is on screen"))])
         }
-        for instance in targets { wake(instance, .reloadRequested(kind == nil ? "reloadAllTimelines" : "reloadTimelines")) }
+        let request = ReloadRequest(reason: kind == nil ? .reloadAllTimelines : .reloadTimelines, origin: "extension")
+        for instance in targets { deliver(request, to: instance) }
     }
+
+    /// A reload of `targets` for `reason` (the containing app's WidgetCenter, an app intent, a
+    /// system change, a significant location change, the host API).
+    func requestReload(_ targets: [WidgetInstance], reason: ReloadReason, origin: String) {
+        for instance in targets { deliver(ReloadRequest(reason: reason, origin: origin), to: instance) }
+    }
+
+    /// Widgets by `bundle/kind/family`, kind, or bundle identifier.
+    func instances(matching name: String) -> [WidgetInstance] {
+        instances.filter { $0.id == name || $0.kind == name || $0.bundleIdentifier == name }
+    }
+
+    private func deliver(_ request: ReloadRequest, to instance: WidgetInstance) {
+        guard !stopped else { return }
+        switch instance.waiting {
+        case .reload?:
+            wake(instance, .request(request))
+        case .budget(let until)?:
+            if case .denied = decide(request.reason, for: instance) {
+                emitDenied(instance, request, until: until, used: instance.budget.used(at: clock.now))
+            } else {
+                wake(instance, .request(request))
+            }
+        case .failedExtension?:
+            emitFailedDenial(instance, request)
+        case nil:
+            // A reload is running (or the widget is still appearing): served right after it.
+            if let pending = instance.pending {
+                let kept = pending.merged(with: request)
+                instance.pending = kept
+                log.emit("reload.coalesced", instance.fields + [
+                    ("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
+                    ("into", .string(kept.reason.rawValue)),
+                    ("detail", "a reload is already due right after the one in progress"),
+                ])
+            } else {
+                instance.pending = request
+            }
+        }
+    }
+
+    // MARK: the life of an instance
 
     /// Runs `instance` until the scheduler stops: first appearance, then reloads.
     func run(_ instance: WidgetInstance) async {
@@ -52,29 +111,135 @@ final class TimelineScheduler {
         var preview = instance.context
         preview.isPreview = true
         _ = await supervisor.activate(instance.ext, .snapshot, context: preview)
-        var reason = "initial"
+        var request = ReloadRequest(reason: .initial, origin: "system")
         while !stopped {
-            log.emit("reload.requested", [("bundle", .string(instance.bundleIdentifier)), ("kind", .string(instance.kind)),
-                                          ("family", .string(instance.family)), ("reason", .string(reason))])
+            if let pending = instance.pending {
+                request = request.merged(with: pending)
+                instance.pending = nil
+            }
+            if instance.ext.crashLoop.isFailedPermanently {
+                emitFailedDenial(instance, request)
+                switch await sleep(instance, .failedExtension, until: nil) {
+                case .stopped: return
+                case .due, .request: continue
+                }
+            }
+            // With limits lifted, reloads of one widget are still at least a second apart, so that
+            // a provider that asks again from every getTimeline cannot spin without end.
+            if debugReloads, let last = instance.lastRequest, clock.now < last + debugMinimumSpacing.nanoseconds {
+                switch await sleep(instance, .reload, until: last + debugMinimumSpacing.nanoseconds) {
+                case .stopped: return
+                case .due: break
+                case .request(let asked): request = request.merged(with: asked)
+                }
+                continue
+            }
+            let now = clock.now
+            let decision = decide(request.reason, for: instance, at: now)
+            if case .denied(let until, let used) = decision {
+                emitDenied(instance, request, until: until, used: used)
+                switch await sleep(instance, .budget(until: until), until: until) {
+                case .stopped: return
+                case .due: continue
+                case .request(let exempt): request = exempt
+                }
+                continue
+            }
+            var fields = instance.fields + [("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin))]
+            switch decision {
+            case .charged(let remaining):
+                instance.budget.charge(at: now)
+                fields += [("charged", true), ("remaining", .int(Int64(remaining)))]
+            case .exempt(let exemption, let remaining):
+                fields += [("charged", false), ("exempt", .string(exemption.rawValue)), ("remaining", .int(Int64(remaining)))]
+            case .denied:
+                break
+            }
+            fields.append(("limit", .int(Int64(instance.budget.limit))))
+            // Stamped with the instant charged, so that the ledger in the log is exact.
+            log.emit("reload.requested", fields, at: now)
+            instance.lastRequest = now
+
             let outcome = await activate(instance, .timeline)
+            instance.retryDue = false
             if case .timeline(let timeline) = outcome {
                 record(timeline, for: instance)
             } else {
-                instance.nextReload = clock.now + retryDelay.nanoseconds
-                log.emit("reload.failed", [("bundle", .string(instance.bundleIdentifier)), ("kind", .string(instance.kind)),
-                                           ("outcome", .string(outcome.label)), ("keptTimeline", .bool(instance.timeline != nil)),
-                                           ("retryAt", .double(Double(instance.nextReload!) / 1e6))])
+                scheduleRetry(instance, after: outcome)
             }
-            switch await sleep(instance) {
+            switch await sleep(instance, .reload, until: instance.nextReload) {
             case .stopped: return
-            case .due: reason = "policy"
-            case .reloadRequested(let why): reason = why
+            case .due: request = ReloadRequest(reason: instance.retryDue ? .retry : .policy, origin: "system")
+            case .request(let asked): request = asked
             }
         }
     }
 
+    /// Wakes the instances of `ext` that wait because it had failed permanently (failures cleared).
+    func extensionRevived(_ ext: ManagedExtension) {
+        for instance in instances where instance.ext === ext {
+            var blocked = instance.failedWithExtension
+            if case .failedExtension? = instance.waiting { blocked = true }
+            guard blocked else { continue }
+            instance.failedWithExtension = false
+            instance.retryDue = true
+            wake(instance, .due)
+        }
+    }
+
+    /// Wakes every instance with `.stopped`; their tasks end.
+    func stop() {
+        stopped = true
+        for instance in instances { wake(instance, .stopped) }
+    }
+
+    // MARK: decisions
+
+    private func decide(_ reason: ReloadReason, for instance: WidgetInstance, at now: UInt64? = nil) -> ReloadDecision {
+        ReloadDecision.decide(reason, budget: instance.budget, now: now ?? clock.now,
+                              appExemption: system.exemption(forApp: instance.appIdentifier), debug: debugReloads)
+    }
+
+    private func emitDenied(_ instance: WidgetInstance, _ request: ReloadRequest, until: UInt64, used: Int) {
+        log.emit("reload.denied", instance.fields + [
+            ("reason", "budgetExhausted"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
+            ("used", .int(Int64(used))), ("limit", .int(Int64(instance.budget.limit))),
+            ("until", .double(Double(until) / 1e6)), ("untilDate", .string(iso8601(clock.date(at: until)))),
+            ("detail", .string("\(used) charged reloads in the last \(format(budgetWindow)); the next is allowed when the oldest leaves the window")),
+        ])
+    }
+
+    private func emitFailedDenial(_ instance: WidgetInstance, _ request: ReloadRequest) {
+        log.emit("reload.denied", instance.fields + [
+            ("reason", "extensionFailed"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
+            ("detail", "the extension failed permanently after repeated failures; it is not launched again until its failures are cleared"),
+        ])
+    }
+
     private func activate(_ instance: WidgetInstance, _ kind: ActivationKind) async -> ActivationOutcome {
         await supervisor.activate(instance.ext, kind, context: instance.context)
+    }
+
+    /// After a reload that produced no timeline: the next attempt when the extension's backoff
+    /// ends (its process died of a failure), else after `retryDelay`; none once it failed permanently.
+    private func scheduleRetry(_ instance: WidgetInstance, after outcome: ActivationOutcome) {
+        let now = clock.now
+        var fields = instance.fields + [("outcome", .string(outcome.label)), ("keptTimeline", .bool(instance.timeline != nil))]
+        if case .killed(let reason) = outcome { fields.append(("killReason", .string(reason.rawValue))) }
+        if case .failed(let error) = outcome { fields.append(("error", .string(error))) }
+        if instance.ext.crashLoop.isFailedPermanently {
+            instance.nextReload = nil
+            instance.failedWithExtension = true
+            fields.append(("retryAt", .null))
+        } else {
+            let backoff = instance.ext.crashLoop.blockedUntil(now: now)
+            let retry = backoff ?? now + retryDelay.nanoseconds
+            instance.nextReload = retry
+            instance.retryDue = true
+            fields += [("retryAt", .double(Double(retry) / 1e6)), ("retryDate", .string(iso8601(clock.date(at: retry))))]
+            if backoff != nil { fields.append(("backoff", true)) }
+        }
+        log.emit("reload.failed", fields)
     }
 
     /// Records a timeline and computes the next reload from its policy.
@@ -83,19 +248,28 @@ final class TimelineScheduler {
         instance.timeline = timeline
         instance.lastReload = now
         instance.reloads += 1
-        let earliest = now + minimumSpacing.nanoseconds
+        let spacing = debugReloads ? debugMinimumSpacing : minimumSpacing
+        let earliest = now + spacing.nanoseconds
         let policy: String
-        var fields: [(String, JSONValue)] = [("bundle", .string(instance.bundleIdentifier)), ("kind", .string(instance.kind)),
-                                             ("family", .string(instance.family))]
+        var fields = instance.fields
         switch timeline.policy {
         case .atEnd:
             policy = "atEnd"
             let last = timeline.entries.map(\.date).max().map { clock.instant(at: $0) } ?? now
-            instance.nextReload = max(last, earliest)
+            if SystemChosenReload.applies(entryCount: timeline.entries.count) {
+                let visibility = system.visibility(of: instance.id)
+                let chosen = now + SystemChosenReload.interval(for: visibility).nanoseconds
+                instance.nextReload = max(last, chosen, earliest)
+                fields += [("systemChosen", true), ("visibility", .string(visibility.rawValue))]
+            } else {
+                instance.nextReload = max(last, earliest)
+            }
         case .after(let date):
             policy = "after"
             fields.append(("policyDate", .string(iso8601(date))))
-            instance.nextReload = max(clock.instant(at: date), earliest)
+            let asked = clock.instant(at: date)
+            instance.nextReload = max(asked, earliest)
+            if asked < earliest { fields.append(("clamped", true)) }
         case .never:
             policy = "never"
             instance.nextReload = nil
@@ -113,25 +287,37 @@ final class TimelineScheduler {
         } else {
             fields.append(("nextReload", .null))
         }
-        log.emit("timeline", fields)
+        log.emit("timeline", fields, at: now)
     }
 
-    private func sleep(_ instance: WidgetInstance) async -> WidgetInstance.Wake {
-        if stopped { return .stopped }
-        if let pending = instance.pendingReload {
-            instance.pendingReload = nil
-            return .reloadRequested(pending)
-        }
-        return await withCheckedContinuation { continuation in
-            // Checked again here: the body may run after an executor hop.
+    // MARK: sleeping
+
+    /// Sleeps until `until` (or for good), or until a request that `waiting` accepts. The
+    /// requests that arrived since the instance last looked (``WidgetInstance/pending``) are
+    /// handled when the sleep is registered — inside the continuation's body, since the task may
+    /// yield to the loop between calling this and that body running.
+    private func sleep(_ instance: WidgetInstance, _ waiting: WidgetInstance.Waiting, until: UInt64?) async -> WidgetInstance.Wake {
+        await withCheckedContinuation { continuation in
             if stopped { return continuation.resume(returning: .stopped) }
-            if let pending = instance.pendingReload {
-                instance.pendingReload = nil
-                return continuation.resume(returning: .reloadRequested(pending))
+            if let pending = instance.pending {
+                instance.pending = nil
+                switch waiting {
+                case .reload:
+                    return continuation.resume(returning: .request(pending))
+                case .budget(let until):
+                    if case .denied = decide(pending.reason, for: instance) {
+                        emitDenied(instance, pending, until: until, used: instance.budget.used(at: clock.now))
+                    } else {
+                        return continuation.resume(returning: .request(pending))
+                    }
+                case .failedExtension:
+                    emitFailedDenial(instance, pending)
+                }
             }
             instance.sleeper = continuation
-            if let next = instance.nextReload {
-                instance.sleepTimer = clock.schedule(at: next) { [unowned self, unowned instance] in
+            instance.waiting = waiting
+            if let until {
+                instance.sleepTimer = clock.schedule(at: until) { [unowned self, unowned instance] in
                     instance.sleepTimer = nil
                     self.wake(instance, .due)
                 }
@@ -141,21 +327,18 @@ final class TimelineScheduler {
 
     private func wake(_ instance: WidgetInstance, _ reason: WidgetInstance.Wake) {
         guard let sleeper = instance.sleeper else {
-            if case .reloadRequested(let why) = reason { instance.pendingReload = why }
+            if case .request(let request) = reason {
+                instance.pending = instance.pending.map { $0.merged(with: request) } ?? request
+            }
             return
         }
         instance.sleeper = nil
+        instance.waiting = nil
         if let timer = instance.sleepTimer {
             clock.cancel(timer)
             instance.sleepTimer = nil
         }
         sleeper.resume(returning: reason)
-    }
-
-    /// Wakes every instance with `.stopped`; their tasks end.
-    func stop() {
-        stopped = true
-        for instance in instances { wake(instance, .stopped) }
     }
 }
 

@@ -6,8 +6,18 @@ public final class WidgetInstance {
     /// Why the scheduler woke an instance.
     enum Wake {
         case due
-        case reloadRequested(String)
+        case request(ReloadRequest)
         case stopped
+    }
+
+    /// What a sleeping instance is waiting for; requests arriving meanwhile are handled by it.
+    enum Waiting {
+        /// The next reload by policy (or none): any request wakes it.
+        case reload
+        /// Budget until this run time: only exempt requests wake it, others are denied.
+        case budget(until: UInt64)
+        /// The extension failed permanently: every request is denied until failures are cleared.
+        case failedExtension
     }
 
     /// `bundle/kind/family`.
@@ -25,22 +35,41 @@ public final class WidgetInstance {
     public internal(set) var nextReload: UInt64?
     /// Timeline reloads performed.
     public internal(set) var reloads = 0
-    var pendingReload: String?
+    /// The rolling 24-hour budget.
+    var budget: ReloadBudget
+    /// Run time of the last reload granted (charged or exempt).
+    var lastRequest: UInt64?
+    /// A request that arrived while a reload ran, served next.
+    var pending: ReloadRequest?
+    /// Its last reload failed and its extension has failed permanently: no retry until revived.
+    var failedWithExtension = false
+    /// The next due reload is a retry after a failure (not a policy reload).
+    var retryDue = false
+    var waiting: Waiting?
     var sleeper: CheckedContinuation<Wake, Never>?
     var sleepTimer: TimerID?
 
-    init(ext: ManagedExtension, kind: String, family: String) {
+    init(ext: ManagedExtension, kind: String, family: String, budget: ReloadBudget) {
         self.ext = ext
         self.kind = kind
         self.family = family
+        self.budget = budget
         self.id = "\(ext.identifier)/\(kind)/\(family)"
     }
 
     /// The extension's bundle identifier.
     public var bundleIdentifier: String { ext.identifier }
 
+    /// The containing app's bundle identifier.
+    var appIdentifier: String { ext.app.bundleIdentifier }
+
     var context: ActivationContext {
         let size = WidgetFamilies.size(of: family)
         return ActivationContext(kind: kind, family: family, isPreview: false, displayWidth: size.width, displayHeight: size.height)
+    }
+
+    /// `bundle`, `kind`, `family`: the fields that name the widget in its events.
+    var fields: [(String, JSONValue)] {
+        [("bundle", .string(ext.identifier)), ("kind", .string(kind)), ("family", .string(family))]
     }
 }

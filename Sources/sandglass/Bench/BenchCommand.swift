@@ -11,12 +11,19 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
         spawn: sandboxed cold spawn → hello of the Leaderboard example, against the same binary spawned \
         without any sandbox, interleaved. ipc: a ping/pong request through the host's channel and the \
-        SDK's reader thread, against a raw socketpair round trip of the same size to a child that echoes.
+        SDK's reader thread, against a raw socketpair round trip of the same size to a child that echoes. \
+        week: 7 virtual days of the 50 widgets of Fleet.app (mixed reload policies) on the virtual clock \
+        with warm processes, in wall seconds (target ≤ 10 s), and the speed-up; then one virtual day with \
+        the default idle budget (a cold launch for most reloads), to show where the time goes.
 
         Examples:
           sandglass bench --quick
           sandglass bench --json figures.json
+          sandglass bench --only week
           sandglass bench --shard 2/4 --json shard-2.json   # a quarter of the samples, for a campaign
+
+        With --shard INDEX/COUNT the samples of each figure are split: sample k is taken by shard k mod COUNT \
+        (the week, one sample, by shard 0).
         """
     )
 
@@ -28,6 +35,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "Write the figures as JSON here.")
     var json: String?
+
+    @Option(help: "Measure only these figures: spawn, ipc, week (repeat the option for several).")
+    var only: [String] = []
 
     @Option(help: ShardOption.help)
     var shard: ShardOption?
@@ -45,7 +55,37 @@ struct BenchCommand: AsyncParsableCommand {
         let progress = ProgressLine("bench", enabled: !quiet)
         defer { progress.finish() }
 
+        let unknown = only.filter { !["spawn", "ipc", "week"].contains($0) }
+        if !unknown.isEmpty {
+            _ = try await reportingBadInput { () throws -> Int in throw BadInput("unknown figure \(unknown.joined(separator: ", ")); the figures are spawn, ipc, week") }
+        }
         say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(machineSummary())\n")
+        var figures: [String: Any] = ["machine": machineSummary(), "shard": part.description]
+        if only.isEmpty || only.contains("spawn") || only.contains("ipc") {
+            try await measureProcesses(app: app, bundle: bundle, launches: launches, pings: pings, progress: progress, figures: &figures)
+        }
+        if (only.isEmpty || only.contains("week")) && part.owns(0) {
+            progress.update(nil, "7 virtual days of Fleet's 50 widgets, then one cold day · \(progress.elapsed)")
+            let week = try await VirtualWeek.measure(examples: dir, days: 7, warm: true)
+            progress.finish()
+            say("\n" + week.rendered + (week.wallSeconds <= 10 ? "\n  (target ≤ 10 s of wall time: met)" : "\n  (target ≤ 10 s of wall time: missed)"))
+            progress.update(nil, "one cold virtual day of Fleet · \(progress.elapsed)")
+            let cold = try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
+            progress.finish()
+            say("\n" + cold.rendered)
+            figures["week"] = week.json
+            figures["week.speedup"] = week.speedUp
+            figures["dayCold"] = cold.json
+        }
+        if let json {
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: json))
+            say("\nfigures written to \(json)")
+        }
+    }
+
+    private func measureProcesses(app: String, bundle: String, launches: Int, pings: Int, progress: ProgressLine,
+                                  figures: inout [String: Any]) async throws {
         var sandboxedConfig = HostConfiguration.temporary()
         sandboxedConfig.schedulesWidgets = false
         sandboxedConfig.budgetOverrides.idle = .seconds(600)
@@ -93,20 +133,11 @@ struct BenchCommand: AsyncParsableCommand {
             .init(name: "IPC ping round trip, unpinned", distribution: ipcFree, baselineName: "raw socketpair echo, unpinned", baseline: rawFree, target: nil),
         ])
         say(table.rendered)
-        if let json {
-            let figures: [String: Any] = [
-                "machine": machineSummary(),
-                "shard": part.description,
-                "spawn": table.rows[0].json,
-                "ipc": table.rows[1].json,
-                "spawn.ratio": table.rows[0].ratio,
-                "ipc.ratio": table.rows[1].ratio,
-                "ipcUnpinned": table.rows[2].json,
-            ]
-            let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: json))
-            say("\nfigures written to \(json)")
-        }
+        figures["spawn"] = table.rows[0].json
+        figures["ipc"] = table.rows[1].json
+        figures["spawn.ratio"] = table.rows[0].ratio
+        figures["ipc.ratio"] = table.rows[1].ratio
+        figures["ipcUnpinned"] = table.rows[2].json
     }
 }
 

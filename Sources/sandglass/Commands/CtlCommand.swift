@@ -13,6 +13,8 @@ struct CtlCommand: ParsableCommand {
         Examples:
           sandglass ctl status
           sandglass ctl reload Leaderboard
+          sandglass ctl visibility seldom
+          sandglass ctl clock 6h          # a daemon started with --clock virtual
           sandglass ctl kill com.example.leaderboard.widget --reason chaos
           sandglass ctl status --control /run/sandglass.sock --json
         """,
@@ -72,15 +74,15 @@ struct CtlCommand: ParsableCommand {
     }
 
     struct Reload: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask widgets for a new timeline, as WidgetCenter.reloadTimelines(ofKind:) does.")
-        @Argument(help: "The widget kind (default: every kind).")
+        static let configuration = CommandConfiguration(abstract: "Ask widgets for a new timeline, as the app's WidgetCenter.reloadTimelines(ofKind:) does (against their budgets).")
+        @Argument(help: "The widget kind (default: every kind, as reloadAllTimelines()).")
         var kind: String?
-        @Option(help: "Only this extension's widgets (its bundle identifier).")
-        var bundle: String?
+        @Option(help: "Only this containing app's widgets (its bundle identifier; default: every app).")
+        var app: String?
         @OptionGroup var connection: Connection
 
         func run() throws {
-            try connection.send(ControlRequest(command: "reload", bundle: bundle, kind: kind))
+            try connection.send(ControlRequest(command: "reload", app: app, kind: kind))
         }
     }
 

@@ -18,6 +18,8 @@ struct RunCommand: AsyncParsableCommand {
           sandglass run Leaderboard.app --duration 20s
           sandglass run Leaderboard.app --duration 2h --clock virtual --log run.jsonl
           sandglass run Hanging.app --budget timeline=500ms --budget idle=1s
+          sandglass run Fleet.app --duration 7d --clock virtual --budget reloadsPerDay=40 --log run.jsonl
+          sandglass run Fleet.app --duration 1h --clock virtual --debug-reloads
         """
     )
 
@@ -35,6 +37,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("budget"), help: "Override a budget for every extension: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory in MiB; reloadsPerDay).")
     var budgets: [BudgetOption] = []
+
+    @Flag(help: "Lift the reload budget and the 5-minute minimum spacing, as Xcode's debugger does (every reload is still recorded, as exempt).")
+    var debugReloads = false
+
+    @Option(help: "How often the widgets are seen: always, often, seldom or never (sets the reload date the system chooses for single-entry .atEnd timelines).")
+    var visibility: WidgetVisibility = .always
 
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
@@ -64,6 +72,8 @@ struct RunCommand: AsyncParsableCommand {
             configuration.clock = clock.mode
             configuration.logPath = log
             configuration.trace = quiet || json || progress ? nil : .standardOutput
+            configuration.debugReloads = debugReloads
+            configuration.visibility = visibility
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -92,6 +102,8 @@ struct RunCommand: AsyncParsableCommand {
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 }
+
+extension WidgetVisibility: ExpressibleByArgument {}
 
 /// `--clock real|virtual`.
 enum ClockChoice: String, ExpressibleByArgument, CaseIterable {

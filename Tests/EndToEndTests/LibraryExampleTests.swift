@@ -1,0 +1,64 @@
+import Foundation
+import SandglassHost
+import Testing
+import XCTest
+
+// The README's "The host as a library" examples, run against the example apps: Leaderboard.app
+// stands for the reader's MyApp.app (its "Leaderboard" kind for "Scores"), Hanging.app for a
+// provider that never completes.
+
+@Test("README: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
+func readmeSwiftTestingExample() async throws {
+    var configuration = HostConfiguration.temporary()
+    configuration.clock = .virtual                    // days in seconds; the widget's Date() follows
+    configuration.budgetOverrides.reloadsPerDay = 40
+    let host = try await ExtensionHost(configuration)
+    defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+    try await host.install(Examples.app("Leaderboard.app"))
+    await host.start()
+
+    // The first timeline (already recorded, or coming), then a virtual day of reloads.
+    let first = try await host.waitForEvent(named: "timeline") { $0.string("kind") == "Leaderboard" }
+    #expect(first.string("policy") == "atEnd")
+    await host.advance(by: .seconds(86_400))
+
+    // The ledger: never more than 40 charged reloads in any 24 hours.
+    let charged = await host.ledger(widget: "Leaderboard").filter { $0.decision == .charged }
+    #expect(charged.count <= 40)
+    #expect(ReloadAudit.budgetViolations(in: await host.events()).isEmpty)
+
+    // With the app in the foreground its WidgetCenter reloads are free.
+    await host.setAppForeground(true)
+    await host.reloadTimelines(ofKind: "Leaderboard")
+    let free = await host.advance(by: .seconds(60)) {
+        $0.name == "reload.requested" && $0.string("exempt") == "appForeground"
+    }
+    #expect(free != nil)
+    await host.setAppForeground(false)
+
+    // Why did it (not) reload?
+    let explanation = try #require(await host.explain("Leaderboard").first)
+    #expect(!explanation.history.isEmpty)
+    #expect(explanation.statusText.isEmpty == false)
+    await host.shutdown()
+}
+
+final class ReadmeXCTestExample: XCTestCase {
+    /// README: a provider that never completes is killed, backs off and fails permanently.
+    func testHangingProviderFailsPermanently() async throws {
+        var configuration = HostConfiguration.temporary()
+        configuration.clock = .virtual
+        configuration.budgetOverrides.timeline = .milliseconds(200)
+        configuration.relaunchBackoff.permanentFailureCount = 3
+        let host = try await ExtensionHost(configuration)
+        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        try await host.install(Examples.app("Hanging.app"))
+        await host.start()
+
+        let failed = await host.advance(by: .seconds(3600)) { $0.name == "extension.failedPermanently" }
+        XCTAssertEqual(failed?.int("failures"), 3)
+        let explanation = await host.explain("Hanging").first
+        XCTAssertEqual(explanation?.status, .failedPermanently(since: failed?.t ?? -1))
+        await host.shutdown()
+    }
+}
