@@ -51,6 +51,24 @@ struct CampaignManifestTests {
         #expect(logValue.hasPrefix(mount + "/"), "the logs land on the shared volume")
     }
 
+    @Test("bench --shard takes its share of the samples and says which shard it was")
+    func benchShard() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-bench-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("shard.json").path
+        let result = try CommandLineTests.run(["bench", "--quick", "--only", "spawn", "--shard", "3/4", "--quiet", "--json", json,
+                                               "--examples", Examples.directory])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("shard 3/4"))
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(figures["shard"] as? String == "3/4")
+        let spawn = try #require(figures["spawn"] as? [String: Any])
+        #expect(spawn["samples"] as? Int == (try Shard(parsing: "3/4")).share(of: 100), "a quarter of the quick run's 100 launches: \(spawn)")
+        let bad = try CommandLineTests.run(["bench", "--shard", "4/4"])
+        #expect(bad.status == 2)
+    }
+
     @Test("the README shows the campaign: apply the manifest, then merge the shards' logs into one report")
     func readme() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -174,6 +174,29 @@ struct DaemonTests {
         #expect(resumed.contains { $0.name == "download.finished" && $0.int("taskId") == stopped.first { $0.name == "download.started" }?.int("taskId") })
     }
 
+    @Test("ctl clock advances a virtual-clock daemon: the widgets' reloads of two hours happen at once")
+    func virtualClock() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
+        let daemon = try Subprocess(CommandLineTests.sandglass, ["serve", try Examples.app("Leaderboard.app"), "--clock", "virtual",
+                                                                 "--control", socket, "--log", log])
+        defer { daemon.stop() }
+        _ = try daemon.waitForLine { $0.hasPrefix("serving ") }
+        let client = ControlClient(path: socket)
+        try eventually("the first timelines") { (try client.send(ControlRequest(command: "status")).status?.timelines ?? 0) >= 2 }
+        let advanced = try CommandLineTests.run(["ctl", "clock", "2h", "--control", socket])
+        #expect(advanced.status == 0, "\(advanced.error)")
+        #expect(advanced.output.contains("advanced the virtual clock by 2h"))
+        let status = try #require(try client.send(ControlRequest(command: "status")).status)
+        #expect(status.clock == "virtual")
+        #expect(status.timelines > 2, "Leaderboard's timelines end within 2 h: reloads happened")
+        #expect(status.runTimeMs >= 3_600_000)
+        kill(daemon.process.processIdentifier, SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     @Test("a second daemon on the same socket is refused; a stale socket file is replaced")
     func socketInUse() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
