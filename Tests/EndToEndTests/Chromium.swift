@@ -32,7 +32,7 @@ enum Chromium {
     }
 
     /// Opens `file` headless, lets its scripts run, and returns the DOM; fails after `timeout`.
-    static func open(_ file: String, timeout: TimeInterval = 90) throws -> Page {
+    static func open(_ file: String, fragment: String? = nil, timeout: TimeInterval = 90) throws -> Page {
         guard let path else { throw Subprocess.Failure("\(skipReason)") }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-chromium-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -46,7 +46,7 @@ enum Chromium {
             "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
             "--no-default-browser-check", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
             "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
-            URL(fileURLWithPath: file).absoluteString,
+            URL(fileURLWithPath: file).absoluteString + (fragment.map { "#\($0)" } ?? ""),
         ]
         process.standardOutput = try FileHandle(forWritingTo: domPath)
         process.standardError = try FileHandle(forWritingTo: logPath)

@@ -53,6 +53,12 @@ struct ReportEndToEndTests {
         #expect(consoleErrors.isEmpty, "console: \(consoleErrors)")
         #expect(rendered.dom.contains("class=\"toolbar\""), "the zoom controls were added by the script")
         #expect(rendered.dom.contains("relaunched by identifier"))
+
+        // Zoomed from the address: the script redraws every chart eight times as wide.
+        let zoomed = try Chromium.open(page, fragment: "zoom=8")
+        #expect(!zoomed.dom.contains("data-script-errors=\""))
+        #expect(zoomed.dom.contains("class=\"timeaxis gantt\" data-duration=") && zoomed.dom.contains("width=\"8246\""),
+                "the lifecycle chart is redrawn at zoom 8")
     }
 
     @Test("run --trace --report --json writes a trace whose tracks and slices match the log; report merges logs")

@@ -60,8 +60,9 @@ extension HTMLReport {
     r.setAttribute('data-script-errors',(p?p+' | ':'')+(e.message||'error')+(e.lineno?' (line '+e.lineno+')':''));});
     """
 
-    /// Zoom of the time axis, highlight of a relaunch with its download, table filters.
-    /// Marks the page `data-report-ready="yes"` when it ran to the end.
+    /// Zoom of the time axis (the buttons, or `#zoom=N` in the address), highlight of a relaunch
+    /// with its download, table filters. Marks the page `data-report-ready="yes"` when it ran to
+    /// the end.
     static let script = """
     (function(){
     'use strict';
@@ -70,6 +71,7 @@ extension HTMLReport {
       var d=Math.max(1,+svg.getAttribute('data-duration')),w=PLOT*zoom;
       function X(t){t=Math.max(0,Math.min(+t,d));return LABEL+t/d*w;}
       svg.setAttribute('width',LABEL+w+RIGHT);
+      svg.querySelectorAll('rect.band').forEach(function(r){r.setAttribute('width',LABEL+w+RIGHT);});
       svg.querySelectorAll('[data-t0]').forEach(function(el){
         var t0=+el.getAttribute('data-t0'),t1=+el.getAttribute('data-t1');
         if(el.tagName.toLowerCase()==='path'){
@@ -83,10 +85,12 @@ extension HTMLReport {
       svg.querySelectorAll('line[data-t]').forEach(function(l){var x=X(l.getAttribute('data-t'));l.setAttribute('x1',x);l.setAttribute('x2',x);});
       svg.querySelectorAll('text[data-t]').forEach(function(t){t.setAttribute('x',X(t.getAttribute('data-t')));});
     }
+    var asked=/(?:^#|&)zoom=(\\d+)/.exec(location.hash),initial=asked?Math.min(512,Math.max(1,+asked[1])):1;
     document.querySelectorAll('section.run').forEach(function(section){
       var charts=section.querySelectorAll('svg.timeaxis');
       if(!charts.length)return;
-      var zoom=1,bar=document.createElement('div');bar.className='toolbar';
+      var zoom=initial,bar=document.createElement('div');bar.className='toolbar';
+      if(zoom!==1)charts.forEach(function(c){place(c,zoom);});
       [['zoom out',0.5],['zoom in',2],['fit',0]].forEach(function(b){
         var button=document.createElement('button');button.type='button';button.textContent=b[0];
         button.addEventListener('click',function(){zoom=b[1]===0?1:Math.min(512,Math.max(1,zoom*b[1]));charts.forEach(function(c){place(c,zoom);});});

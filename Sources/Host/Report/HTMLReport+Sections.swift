@@ -18,7 +18,7 @@ extension HTMLReport {
         ticks(axis, height: height, &page)
         for (row, widget) in analysis.widgets.enumerated() {
             let y = 24 + Double(row) * (rowHeight + 4)
-            page.raw("<text class=\"label\" x=\"6\" y=\"\(f(y + 14))\">\(e(HTMLText.clip(widget.name, 34)))<title>\(e("\(widget.name) of \(widget.bundle)"))</title></text>")
+            page.raw("<text class=\"label\" x=\"6\" y=\"\(f(y + 14))\">\(e(HTMLText.clip(widget.shortName, 34)))<title>\(e("\(widget.name) of \(widget.bundle)"))</title></text>")
             var drawn = 0
             for (segment, parity) in segments(of: widget, until: analysis.run.durationMs) where drawn < limits.entrySegments {
                 drawn += 1

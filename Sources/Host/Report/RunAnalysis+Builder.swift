@@ -25,6 +25,8 @@ extension RunAnalysis {
         /// Downloads that ended and whose events no extension was given yet, by bundle and session.
         private var undelivered: [String: [Int]] = [:]
         private var lastT: Double = 0
+        /// The reason of each extension's latest kill.
+        private var lastKill: [String: String] = [:]
 
         /// Events the sections show; any other name is counted under "other events".
         static let shown: Set<String> = [
@@ -50,7 +52,9 @@ extension RunAnalysis {
             }
             if e.name.hasPrefix("reload.") {
                 addLedger(e)
-                if e.name == "reload.failed" {
+                // A reload cut short by an ordinary kill (shutdown, idle, chaos) is no finding.
+                let ordinary = e.string("outcome") == "killed" && lastKill[e.bundle ?? "?"].map(Self.ordinaryKills.contains) == true
+                if e.name == "reload.failed" && !ordinary {
                     verdict(e, .warning, "reload produced no timeline",
                             "\(e.string("kind") ?? "?"): \(e.string("outcome") ?? "?")" + (e["keptTimeline"] == .bool(true) ? "; the last good timeline stays" : ""))
                 }
@@ -71,6 +75,7 @@ extension RunAnalysis {
             case "killed":
                 let reason = e.string("reason") ?? "?"
                 kills.append(Kill(t: e.t, pid: e.pid, bundle: e.bundle ?? "?", reason: reason, detail: e.string("detail")))
+                lastKill[e.bundle ?? "?"] = reason
                 if let index = process(e) {
                     processes[index].killReason = reason
                     processes[index].killDetail = e.string("detail")

@@ -126,6 +126,11 @@ public struct RunAnalysis: Sendable {
 
         /// `Leaderboard · systemSmall`
         public var name: String { "\(kind) · \(family)" }
+
+        /// `leaderboard.widget · Leaderboard`: the bundle identifier's last two parts and the kind.
+        public var shortName: String {
+            "\(bundle.split(separator: ".").suffix(2).joined(separator: ".")) · \(kind)"
+        }
     }
 
     /// A line of the reload ledger: `reload.requested`, `reload.denied`, `reload.failed`, … .
