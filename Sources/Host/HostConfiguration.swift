@@ -19,6 +19,15 @@ public struct HostConfiguration: Sendable {
     public var maximumFrameLength = 1 << 20
     /// Add one widget instance per kind when an app is installed and keep their timelines.
     public var schedulesWidgets = true
+    /// The location state at the start: the app's authorization, the widgets' approval, the
+    /// position or route, the in-use window.
+    public var location = LocationSettings()
+    /// When the widgets (and the Today view) are on screen.
+    public var visibility: VisibilitySchedule = .always
+    /// Timed changes of location and visibility (a scenario's `changes`).
+    public var changes: [ScenarioChange] = []
+    /// When Today extensions are asked to update.
+    public var today = TodaySettings()
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

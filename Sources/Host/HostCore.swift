@@ -16,6 +16,9 @@ actor HostCore {
         let sandbox: Sandbox
         let supervisor: Supervisor
         let scheduler: TimelineScheduler
+        let screen: Screen
+        let location: LocationService
+        let today: TodayScheduler
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
@@ -37,12 +40,19 @@ actor HostCore {
                                 containersRoot: configuration.dataDirectory + "/Containers",
                                 budgetOverrides: configuration.budgetOverrides))
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log)
+            screen = Screen(schedule: configuration.visibility, clock: clock, log: log)
+            location = LocationService(settings: configuration.location, clock: clock, log: log, screen: screen,
+                                       supervisor: supervisor, scheduler: scheduler)
+            today = TodayScheduler(supervisor: supervisor, clock: clock, log: log, screen: screen)
+            today.visibleInterval = configuration.today.visibleInterval
+            today.backgroundInterval = configuration.today.backgroundInterval
         }
     }
 
     private var parts: Parts!
     private(set) var apps: [AppBundle] = []
     private var instanceTasks: [Task<Void, Never>] = []
+    private var changeTimers: [TimerID] = []
     private var started = false
     private var isShutDown = false
 
@@ -54,6 +64,9 @@ actor HostCore {
     var log: EventLog { parts.log }
     var supervisor: Supervisor { parts.supervisor }
     var scheduler: TimelineScheduler { parts.scheduler }
+    var location: LocationService { parts.location }
+    var screen: Screen { parts.screen }
+    var today: TodayScheduler { parts.today }
 
     func setUp(_ configuration: HostConfiguration) throws {
         parts = try Parts(configuration, loop: loop)
@@ -67,6 +80,15 @@ actor HostCore {
         // Cycles through `self`, broken in shutdown().
         supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
         supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }
+        let otherMessages = supervisor.hooks.extensionMessage
+        supervisor.hooks.extensionMessage = { ext, process, message in
+            if case .locationRequest(let mode) = message {
+                self.location.handle(mode, from: process, of: ext)
+            } else {
+                otherMessages(ext, process, message)
+            }
+        }
+        supervisor.hooks.diagnosticReceived = { ext, process, report in self.today.diagnostic(report, from: process, of: ext) }
     }
 
     /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
@@ -89,23 +111,60 @@ actor HostCore {
         return app
     }
 
-    /// Starts the system: each widget extension is launched to learn its kinds, and one instance
-    /// of each kind begins its life (placeholder, snapshot, timeline, reloads).
+    /// Starts the system: the screen follows its visibility schedule, the location state and its
+    /// timed changes take effect, each widget extension is launched to learn its kinds and one
+    /// instance of each kind begins its life (placeholder, snapshot, timeline, reloads), and each
+    /// Today extension's widget is added to the Today view (performUpdate).
     func start() async {
         guard !started else { return }
         started = true
+        screen.start()
+        location.start()
+        let origin = clock.now
+        for change in parts.configuration.changes {
+            changeTimers.append(clock.schedule(at: origin + change.at.nanoseconds) { self.apply(change, cause: "scenario") })
+        }
         guard parts.configuration.schedulesWidgets else { return }
-        for ext in supervisor.extensions.values.sorted(by: { $0.identifier < $1.identifier }) where ext.bundle.role == .widgetKit {
+        let sorted = supervisor.extensions.values.sorted(by: { $0.identifier < $1.identifier })
+        for ext in sorted where ext.bundle.role == .today {
+            _ = today.add(ext)
+            let id = ext.identifier
+            instanceTasks.append(Task(executorPreference: loop) { await self.runTodayWidget(id) })
+        }
+        for ext in sorted where ext.bundle.role == .widgetKit {
             _ = await supervisor.ensureRunning(ext)
         }
     }
 
+    /// Applies a change of location or visibility now.
+    func apply(_ change: ScenarioChange, cause: String) {
+        guard !isShutDown else { return }
+        var fields: [(String, JSONValue)] = [("cause", .string(cause))]
+        if let a = change.authorization { fields.append(("authorization", .string(a.rawValue))) }
+        if let w = change.widgetApproval { fields.append(("widgetLocation", .string(w.rawValue))) }
+        if let v = change.visibility { fields.append(("visibility", .string(v.description))) }
+        if let p = change.position { fields.append(("position", .string(p.description))) }
+        if let note = change.note { fields.append(("note", .string(note))) }
+        log.emit("scenario.change", fields)
+        location.change(authorization: change.authorization, widgetApproval: change.widgetApproval, position: change.position, cause: cause)
+        if let visibility = change.visibility { screen.change(to: visibility) }
+    }
+
     private func helloReceived(_ ext: ManagedExtension, _ hello: Hello) {
+        location.extensionReady(ext)
         guard started, parts.configuration.schedulesWidgets, !isShutDown else { return }
-        for instance in scheduler.addInstances(for: ext, hello: hello) {
+        let added = scheduler.addInstances(for: ext, hello: hello)
+        location.widgetsAdded(ext, kinds: added.map(\.kind))
+        for instance in added {
             let id = instance.id
             instanceTasks.append(Task(executorPreference: loop) { await self.runInstance(id) })
         }
+    }
+
+    /// Runs the Today widget of extension `id` until the Today scheduler stops.
+    private func runTodayWidget(_ id: String) async {
+        guard let widget = today.widgets.first(where: { $0.identifier == id }) else { return }
+        await today.run(widget)
     }
 
     /// Runs the widget instance `id` until the scheduler stops (on a task that prefers the loop).
@@ -150,6 +209,11 @@ actor HostCore {
         guard !isShutDown else { return RunSummary(events: log.history) }
         isShutDown = true
         scheduler.stop()
+        for timer in changeTimers { clock.cancel(timer) }
+        changeTimers.removeAll()
+        today.stop()
+        location.stop()
+        screen.stop()
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
         for task in instanceTasks { await task.value }

@@ -8,6 +8,12 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var sandboxDenials = 0
     public var protocolViolations = 0
     public var invariantViolations = 0
+    /// Today updates by `update.result`'s result (newData, noData, failed).
+    public var updateResults: [String: Int] = [:]
+    /// `location.delivered` events.
+    public var locationsDelivered = 0
+    /// `location.unavailable` events by `why`.
+    public var locationsUnavailable: [String: Int] = [:]
     public var durationMs: Double = 0
 
     /// The summary of `events`.
@@ -23,6 +29,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
             case "sandbox.denied": sandboxDenials += 1
             case "protocol.violation": protocolViolations += 1
             case "invariant.violated": invariantViolations += 1
+            case "update.result": updateResults[event.string("result") ?? "?", default: 0] += 1
+            case "location.delivered": locationsDelivered += 1
+            case "location.unavailable": locationsUnavailable[event.string("why") ?? "?", default: 0] += 1
             default: break
             }
         }
@@ -30,6 +39,20 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     }
 
     var fields: [(String, JSONValue)] {
+        var fields = baseFields
+        if !updateResults.isEmpty {
+            fields.append(("updates", .object(updateResults.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })))
+        }
+        if locationsDelivered > 0 || !locationsUnavailable.isEmpty {
+            fields.append(("locations", .object([
+                ("delivered", .int(Int64(locationsDelivered))),
+                ("unavailable", .object(locationsUnavailable.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+            ])))
+        }
+        return fields
+    }
+
+    private var baseFields: [(String, JSONValue)] {
         [
             ("spawns", .int(Int64(spawns))),
             ("activations", .object(activationsByOutcome.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
@@ -44,9 +67,17 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var description: String {
         let outcomes = activationsByOutcome.sorted { $0.key > $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let kills = killsByReason.isEmpty ? "none" : killsByReason.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        return """
+        var text = """
         summary: \(spawns) processes spawned · \(activations) activations (\(outcomes.isEmpty ? "none" : outcomes)) · \(timelines) timelines recorded
                  kills: \(kills) · sandbox denials: \(sandboxDenials) · protocol violations: \(protocolViolations) · invariant violations: \(invariantViolations)
         """
+        if !updateResults.isEmpty {
+            text += "\n         Today updates: " + updateResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        }
+        if locationsDelivered > 0 || !locationsUnavailable.isEmpty {
+            let unavailable = locationsUnavailable.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            text += "\n         locations: \(locationsDelivered) delivered · unavailable: \(unavailable.isEmpty ? "none" : unavailable)"
+        }
+        return text
     }
 }

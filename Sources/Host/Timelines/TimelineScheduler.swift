@@ -45,6 +45,12 @@ final class TimelineScheduler {
         for instance in targets { wake(instance, .reloadRequested(kind == nil ? "reloadAllTimelines" : "reloadTimelines")) }
     }
 
+    /// A reload the system starts by itself (a significant location change): `reason` is the
+    /// `reload.requested` reason. If the instance is busy, the reload follows its activation.
+    func systemReload(_ instance: WidgetInstance, reason: String) {
+        wake(instance, .reloadRequested(reason))
+    }
+
     /// Runs `instance` until the scheduler stops: first appearance, then reloads.
     func run(_ instance: WidgetInstance) async {
         _ = await activate(instance, .placeholder)
