@@ -19,6 +19,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The host's real downloads, streamed to disk with Range resume.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The durable journal of sessions, tasks and undelivered events (SQLite, WAL).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -48,7 +53,15 @@ let package = Package(
         ),
         .target(
             name: "SandglassHost",
-            dependencies: ["SandglassIPC", "CSandbox"],
+            dependencies: [
+                "SandglassIPC",
+                "CSandbox",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/Host",
             swiftSettings: [
                 // Async methods of the host's loop-confined parts run on the caller's actor
@@ -69,7 +82,15 @@ let package = Package(
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
         .executableTarget(name: "sandbox-probe", path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "HostTests", dependencies: ["SandglassHost", "CSandbox", "sandbox-probe"], path: "Tests/HostTests"),
+        .testTarget(
+            name: "HostTests",
+            dependencies: [
+                "SandglassHost", "CSandbox", "sandbox-probe", "SandglassIPC",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/HostTests"
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "sandglass"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -23,7 +23,7 @@ public final class ExtensionHost: Sendable {
     public init(_ configuration: HostConfiguration) async throws {
         self.configuration = configuration
         loop = try EventLoop(name: "sandglass-host")
-        core = HostCore(loop: loop)
+        core = HostCore(loop: loop, extensionUser: configuration.sandbox.extensionUser)
         do {
             try await core.setUp(configuration)
         } catch {
@@ -67,6 +67,22 @@ public final class ExtensionHost: Sendable {
     /// Kills the extension's live process (SIGKILL) with `reason`.
     public func kill(_ bundleIdentifier: String, reason: KillReason = .chaos) async {
         await core.kill(bundleIdentifier, reason: reason)
+    }
+
+    /// SIGKILLs the extension of the first event matching `predicate`, when that event is
+    /// recorded — a kill at an exact step of the protocol (after `event.delivered`, before
+    /// `events.finished`, …).
+    ///
+    /// ```swift
+    /// await host.killWhen { $0.name == "event.delivered" }
+    /// ```
+    public func killWhen(reason: KillReason = .chaos, _ predicate: @escaping @Sendable (HostEvent) -> Bool) async {
+        await core.armKill(reason: reason, where: predicate)
+    }
+
+    /// Session events in the journal not yet acknowledged by an extension.
+    public func unacknowledgedEvents() async -> Int {
+        await core.unacknowledgedEvents()
     }
 
     /// Pids of the live extension processes, by bundle identifier.

@@ -28,6 +28,9 @@ public struct HostConfiguration: Sendable {
     public var changes: [ScenarioChange] = []
     /// When Today extensions are asked to update.
     public var today = TodaySettings()
+    /// Extra environment variables for every extension process (for example the base URL of a
+    /// test server). The host's own variables (`HOME`, `SANDGLASS_*`, …) win over these.
+    public var extensionEnvironment: [String: String] = [:]
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

@@ -19,6 +19,8 @@ actor HostCore {
         let screen: Screen
         let location: LocationService
         let today: TodayScheduler
+        let journal: Journal
+        let network: NetworkService
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
@@ -38,7 +40,8 @@ actor HostCore {
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
-                                budgetOverrides: configuration.budgetOverrides))
+                                budgetOverrides: configuration.budgetOverrides,
+                                environment: configuration.extensionEnvironment))
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log)
             screen = Screen(schedule: configuration.visibility, clock: clock, log: log)
             location = LocationService(settings: configuration.location, clock: clock, log: log, screen: screen,
@@ -46,6 +49,12 @@ actor HostCore {
             today = TodayScheduler(supervisor: supervisor, clock: clock, log: log, screen: screen)
             today.visibleInterval = configuration.today.visibleInterval
             today.backgroundInterval = configuration.today.backgroundInterval
+            journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
+            let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers")
+            let registry = SessionRegistry()
+            let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
+            network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
+                                     inline: InlineRequests(log: log, clock: clock), supervisor: supervisor, log: log)
         }
     }
 
@@ -56,8 +65,11 @@ actor HostCore {
     private var started = false
     private var isShutDown = false
 
-    init(loop: EventLoop) {
+    private nonisolated let configurationUser: ExtensionUser
+
+    init(loop: EventLoop, extensionUser: ExtensionUser) {
         self.loop = loop
+        self.configurationUser = extensionUser
     }
 
     var clock: RunClock { parts.clock }
@@ -80,15 +92,16 @@ actor HostCore {
         // Cycles through `self`, broken in shutdown().
         supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
         supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }
-        let otherMessages = supervisor.hooks.extensionMessage
-        supervisor.hooks.extensionMessage = { ext, process, message in
-            if case .locationRequest(let mode) = message {
-                self.location.handle(mode, from: process, of: ext)
-            } else {
-                otherMessages(ext, process, message)
-            }
-        }
+        supervisor.hooks.extensionMessage = { ext, process, message in self.route(message, from: process, of: ext) }
         supervisor.hooks.diagnosticReceived = { ext, process, report in self.today.diagnostic(report, from: process, of: ext) }
+        supervisor.hooks.processExited = { ext, record in self.parts.network.processEnded(record.pid, ext: ext) }
+        let network = parts.network
+        network.transfers.core = self
+        network.inline.core = self
+        network.delivery.spawn = { key, bundle in
+            self.instanceTasks.append(Task(executorPreference: self.loop) { await self.runDelivery(key, bundle: bundle) })
+        }
+        try network.transfers.recover()
     }
 
     /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
@@ -96,9 +109,9 @@ actor HostCore {
         _ = try BundleLoader.load(path)   // errors name the user's files
         let stored = try BundleStore.place(path, in: parts.configuration.dataDirectory + "/Bundles")
         let app = try BundleLoader.load(stored)
+        var registered: [ManagedExtension] = []
         for bundle in app.extensions {
-            let ext = try supervisor.register(bundle, app: app)
-            _ = ext
+            registered.append(try supervisor.register(bundle, app: app))
         }
         apps.append(app)
         log.emit("installed", [
@@ -108,8 +121,46 @@ actor HostCore {
                          ("executable", .string(ext.executableName))])
             })),
         ])
+        for ext in registered { parts.network.installed(ext) }
         return app
     }
+
+    /// Messages of the extension for the host's other parts.
+    private func route(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) {
+        if parts.network.handle(message, from: process, of: ext) { return }
+        if case .locationRequest(let mode) = message { return location.handle(mode, from: process, of: ext) }
+        process.channel.send(.error(ErrorReport(requestID: message.requestID, code: .unsupportedRequest,
+                                                message: "\(message.type) is not supported by this host")))
+    }
+
+    private func runDelivery(_ key: SessionRegistry.Key, bundle: String) async {
+        await parts.network.delivery.run(key, bundle: bundle)
+    }
+
+    // MARK: callbacks of work running off the loop
+
+    func transferProgress(_ id: Int64, received: Int64, expected: Int64) {
+        parts.network.transfers.progress(id, received: received, expected: expected)
+    }
+
+    func transferAttemptEnded(_ id: Int64, result: HTTPAttempt.Result) {
+        parts.network.transfers.attemptEnded(id, result: result)
+    }
+
+    func inlineMessage(pid: Int32, _ message: Message) {
+        guard let ext = supervisor.extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return }
+        process.channel.send(message)
+    }
+
+    func inlineRequestEnded(pid: Int32, taskIdentifier: Int, result: HTTPAttempt.Result, downloadPath: String?, bundle: String) {
+        let ext = supervisor.extensions[bundle]
+        parts.network.inline.ended(pid: pid, taskIdentifier: taskIdentifier, result: result, downloadPath: downloadPath,
+                                   process: ext?.process, ext: ext)
+    }
+
+    /// The user extensions run as.
+    nonisolated var extensionUser: ExtensionUser { configurationUser }
+
 
     /// Starts the system: the screen follows its visibility schedule, the location state and its
     /// timed changes take effect, each widget extension is launched to learn its kinds and one
@@ -199,6 +250,22 @@ actor HostCore {
         return result
     }
 
+    /// Kills the extension named by the first event that matches `predicate` (its `bundle`), at
+    /// the moment that event is recorded.
+    func armKill(reason: KillReason, where predicate: @escaping @Sendable (HostEvent) -> Bool) {
+        var armed = true
+        log.observers.append { [unowned self] event in
+            guard armed, predicate(event), let bundle = event.bundle, let ext = self.supervisor.extensions[bundle] else { return }
+            armed = false
+            self.supervisor.kill(ext, reason, detail: "armed kill at \(event.name)")
+        }
+    }
+
+    /// Events left in the journal (not yet acknowledged).
+    func unacknowledgedEvents() -> Int {
+        (try? parts.journal.eventCount()) ?? -1
+    }
+
     func kill(_ bundleIdentifier: String, reason: KillReason) {
         guard let ext = supervisor.extensions[bundleIdentifier] else { return }
         supervisor.kill(ext, reason, detail: "requested")
@@ -216,6 +283,8 @@ actor HostCore {
         screen.stop()
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
+        await parts.network.shutdown()
+        for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
         let summary = RunSummary(events: log.history)
         log.emit("run.end", summary.fields)

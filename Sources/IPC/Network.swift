@@ -1,5 +1,5 @@
 /// An HTTP request as the SDK's `URLRequest` carries it.
-public struct HTTPRequestPayload: Sendable, Hashable {
+public struct HTTPRequestPayload: Sendable, Hashable, Codable {
     public var url: String
     public var method: String
     /// Header fields in order (names as given).
@@ -18,7 +18,7 @@ public struct HTTPRequestPayload: Sendable, Hashable {
 }
 
 /// One HTTP header field.
-public struct HeaderField: Sendable, Hashable {
+public struct HeaderField: Sendable, Hashable, Codable {
     public var name: String
     public var value: String
 
@@ -29,7 +29,7 @@ public struct HeaderField: Sendable, Hashable {
 }
 
 /// An HTTP response as `HTTPURLResponse` exposes it.
-public struct HTTPResponsePayload: Sendable, Hashable {
+public struct HTTPResponsePayload: Sendable, Hashable, Codable {
     public var url: String
     public var statusCode: Int
     public var headers: [HeaderField]
@@ -45,7 +45,7 @@ public struct HTTPResponsePayload: Sendable, Hashable {
 }
 
 /// A client-side failure of a task, as `URLError` / `NSError` give it.
-public struct TaskErrorPayload: Sendable, Hashable {
+public struct TaskErrorPayload: Sendable, Hashable, Codable {
     /// `NSURLErrorDomain` codes: -999 cancelled, -1001 timed out, -1004 cannot connect,
     /// -1005 connection lost, -997 background session was disconnected, -996 in use by another process.
     public var code: Int
@@ -60,7 +60,7 @@ public struct TaskErrorPayload: Sendable, Hashable {
 }
 
 /// What kind of task: `URLSessionDataTask` or `URLSessionDownloadTask`.
-public enum TaskKind: UInt8, Sendable, Hashable, CaseIterable {
+public enum TaskKind: UInt8, Sendable, Hashable, CaseIterable, Codable {
     case data = 0
     case download = 1
 }

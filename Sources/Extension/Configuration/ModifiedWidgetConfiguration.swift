@@ -1,17 +1,20 @@
 /// A configuration with one modifier applied, as the modifiers of ``WidgetConfiguration``
 /// return it.
-public struct _ModifiedWidgetConfiguration<Base: WidgetConfiguration>: WidgetConfiguration {
+///
+/// Not isolated to the main actor, so that `nonisolated` modifiers such as `backgroundTask` can
+/// make one; its descriptors are still read on the main actor.
+public nonisolated struct _ModifiedWidgetConfiguration<Base: WidgetConfiguration>: WidgetConfiguration {
     let base: Base
     let modify: @MainActor (inout WidgetDescriptor) -> Void
 
     /// A modified configuration has no body of its own.
-    public var body: Never {
+    @MainActor public var body: Never {
         fatalError("_ModifiedWidgetConfiguration has no body")
     }
 }
 
 extension _ModifiedWidgetConfiguration: WidgetDescriptorSource {
-    var widgetDescriptors: [WidgetDescriptor] {
+    @MainActor var widgetDescriptors: [WidgetDescriptor] {
         descriptors(of: base).map { descriptor in
             var descriptor = descriptor
             modify(&descriptor)

@@ -41,6 +41,8 @@ final class ExtensionRuntime: Sendable {
     let bundleIdentifier: String
     /// What this extension says it is in `hello`: a widget extension or a Today extension.
     let role: ExtensionRole
+    /// The background URL-session handlers of every widget, in declaration order.
+    let backgroundSessionHandlers: [BackgroundSessionHandler]
     private let widgetsByKind: [String: WidgetDescriptor]
     private let duplicateKinds: [String]
     private let channel: FrameChannel
@@ -62,6 +64,7 @@ final class ExtensionRuntime: Sendable {
         self.role = role
         self.channel = FrameChannel(fd: fd)
         self.onEnd = onEnd
+        self.backgroundSessionHandlers = widgets.flatMap(\.backgroundSessionHandlers)
         var byKind: [String: WidgetDescriptor] = [:]
         var duplicates: [String] = []
         for widget in widgets {
@@ -75,14 +78,21 @@ final class ExtensionRuntime: Sendable {
         self.duplicateKinds = duplicates
     }
 
-    /// The first frame: who this extension is and which widget kinds it serves.
+    /// The first frame: who this extension is, which widget kinds it serves, and which
+    /// background URL sessions it takes events for (by name, or by a matching closure).
     var hello: Hello {
-        Hello(
+        var identifiers: [String] = []
+        for case .identifier(let identifier) in backgroundSessionHandlers.map(\.matching)
+        where !identifiers.contains(identifier) {
+            identifiers.append(identifier)
+        }
+        return Hello(
             version: .current,
             bundleIdentifier: bundleIdentifier,
             role: role,
             widgets: widgets.map(\.wireDescription),
-            sessionIdentifiers: []
+            sessionIdentifiers: identifiers,
+            matchesSessionsByClosure: backgroundSessionHandlers.contains { $0.matching == .closure }
         )
     }
 
@@ -99,6 +109,7 @@ final class ExtensionRuntime: Sendable {
             return true
         }
         guard isFirst else { return }
+        NetworkService.registerOnce()
         send(.hello(hello))
         let reader = Thread { [self] in readLoop() }
         reader.name = "sandglass.ipc-reader"
@@ -188,6 +199,8 @@ final class ExtensionRuntime: Sendable {
             }
             if isHandshake {
                 end(.refused("the host refused this extension (\(report.code)): \(report.message)"))
+            } else if RuntimeServices.dispatch(message, runtime: self) {
+                // The answer to a request a service made (createTask, getTasks).
             } else {
                 Syscalls.writeStandardError("sandglass: the host reported an error (\(report.code)): \(report.message)\n")
             }

@@ -9,6 +9,8 @@ struct WidgetDescriptor: Sendable {
     /// `nil` until `supportedFamilies(_:)` is applied: every family.
     var supportedFamilies: [WidgetFamily]?
     var contentMarginsDisabled = false
+    /// `onBackgroundURLSessionEvents` and `backgroundTask(.urlSession…)`, in the order applied.
+    var backgroundSessionHandlers: [BackgroundSessionHandler] = []
     let provider: ErasedProvider
     let renderer: EntryRenderer?
 

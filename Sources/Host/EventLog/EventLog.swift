@@ -12,6 +12,9 @@ final class EventLog {
     private let clock: RunClock
     private var sinks: [EventSink] = []
     private var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
+    /// Called synchronously, on the loop, right after each event is recorded (the host's own
+    /// reactions, such as kills armed for a protocol step).
+    var observers: [(HostEvent) -> Void] = []
     private var nextSubscriber: UInt64 = 0
     /// Every event of the run, in order (for `explain`, invariants and tests).
     private(set) var history: [HostEvent] = []
@@ -34,6 +37,7 @@ final class EventLog {
         if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
         for sink in sinks { sink.write(event) }
         for continuation in subscribers.values { continuation.yield(event) }
+        for observer in observers { observer(event) }
         return event
     }
 

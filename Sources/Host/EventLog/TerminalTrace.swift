@@ -148,6 +148,36 @@ public enum TraceRenderer {
             return "scenario: \(parts.joined(separator: ", "))" + (e.string("note").map { " (\($0))" } ?? "")
         case "run.end":
             return "run ended"
+        case "task.created":
+            let inline = e["inline"] == .bool(true)
+            return "\(pid) created \(inline ? "an inline" : "a background") \(e.string("taskKind") ?? "") task #\(e.int("taskId") ?? 0)\(inline ? "" : " in session \(e.string("session") ?? "")") for \(e.string("url") ?? "")"
+        case "task.cancelled":
+            return "task #\(e.int("taskId") ?? 0) of \(bundle) cancelled" + (e.string("detail").map { ": \($0)" } ?? "")
+        case "task.recovered":
+            return "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "") resumes after the host restarted (\(e.int("bytesOnDisk") ?? 0) bytes already on disk)"
+        case "download.started":
+            let from = e.int("resumeFrom") ?? 0
+            return "the host starts downloading task #\(e.int("taskId") ?? 0) for \(bundle) (attempt \(e.int("attempt") ?? 1)\(from > 0 ? ", resuming at byte \(from)" : ""))"
+        case "download.retry":
+            return "download of task #\(e.int("taskId") ?? 0) failed (\(e.string("error") ?? "")); retry in \(ms(e.double("delayMs")))"
+        case "download.finished":
+            return "download of task #\(e.int("taskId") ?? 0) finished: HTTP \(e.int("status") ?? 0), \(e.int("bytes") ?? 0) bytes — events queued for session \(e.string("session") ?? "")"
+        case "download.failed":
+            return "download of task #\(e.int("taskId") ?? 0) failed for good: \(e.string("error") ?? "")"
+        case "session.attached":
+            return "\(pid) attached background session \(e.string("session") ?? "") (\(e.int("tasks") ?? 0) tasks of it still open)"
+        case "session.invalidated":
+            return "session \(e.string("session") ?? "") of \(pid) invalidated" + (e.string("reason").map { " (\($0): pid \(e.int("holder") ?? 0) holds it)" } ?? " by the extension")
+        case "event.delivered":
+            return "delivered \(e.string("callback") ?? "") for task #\(e.int("taskId") ?? 0) to \(pid) (attempt \(e.int("attempt") ?? 1))"
+        case "events.finished":
+            return "\(pid) called the completion handler: \(e.int("acknowledged") ?? 0) events of session \(e.string("identifier") ?? "") acknowledged and dropped from the journal"
+        case "events.declined":
+            return "no configuration of \(bundle) takes session \(e.string("session") ?? ""): its \(e.int("events") ?? 0) events stay queued"
+        case "events.redelivery":
+            return "events of session \(e.string("session") ?? "") not acknowledged (\(e.string("outcome") ?? "")); delivering again in \(ms(e.double("delayMs")))"
+        case "events.waiting":
+            return "\(e.int("events") ?? 0) events of session \(e.string("session") ?? "") wait for \(bundle) to be installed"
         default:
             return nil
         }
@@ -155,6 +185,9 @@ public enum TraceRenderer {
 
     private static func activationName(_ e: HostEvent) -> String {
         let kind = e.string("kind") ?? "?"
+        if kind == "backgroundEvents", let session = e.string("session") {
+            return "background events for session \(session)"
+        }
         if let widget = e.string("widget") {
             let family = e.string("family").map { ", \($0)" } ?? ""
             let preview = e["isPreview"] == .bool(true) ? ", gallery preview" : ""

@@ -28,6 +28,10 @@ public enum ActivationOutcome: Sendable, Hashable {
     case timeline(TimelinePayload)
     /// The result of a Today extension's performUpdate.
     case updateResult(UpdateResultCode)
+    /// Background events: delivered and acknowledged (the stored completion handler was called).
+    case eventsFinished(count: Int)
+    /// Background events: no configuration's matching block took the identifier; they stay queued.
+    case declined
     /// The extension answered with an error, could not be launched, or exited during the activation.
     case failed(String)
     /// The extension was killed during the activation.
@@ -36,7 +40,8 @@ public enum ActivationOutcome: Sendable, Hashable {
     /// The event log's `outcome`: ok, failed or killed.
     public var label: String {
         switch self {
-        case .entry, .timeline, .updateResult: "ok"
+        case .entry, .timeline, .updateResult, .eventsFinished: "ok"
+        case .declined: "declined"
         case .failed: "failed"
         case .killed: "killed"
         }

@@ -2,6 +2,8 @@ import CSandbox
 
 /// How a process ended, from its wait status and rusage.
 public struct ExitRecord: Sendable, Hashable {
+    /// The process that ended.
+    public var pid: Int32
     /// The exit status, when it exited.
     public var status: Int32?
     /// The signal, when it was killed by one.

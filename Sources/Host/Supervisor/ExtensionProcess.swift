@@ -18,6 +18,7 @@ final class ExtensionProcess {
         let id: RequestID
         let kind: ActivationKind
         let widgetKind: String?
+        let session: String?
         let started: UInt64
         let budget: Duration
         let deadline: TimerID

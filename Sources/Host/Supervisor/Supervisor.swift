@@ -66,7 +66,12 @@ final class Supervisor {
 
     /// Runs one activation: launches the extension if it is not running, sends the request,
     /// and waits for the reply within the activation's budget (over it: SIGKILL, `timeBudget`).
-    func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil) async -> ActivationOutcome {
+    ///
+    /// A `backgroundEvents` activation names its `session`; it is a conversation the delivery of
+    /// background events carries on (`started` gives it the request id and the process) and ends
+    /// with ``complete(_:_:_:)``.
+    func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
+                  session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
         let process: ExtensionProcess
         switch await ensureRunning(ext) {
         case .success(let p): process = p
@@ -81,13 +86,14 @@ final class Supervisor {
         case .snapshot: message = .snapshotRequest(id, context!)
         case .timeline: message = .timelineRequest(id, context!)
         case .performUpdate: message = .performUpdateRequest(id)
-        case .backgroundEvents: return .failed("background events are not supported by this host yet")
+        case .backgroundEvents: message = .backgroundEventsRequest(id, identifier: session ?? "")
         }
         if let idle = process.idleTimer {
             clock.cancel(idle)
             process.idleTimer = nil
         }
         clock.beginBusy()
+        let startedHook = started
         let started = sg_monotonic_ns()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("activation", .int(Int64(id.rawValue))), ("kind", .string(kind.rawValue))]
@@ -95,6 +101,7 @@ final class Supervisor {
             fields += [("widget", .string(context.kind)), ("family", .string(context.family))]
             if context.isPreview { fields.append(("isPreview", true)) }
         }
+        if let session { fields.append(("session", .string(session))) }
         fields.append(("budgetMs", .double(budget.milliseconds)))
         log.emit("activation.start", fields)
         return await withCheckedContinuation { continuation in
@@ -103,8 +110,9 @@ final class Supervisor {
                           detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
             }
             process.pending[id] = ExtensionProcess.Pending(
-                id: id, kind: kind, widgetKind: context?.kind, started: started, budget: budget,
+                id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
                 deadline: deadline, continuation: continuation)
+            startedHook?(id, process)
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             }
@@ -117,19 +125,28 @@ final class Supervisor {
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("activation", .int(Int64(pending.id.rawValue))), ("kind", .string(pending.kind.rawValue))]
         if let widget = pending.widgetKind { fields.append(("widget", .string(widget))) }
+        if let session = pending.session { fields.append(("session", .string(session))) }
         fields += [("outcome", .string(outcome.label)), ("ms", .double((ms * 1000).rounded() / 1000))]
         switch outcome {
         case .killed(let reason): fields.append(("reason", .string(reason.rawValue)))
         case .failed(let reason): fields.append(("error", .string(reason)))
         case .updateResult(let result): fields.append(("result", .string("\(result)")))
         case .entry(let entry): fields.append(("entry", .raw(entryJSON(entry))))
-        case .timeline: break
+        case .eventsFinished(let count): fields.append(("events", .int(Int64(count))))
+        case .declined, .timeline: break
         }
         log.emit("activation.end", fields)
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
         clock.endBusy()
         pending.continuation.resume(returning: outcome)
         if process.pending.isEmpty && process.state == .ready { scheduleIdle(process, of: ext) }
+    }
+
+    /// Ends the pending activation `id` of the extension's live process with `outcome` (when it
+    /// is still pending: a kill or an exit may have ended it first).
+    func complete(_ ext: ManagedExtension, _ id: RequestID, _ outcome: ActivationOutcome) {
+        guard let process = ext.process, let pending = process.pending.removeValue(forKey: id) else { return }
+        finish(pending, of: process, ext: ext, outcome)
     }
 
     private func scheduleIdle(_ process: ExtensionProcess, of ext: ManagedExtension) {
@@ -475,7 +492,7 @@ final class Supervisor {
         loop.unregister(process.pidfd)
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
-        var record = ExitRecord(cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
+        var record = ExitRecord(pid: process.pid, cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
         if reapedElsewhere {
             record.signal = process.killReason != nil ? SIGKILL : nil
         } else if sg_wifsignaled(status) != 0 {

@@ -117,7 +117,7 @@ final class TodayScheduler {
         case .failed(let why):
             record(widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
                    detail: "the update failed: \(why)")
-        case .entry, .timeline:
+        case .entry, .timeline, .eventsFinished, .declined:
             record(widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
                    detail: "the extension answered performUpdate with something else")
         }

@@ -57,7 +57,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("budget"), help: "Override a budget for every extension: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory in MiB; reloadsPerDay).")
     var budgets: [BudgetOption] = []
 
-    @Option(help: "Keep containers here instead of a temporary directory.")
+    @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
+    var environment: [String] = []
+
+    @Option(help: "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events).")
     var dataDirectory: String?
 
     @Flag(help: "No trace on standard output; only the summary.")
@@ -82,6 +85,11 @@ struct RunCommand: AsyncParsableCommand {
             configuration.logPath = log
             configuration.trace = quiet ? nil : .standardOutput
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
+            for pair in environment {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else { throw BadInput("--env \(pair): expected NAME=VALUE") }
+                configuration.extensionEnvironment[parts[0]] = parts[1]
+            }
             let host = try await ExtensionHost(configuration)
             for app in apps {
                 do {

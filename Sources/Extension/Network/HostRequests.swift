@@ -1,0 +1,68 @@
+import Dispatch
+import SandglassIPC
+import Synchronization
+
+/// Requests the SDK makes of the host that wait for a reply (`createTask` → `taskCreated`,
+/// `getTasks` → `taskList`), each under a `RequestID` of its own.
+///
+/// Ids: request ids are per direction, so any value would do; the SDK's start at 2⁶³ (the
+/// high bit set) and count up, so that in logs and traces an extension's request never reads
+/// like one of the host's activations, which count up from 1.
+final class HostRequests: Sendable {
+    /// Why a request got no reply.
+    enum Failure: Error, Sendable, Equatable {
+        /// Not running under the host: there is no connection.
+        case notUnderHost
+        /// The host answered with an error.
+        case refused(String)
+        /// No reply within the deadline.
+        case timedOut(Double)
+    }
+
+    /// The first id the SDK uses.
+    static let firstID: UInt64 = 1 << 63
+
+    private final class Slot: Sendable {
+        let signal = DispatchSemaphore(value: 0)
+        let reply = Mutex<Message?>(nil)
+    }
+
+    private let nextID = Atomic<UInt64>(HostRequests.firstID)
+    private let pending = Mutex<[RequestID: Slot]>([:])
+    /// Seconds a request waits for its reply.
+    let deadline: Double
+
+    init(deadline: Double = 30) {
+        self.deadline = deadline
+    }
+
+    /// Sends the request `make` builds with a fresh id and waits for the reply that names it.
+    /// Blocks the calling thread (never the reader thread, which delivers the reply).
+    func send(
+        on connection: (any RuntimeConnection)?,
+        _ make: (RequestID) -> Message
+    ) -> Result<Message, Failure> {
+        guard let connection else { return .failure(.notUnderHost) }
+        let id = RequestID(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
+        let slot = Slot()
+        pending.withLock { $0[id] = slot }
+        connection.send(make(id))
+        let answered = slot.signal.wait(timeout: .now() + deadline) == .success
+        pending.withLock { _ = $0.removeValue(forKey: id) }
+        guard answered, let reply = slot.reply.withLock({ $0 }) else {
+            return .failure(.timedOut(deadline))
+        }
+        if case .error(let report) = reply {
+            return .failure(.refused(report.message))
+        }
+        return .success(reply)
+    }
+
+    /// Hands a reply to the request waiting for it; false when no request of this process has its id.
+    func fulfil(_ reply: Message) -> Bool {
+        guard let id = reply.requestID, let slot = pending.withLock({ $0[id] }) else { return false }
+        slot.reply.withLock { $0 = reply }
+        slot.signal.signal()
+        return true
+    }
+}

@@ -1,0 +1,201 @@
+import SandglassIPC
+import Synchronization
+
+/// The runtime service of the SDK's networking: it answers the host's messages about
+/// background sessions and tasks, and keeps what the process knows of them — the background
+/// sessions by identifier (one per identifier), the inline tasks by the host's identifier, the
+/// background events already handled, and the requests waiting for a reply.
+///
+/// It runs on the reader thread and never blocks there: each event goes to its session's
+/// delivery queue; `backgroundEventsRequest` goes to the main actor.
+final class NetworkService: RuntimeService {
+    /// An event handled in this process: its session and the host's event id.
+    private struct HandledEvent: Hashable {
+        let identifier: String
+        let eventID: UInt64
+    }
+
+    /// The service of this process.
+    static let shared = NetworkService()
+
+    private static let isRegistered = Mutex(false)
+
+    let requests = HostRequests()
+    private let sessions = Mutex<[String: URLSession]>([:])
+    private let inlineTasks = Mutex<[Int: URLSessionTask]>([:])
+    private let handledEvents = Mutex<Set<HandledEvent>>([])
+    private let localIdentifiers = Atomic<Int>(1)
+
+    private init() {}
+
+    /// Registers the service with the runtime, once per process.
+    static func registerOnce() {
+        let isFirst = isRegistered.withLock { registered in
+            defer { registered = true }
+            return !registered
+        }
+        if isFirst { RuntimeServices.register(shared) }
+    }
+
+    /// The connection to the host, `nil` when not running under it.
+    var connection: (any RuntimeConnection)? {
+        RuntimeServices.connection
+    }
+
+    // MARK: Sessions and tasks
+
+    /// Takes the identifier of a new background session for this process and sends
+    /// `attachSession`. A second live session with the same identifier is undefined behaviour
+    /// on Apple platforms; here it is logged and gets no events.
+    func attach(_ session: URLSession) {
+        guard let identifier = session.backgroundIdentifier else { return }
+        let isFirst = sessions.withLock { sessions in
+            if sessions[identifier] != nil { return false }
+            sessions[identifier] = session
+            return true
+        }
+        guard isFirst else {
+            connection?.log(.warning, "a second URLSession with background identifier '\(identifier)' in one process "
+                + "(undefined on Apple platforms): its events go to the first")
+            return
+        }
+        if session.delegate == nil {
+            connection?.log(.warning, "background URLSession '\(identifier)' has no delegate: its events cannot be delivered")
+        }
+        let configuration = session.storedConfiguration
+        connection?.send(.attachSession(SessionConfigurationPayload(
+            identifier: identifier,
+            sessionSendsLaunchEvents: configuration.sessionSendsLaunchEvents,
+            isDiscretionary: configuration.isDiscretionary,
+            timeoutIntervalForRequest: configuration.timeoutIntervalForRequest,
+            timeoutIntervalForResource: configuration.timeoutIntervalForResource,
+            sharedContainerIdentifier: configuration.sharedContainerIdentifier
+        )))
+    }
+
+    /// Frees the identifier of an invalidated session: a new session may take it.
+    func detach(_ session: URLSession) {
+        guard let identifier = session.backgroundIdentifier else { return }
+        sessions.withLock { sessions in
+            if sessions[identifier] === session { sessions[identifier] = nil }
+        }
+    }
+
+    /// The live background session of `identifier`.
+    func session(_ identifier: String) -> URLSession? {
+        sessions.withLock { $0[identifier] }
+    }
+
+    /// Records an inline task under the host's identifier.
+    func registerInline(_ task: URLSessionTask, _ identifier: Int) {
+        inlineTasks.withLock { $0[identifier] = task }
+    }
+
+    /// Forgets a completed inline task.
+    func unregisterInline(_ identifier: Int, _ task: URLSessionTask) {
+        inlineTasks.withLock { tasks in
+            if tasks[identifier] === task { tasks[identifier] = nil }
+        }
+    }
+
+    /// An identifier for a task the host never registered (not under the host, or refused).
+    func nextLocalIdentifier() -> Int {
+        localIdentifiers.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Records the delivery of event `eventID` of session `identifier`; false when it was
+    /// handled before in this process (a duplicate).
+    func recordDelivery(_ identifier: String, _ eventID: UInt64) -> Bool {
+        handledEvents.withLock { $0.insert(HandledEvent(identifier: identifier, eventID: eventID)).inserted }
+    }
+
+    // MARK: Messages from the host
+
+    func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool {
+        switch message {
+        case .taskCreated, .taskList:
+            if !requests.fulfil(message) {
+                runtime.log(.warning, "the host sent \(message.type) for request \(message.requestID!), which no one waits for")
+            }
+        case .error(let report):
+            guard report.requestID != nil else { return false }
+            return requests.fulfil(message)
+        case .sessionAttached(let identifier, let tasks):
+            withSession(identifier, message, runtime) { $0.attached(tasks) }
+        case .sessionInvalidated(let identifier, let error):
+            withSession(identifier, message, runtime) { session in
+                let error = error?.error(failingURL: nil)
+                    ?? urlError(.backgroundSessionInUseByAnotherProcess, "another process holds background session '\(identifier)'")
+                session.invalidatedByHost(error)
+            }
+        case .backgroundEventsRequest(let id, let identifier):
+            let handlers = (runtime as? ExtensionRuntime)?.backgroundSessionHandlers ?? []
+            BackgroundSessionHandler.deliver(id, identifier: identifier, to: handlers, runtime: runtime)
+        case .allEventsDelivered(let identifier):
+            withSession(identifier, message, runtime) { $0.allEventsDelivered() }
+        case .taskProgress(let session, let taskIdentifier, let received, let expected):
+            withTask(session, taskIdentifier, .download, message, runtime) { session, resolve in
+                session.progress(resolve, received: received, expected: expected)
+            }
+        case .taskResponse(let session, let taskIdentifier, let response):
+            withTask(session, taskIdentifier, .data, message, runtime) { session, resolve in
+                if let task = resolve() { session.received(response, for: task) }
+            }
+        case .taskData(let session, let taskIdentifier, let bytes):
+            withTask(session, taskIdentifier, .data, message, runtime) { session, resolve in
+                if let task = resolve() { session.received(bytes, for: task) }
+            }
+        case .downloadFinished(let session, let taskIdentifier, let stamp, let path, let response):
+            withTask(session, taskIdentifier, .download, message, runtime) { session, resolve in
+                session.downloadFinished(resolve, stamp, path: path, response: response, connection: runtime)
+            }
+        case .taskCompleted(let session, let taskIdentifier, let stamp, let error, let response):
+            withTask(session, taskIdentifier, .data, message, runtime) { session, resolve in
+                session.completed(resolve, stamp, error: error, response: response, connection: runtime)
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func withSession(
+        _ identifier: String,
+        _ message: Message,
+        _ runtime: any RuntimeConnection,
+        _ body: (URLSession) -> Void
+    ) {
+        guard let session = session(identifier) else {
+            runtime.log(.warning, "the host sent \(message.type) for background session '\(identifier)', "
+                + "which this process has not created; dropped")
+            return
+        }
+        body(session)
+    }
+
+    /// Finds the session of a task event and a way to find the task on the session's delivery
+    /// queue: an inline task by its identifier, a background task by its identifier in its
+    /// session (re-associated there, so after `sessionAttached`; a task this process does not
+    /// know is created, of `kind`).
+    private func withTask(
+        _ sessionIdentifier: String,
+        _ taskIdentifier: Int,
+        _ kind: TaskKind,
+        _ message: Message,
+        _ runtime: any RuntimeConnection,
+        _ body: (URLSession, @escaping @Sendable () -> URLSessionTask?) -> Void
+    ) {
+        if sessionIdentifier.isEmpty {
+            guard let task = inlineTasks.withLock({ $0[taskIdentifier] }), let session = task.session else {
+                runtime.log(.debug, "the host sent \(message.type) for inline task \(taskIdentifier), "
+                    + "which has completed or is not this process's; dropped")
+                return
+            }
+            body(session, { task })
+        } else {
+            withSession(sessionIdentifier, message, runtime) { session in
+                body(session, { session.task(identifier: taskIdentifier, kind: kind) })
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP server on 127.0.0.1 for tests, the demo and benchmarks: deterministic bodies,
+/// byte ranges, slow bodies, and the failures a download must survive.
+///
+/// Routes (`N` bytes, every byte `i` is `i % 251`):
+/// - `/bytes/N` — the body, with `Accept-Ranges`, `ETag` and `Range` support.
+///   Query: `delay=MS` before the response, `chunk=BYTES` and `interval=MS` to stream slowly.
+/// - `/flaky/N?failures=K` — the first K requests of this URL get `503`, then as `/bytes/N`.
+/// - `/drop/N?after=BYTES&times=K` — the first K requests send the headers and BYTES of the
+///   body, then close the connection; after that as `/bytes/N` (so a Range resume completes).
+/// - `/status/CODE` — that status with a short body.
+/// - `/json` — a small JSON document.
+///
+/// ```swift
+/// let server = try await FixtureServer.start()
+/// let url = server.url("/bytes/65536")
+/// …
+/// await server.stop()
+/// ```
+public final class FixtureServer: Sendable {
+    /// A request as the server saw it.
+    public struct Request: Sendable, Hashable {
+        public let method: String
+        /// Path and query.
+        public let uri: String
+        /// The `Range` header, if any.
+        public let range: String?
+    }
+
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
+    private let channel: any NIOCore.Channel
+    private let state: FixtureState
+
+    private init(port: Int, channel: any NIOCore.Channel, state: FixtureState) {
+        self.port = port
+        self.channel = channel
+        self.state = state
+    }
+
+    /// Starts a server on 127.0.0.1 (`port` 0: any free port).
+    public static func start(port: Int = 0) async throws -> FixtureServer {
+        let state = FixtureState()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                    channel.pipeline.addHandler(FixtureHandler(state: state))
+                }
+            }
+            .bind(host: "127.0.0.1", port: port).get()
+        return FixtureServer(port: channel.localAddress?.port ?? port, channel: channel, state: state)
+    }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Every request so far, in order.
+    public var requests: [Request] { state.requests.withLock { $0 } }
+
+    /// Requests whose URI starts with `prefix`.
+    public func requestCount(_ prefix: String) -> Int {
+        requests.filter { $0.uri.hasPrefix(prefix) }.count
+    }
+
+    /// Bodies sent completely (a dropped or cut-off response does not count).
+    public var completedBodies: Int { state.completed.withLock { $0 } }
+
+    /// Stops listening and closes the connections.
+    public func stop() async {
+        try? await channel.close().get()
+    }
+
+    /// Byte `i` of every body.
+    public static func byte(at i: Int) -> UInt8 { UInt8(i % 251) }
+}
+
+final class FixtureState: Sendable {
+    let requests = Mutex<[FixtureServer.Request]>([])
+    let perURI = Mutex<[String: Int]>([:])
+    let completed = Mutex<Int>(0)
+
+    /// Counts a request of `uri` and returns how many came before it.
+    func arrival(_ request: FixtureServer.Request) -> Int {
+        requests.withLock { $0.append(request) }
+        return perURI.withLock { counts in
+            let before = counts[request.uri, default: 0]
+            counts[request.uri] = before + 1
+            return before
+        }
+    }
+}
+
+/// Answers one connection's requests.
+final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let state: FixtureState
+    private var head: HTTPRequestHead?
+
+    init(state: FixtureState) {
+        self.state = state
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            respond(to: head, context: context)
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let request = FixtureServer.Request(method: head.method.rawValue, uri: head.uri, range: head.headers.first(name: "Range"))
+        let earlier = state.arrival(request)
+        let components = URLComponents(string: head.uri)
+        let path = components?.path ?? head.uri
+        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        let parts = path.split(separator: "/").map(String.init)
+        let delay = Int64(query["delay"] ?? "") ?? 0
+        let respond = { [self] in
+            switch (parts.first, parts.count) {
+            case ("bytes", 2):
+                sendBytes(Int(parts[1]) ?? 0, head: head, query: query, context: context, dropAfter: nil)
+            case ("flaky", 2):
+                if earlier < Int(query["failures"] ?? "1") ?? 1 {
+                    sendSimple(.serviceUnavailable, "unavailable (\(earlier + 1))", context: context)
+                } else {
+                    sendBytes(Int(parts[1]) ?? 0, head: head, query: query, context: context, dropAfter: nil)
+                }
+            case ("drop", 2):
+                let drop = earlier < Int(query["times"] ?? "1") ?? 1 ? Int(query["after"] ?? "0") ?? 0 : nil
+                sendBytes(Int(parts[1]) ?? 0, head: head, query: query, context: context, dropAfter: drop)
+            case ("status", 2):
+                sendSimple(HTTPResponseStatus(statusCode: Int(parts[1]) ?? 500), "status \(parts[1])", context: context)
+            case ("json", 1):
+                sendSimple(.ok, #"{"players":[{"name":"Ada","points":51},{"name":"Grace","points":47}],"round":22}"#,
+                           contentType: "application/json", context: context)
+            default:
+                sendSimple(.notFound, "no route for \(path)", context: context)
+            }
+        }
+        if delay > 0 {
+            let later = NIOLoopBound(respond, eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: .milliseconds(delay)) { later.value() }
+        } else {
+            respond()
+        }
+    }
+
+    private func sendSimple(_ status: HTTPResponseStatus, _ body: String, contentType: String = "text/plain",
+                            context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    private func sendBytes(_ size: Int, head: HTTPRequestHead, query: [String: String], context: ChannelHandlerContext, dropAfter: Int?) {
+        let etag = "\"bytes-\(size)\""
+        var start = 0
+        var status = HTTPResponseStatus.ok
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/octet-stream")
+        headers.add(name: "Accept-Ranges", value: "bytes")
+        headers.add(name: "ETag", value: etag)
+        if let range = head.headers.first(name: "Range"), range.hasPrefix("bytes="),
+           head.headers.first(name: "If-Range").map({ $0 == etag }) ?? true {
+            let spec = range.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+            if let first = spec.first, let from = Int(first), from < size {
+                start = from
+                status = .partialContent
+                headers.add(name: "Content-Range", value: "bytes \(from)-\(size - 1)/\(size)")
+            }
+        }
+        headers.add(name: "Content-Length", value: String(size - start))
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        let chunk = max(1, Int(query["chunk"] ?? "") ?? 64 * 1024)
+        let interval = Int64(query["interval"] ?? "") ?? 0
+        let limit = dropAfter.map { min(size, start + $0) } ?? size
+        sendChunk(from: start, to: limit, size: size, chunk: chunk, interval: interval, drop: dropAfter != nil, context: context)
+    }
+
+    private func sendChunk(from offset: Int, to limit: Int, size: Int, chunk: Int, interval: Int64, drop: Bool,
+                           context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        guard offset < limit else {
+            if drop {
+                context.flush()
+                context.close(promise: nil)
+            } else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                state.completed.withLock { $0 += 1 }
+            }
+            return
+        }
+        let end = min(limit, offset + chunk)
+        var buffer = context.channel.allocator.buffer(capacity: end - offset)
+        for i in offset..<end { buffer.writeInteger(FixtureServer.byte(at: i)) }
+        if drop && end == limit {
+            // Cut the connection once the last bytes are on the wire, not before.
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { _ in
+                bound.value.close(promise: nil)
+            }
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        if interval > 0 {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: .milliseconds(interval)) {
+                let (handler, context) = bound.value
+                handler.sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, context: context)
+            }
+        } else {
+            sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, context: context)
+        }
+    }
+}

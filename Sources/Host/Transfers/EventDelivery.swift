@@ -1,0 +1,188 @@
+import Foundation
+import SandglassIPC
+
+/// Delivers the journaled events of a background session to its extension — relaunching it by
+/// the session identifier when it is not running — and acknowledges them only when the
+/// extension calls the completion handler it was given (`eventsFinished`). Killed before: the
+/// events stay in the journal and are delivered again (at least once; the same event ids).
+///
+/// One conversation per session, as a `backgroundEvents` activation under its budget:
+/// `backgroundEventsRequest` → `backgroundEventsReply(accepted)` → the session attached by that
+/// process → `downloadFinished` / `taskCompleted` for each event → `allEventsDelivered` →
+/// `eventsFinished`. Confined to the host's loop thread.
+final class EventDelivery {
+    /// One delivery in progress.
+    final class Conversation {
+        let key: SessionRegistry.Key
+        let bundle: String
+        var requestID: RequestID?
+        var pid: Int32?
+        var accepted = false
+        var attached = false
+        var delivered: [EventRecord] = []
+        var allSent = false
+
+        init(key: SessionRegistry.Key, bundle: String) {
+            self.key = key
+            self.bundle = bundle
+        }
+    }
+
+    /// Starts a delivery task for a session (given by the host, which owns the tasks).
+    var spawn: (SessionRegistry.Key, String) -> Void = { _, _ in }
+    /// The longest wait before delivering again after a failed delivery.
+    var maximumRetryDelay: Duration = .seconds(300)
+
+    private let journal: Journal
+    private let supervisor: Supervisor
+    private let registry: SessionRegistry
+    private let clock: RunClock
+    private let log: EventLog
+    private var running: Set<SessionRegistry.Key> = []
+    private var conversations: [SessionRegistry.Key: Conversation] = [:]
+
+    init(journal: Journal, supervisor: Supervisor, registry: SessionRegistry, clock: RunClock, log: EventLog) {
+        self.journal = journal
+        self.supervisor = supervisor
+        self.registry = registry
+        self.clock = clock
+        self.log = log
+    }
+
+    /// Events are waiting for `session` of `app`: deliver them unless a delivery is running.
+    func eventsPending(app: String, session: String, bundle: String) {
+        let key = SessionRegistry.Key(app: app, identifier: session)
+        guard !running.contains(key) else { return }
+        running.insert(key)
+        spawn(key, bundle)
+    }
+
+    /// Delivers until the session has no events left, a configuration declines it, or the
+    /// extension is not installed. Runs on a task of the host.
+    func run(_ key: SessionRegistry.Key, bundle: String) async {
+        defer { running.remove(key) }
+        var failures = 0
+        while true {
+            let pending = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
+            guard !pending.isEmpty else { return }
+            guard let ext = supervisor.extensions[bundle] else {
+                log.emit("events.waiting", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                                            ("events", .int(Int64(pending.count))),
+                                            ("detail", "the extension is not installed; its events stay in the journal")])
+                return
+            }
+            let conversation = Conversation(key: key, bundle: bundle)
+            conversations[key] = conversation
+            let outcome = await supervisor.activate(ext, .backgroundEvents, session: key.identifier) { [unowned self] id, process in
+                conversation.requestID = id
+                conversation.pid = process.pid
+                conversation.attached = self.registry.isHeld(key, by: process.pid)
+            }
+            if conversations[key] === conversation { conversations.removeValue(forKey: key) }
+            switch outcome {
+            case .eventsFinished:
+                failures = 0
+                if conversation.allSent { continue }
+                failures += 1
+            case .declined:
+                log.emit("events.declined", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                                             ("events", .int(Int64(pending.count))),
+                                             ("detail", "no configuration's onBackgroundURLSessionEvents matching block took this identifier; the events stay queued")])
+                return
+            default:
+                failures += 1
+            }
+            // Killed, failed or finished early: deliver again later (the events are still journaled).
+            let delay = min(Duration.seconds(1 << min(failures - 1, 8)), maximumRetryDelay)
+            log.emit("events.redelivery", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                                           ("outcome", .string(outcome.label)), ("delayMs", .double(delay.milliseconds))])
+            await withCheckedContinuation { continuation in
+                clock.schedule(after: delay) { continuation.resume() }
+            }
+        }
+    }
+
+    // MARK: the extension's side of the conversation
+
+    /// `backgroundEventsReply`: accepted → deliver once the session is attached; declined → done.
+    func replied(_ id: RequestID, accepted: Bool, ext: ManagedExtension, pid: Int32) {
+        guard let conversation = conversations.values.first(where: { $0.requestID == id && $0.pid == pid }) else { return }
+        guard accepted else {
+            supervisor.complete(ext, id, .declined)
+            return
+        }
+        conversation.accepted = true
+        sendIfReady(conversation, ext: ext)
+    }
+
+    /// The process attached the session: deliver if its conversation was waiting for that.
+    func attached(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
+        guard let conversation = conversations[key], conversation.pid == pid else { return }
+        conversation.attached = true
+        sendIfReady(conversation, ext: ext)
+    }
+
+    /// `eventHandled`: the delegate call for `eventID` returned.
+    func handled(_ key: SessionRegistry.Key, eventID: UInt64, ext: ManagedExtension, pid: Int32) {
+        log.emit("event.handled", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                                   ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))])
+    }
+
+    /// `eventsFinished`: the completion handler was called — every event delivered in this
+    /// conversation is acknowledged and dropped from the journal.
+    func finished(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
+        guard let conversation = conversations[key], conversation.pid == pid, let id = conversation.requestID else {
+            log.emit("events.finished.unexpected", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                                                    ("session", .string(key.identifier)),
+                                                    ("detail", "the completion handler was called with no delivery in progress; ignored")])
+            return
+        }
+        let ids = conversation.delivered.compactMap(\.id)
+        let acknowledged = (try? journal.acknowledge(ids)) ?? 0
+        for event in conversation.delivered { if let file = event.file { try? FileManager.default.removeItem(atPath: file) } }
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                                             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged)))]
+        if !conversation.allSent { fields.append(("detail", "the completion handler was called before all events were delivered")) }
+        log.emit("events.finished", fields)
+        supervisor.complete(ext, id, .eventsFinished(count: acknowledged))
+    }
+
+    private func sendIfReady(_ conversation: Conversation, ext: ManagedExtension) {
+        guard conversation.accepted, conversation.attached, !conversation.allSent, let process = ext.process,
+              process.pid == conversation.pid else { return }
+        let key = conversation.key
+        let events = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
+        try? journal.markDelivered(events.compactMap(\.id))
+        for event in events {
+            let stamp = EventStamp(eventID: UInt64(event.id ?? 0), attempt: event.deliveries + 1)
+            log.emit("event.delivered", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                         ("session", .string(key.identifier)), ("taskId", .int(Int64(event.taskIdentifier))),
+                                         ("eventId", .int(Int64(stamp.eventID))), ("attempt", .int(Int64(stamp.attempt))),
+                                         ("callback", .string(event.kind == .downloadFinished ? "didFinishDownloadingTo" : "didCompleteWithError"))])
+            switch event.kind {
+            case .downloadFinished:
+                let path = stage(event, in: ext)
+                process.channel.send(.downloadFinished(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
+                                                       path: path, event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1)))
+            case .taskCompleted:
+                process.channel.send(.taskCompleted(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
+                                                    error: event.error, event.response))
+            }
+        }
+        conversation.delivered = events
+        conversation.allSent = true
+        process.channel.send(.allEventsDelivered(identifier: key.identifier))
+    }
+
+    /// A copy of the downloaded body in the extension's container, where the delegate can read
+    /// or move it (the host keeps its own until the event is acknowledged, for a redelivery).
+    private func stage(_ event: EventRecord, in ext: ManagedExtension) -> String {
+        let dir = ext.container + "/Library/Caches/com.apple.nsurlsessiond/Downloads"
+        let path = dir + "/CFNetworkDownload_\(event.id ?? 0).tmp"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: path)
+        if let file = event.file { try? FileManager.default.copyItem(atPath: file, toPath: path) }
+        ExtensionFiles.handOver(ext.container + "/Library/Caches/com.apple.nsurlsessiond", to: supervisor.sandbox.policy.extensionUser)
+        return path
+    }
+}

@@ -1,0 +1,148 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import SandglassIPC
+
+/// Requests of `URLSession.shared`, `.default` and `.ephemeral` sessions: performed by the host
+/// for the live process (the sandbox gives it no internet socket) and streamed back to it. They
+/// belong to the process: when it dies or is killed, they are cancelled — the seed's warning
+/// that "a request may not have enough time to complete before the system halts the widget
+/// extension". Confined to the host's loop thread.
+final class InlineRequests {
+    /// How the host hears from requests running off the loop.
+    weak var core: HostCore?
+
+    private struct Pending {
+        var payload: TaskRequestPayload
+        var task: Task<Void, Never>?
+    }
+
+    private let log: EventLog
+    private let clock: RunClock
+    private var requests: [Int32: [Int: Pending]] = [:]
+    private var nextIdentifier: [Int32: Int] = [:]
+    private lazy var client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        configuration.redirectConfiguration = .follow(max: 10, allowCycles: false)
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }()
+    private var clientStarted = false
+
+    init(log: EventLog, clock: RunClock) {
+        self.log = log
+        self.clock = clock
+    }
+
+    /// Requests in flight now.
+    var inFlight: Int { requests.values.reduce(0) { $0 + $1.values.filter { $0.task != nil }.count } }
+
+    /// A new inline task of `pid`; returns its identifier (per process).
+    func create(_ payload: TaskRequestPayload, ext: ManagedExtension, pid: Int32) -> Int {
+        let id = (nextIdentifier[pid] ?? 0) + 1
+        nextIdentifier[pid] = id
+        requests[pid, default: [:]][id] = Pending(payload: payload)
+        log.emit("task.created", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
+                                  ("taskId", .int(Int64(id))), ("url", .string(payload.request.url)),
+                                  ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)])
+        return id
+    }
+
+    /// `resume()`: performs the request, streaming the response to the process.
+    func resume(_ id: Int, ext: ManagedExtension, pid: Int32) {
+        guard var pending = requests[pid]?[id], pending.task == nil else { return }
+        clientStarted = true
+        let attempt = HTTPAttempt(client: client, request: pending.payload.request, resumeFrom: 0, validator: nil)
+        let sink = InlineSink(core: core, pid: pid, taskIdentifier: id,
+                              downloadPath: pending.payload.kind == .download ? ext.container + "/tmp/CFNetworkDownload_inline_\(pid)_\(id).tmp" : nil)
+        let bundle = ext.identifier
+        pending.task = Task { [weak core] in
+            let result = await attempt.run(into: sink)
+            sink.close()
+            await core?.inlineRequestEnded(pid: pid, taskIdentifier: id, result: result, downloadPath: sink.downloadPath, bundle: bundle)
+        }
+        requests[pid]?[id] = pending
+    }
+
+    /// `cancel()` from the extension.
+    func cancel(_ id: Int, pid: Int32) {
+        requests[pid]?[id]?.task?.cancel()
+    }
+
+    /// The request ended: tells the process, unless it is gone.
+    func ended(pid: Int32, taskIdentifier id: Int, result: HTTPAttempt.Result, downloadPath: String?, process: ExtensionProcess?,
+               ext: ManagedExtension?) {
+        guard requests[pid]?.removeValue(forKey: id) != nil else { return }
+        guard let process, process.pid == pid, let ext else { return }
+        switch result {
+        case .completed(let response, _):
+            if let path = downloadPath {
+                ExtensionFiles.handOver(path, to: processUser(ext))
+                process.channel.send(.downloadFinished(session: "", taskIdentifier: id, nil, path: path, response))
+            }
+            process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: nil, response))
+            log.emit("task.finished", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                                       ("inline", true), ("status", .int(Int64(response.statusCode)))])
+        case .failed(let error, _, let response, _):
+            process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: error, response))
+            log.emit("task.failed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                                     ("inline", true), ("error", .string(error.message)), ("code", .int(Int64(error.code)))])
+        }
+    }
+
+    /// The process ended: its requests die with it.
+    func processEnded(_ pid: Int32, bundle: String) {
+        guard let pending = requests.removeValue(forKey: pid) else { return }
+        nextIdentifier.removeValue(forKey: pid)
+        for (id, request) in pending where request.task != nil {
+            request.task?.cancel()
+            log.emit("task.cancelled", [("bundle", .string(bundle)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                                        ("inline", true), ("url", .string(request.payload.request.url)),
+                                        ("detail", "the process ended before its inline request did")])
+        }
+    }
+
+    func shutdown() async {
+        for pid in requests.keys { for request in requests[pid]!.values { request.task?.cancel() } }
+        requests.removeAll()
+        if clientStarted { try? await client.shutdown() }
+    }
+
+    private func processUser(_ ext: ManagedExtension) -> ExtensionUser { core?.extensionUser ?? .host }
+}
+
+/// Streams an inline response to the process (data tasks) or to a file in its container
+/// (download tasks).
+final class InlineSink: HTTPAttempt.Sink, @unchecked Sendable {
+    private weak var core: HostCore?
+    private let pid: Int32
+    private let taskIdentifier: Int
+    let downloadPath: String?
+    private var file: FileSink?
+
+    init(core: HostCore?, pid: Int32, taskIdentifier: Int, downloadPath: String?) {
+        self.core = core
+        self.pid = pid
+        self.taskIdentifier = taskIdentifier
+        self.downloadPath = downloadPath
+        if let downloadPath { file = FileSink(path: downloadPath, existing: 0) { _, _ in } }
+    }
+
+    func begin(_ response: HTTPResponsePayload, resumed: Bool) async throws {
+        try await file?.begin(response, resumed: false)
+        if file == nil { await core?.inlineMessage(pid: pid, .taskResponse(session: "", taskIdentifier: taskIdentifier, response)) }
+    }
+
+    func write(_ bytes: ByteBuffer) async throws {
+        if let file {
+            try await file.write(bytes)
+        } else {
+            await core?.inlineMessage(pid: pid, .taskData(session: "", taskIdentifier: taskIdentifier, Array(bytes.readableBytesView)))
+        }
+    }
+
+    func close() {
+        file?.close()
+    }
+}

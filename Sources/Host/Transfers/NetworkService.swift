@@ -1,0 +1,137 @@
+import Foundation
+import SandglassIPC
+
+/// The network side of the system for extensions: background sessions (attach, conflicts,
+/// tasks, invalidation), the transfer service, the delivery of their events, and inline
+/// requests. Routes the extension's network messages. Confined to the host's loop thread.
+final class NetworkService {
+    let registry: SessionRegistry
+    let transfers: TransferService
+    let delivery: EventDelivery
+    let inline: InlineRequests
+    private let journal: Journal
+    private let supervisor: Supervisor
+    private let log: EventLog
+
+    init(journal: Journal, registry: SessionRegistry, transfers: TransferService, delivery: EventDelivery, inline: InlineRequests,
+         supervisor: Supervisor, log: EventLog) {
+        self.journal = journal
+        self.registry = registry
+        self.transfers = transfers
+        self.delivery = delivery
+        self.inline = inline
+        self.supervisor = supervisor
+        self.log = log
+        transfers.eventsPending = { [unowned delivery] app, session, bundle in
+            delivery.eventsPending(app: app, session: session, bundle: bundle)
+        }
+        transfers.progressed = { [unowned self] task in
+            let key = SessionRegistry.Key(app: task.app, identifier: task.session)
+            guard let holder = self.registry.holders[key], let ext = self.supervisor.extensions[holder.bundle],
+                  let process = ext.process, process.pid == holder.pid else { return }
+            process.channel.send(.taskProgress(session: task.session, taskIdentifier: task.taskIdentifier,
+                                               received: task.bytesReceived, expected: task.bytesExpected))
+        }
+    }
+
+    /// Handles a network message of `process`; false when it is not one.
+    func handle(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        let app = ext.app.bundleIdentifier
+        switch message {
+        case .attachSession(let configuration):
+            attach(configuration, process: process, ext: ext)
+        case .invalidateSession(let identifier, let cancelTasks):
+            let key = SessionRegistry.Key(app: app, identifier: identifier)
+            registry.detach(key, pid: process.pid)
+            if cancelTasks {
+                for task in (try? journal.tasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
+            }
+            log.emit("session.invalidated", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                             ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")])
+        case .createTask(let id, let payload):
+            if payload.session.isEmpty {
+                let task = inline.create(payload, ext: ext, pid: process.pid)
+                process.channel.send(.taskCreated(id, taskIdentifier: task))
+            } else {
+                let key = SessionRegistry.Key(app: app, identifier: payload.session)
+                guard registry.isHeld(key, by: process.pid) else {
+                    process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest,
+                                                            message: "session \(payload.session) is not attached by this process; create the URLSession first")))
+                    return true
+                }
+                do {
+                    let task = try transfers.create(app: app, bundle: ext.identifier, pid: process.pid, payload)
+                    process.channel.send(.taskCreated(id, taskIdentifier: task.taskIdentifier))
+                } catch {
+                    process.channel.send(.error(ErrorReport(requestID: id, code: .other, message: "could not record the task: \(error)")))
+                }
+            }
+        case .resumeTask(let session, let taskIdentifier):
+            if session.isEmpty {
+                inline.resume(taskIdentifier, ext: ext, pid: process.pid)
+            } else if let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier) {
+                try? transfers.resume(task)
+            }
+        case .cancelTask(let session, let taskIdentifier):
+            if session.isEmpty {
+                inline.cancel(taskIdentifier, pid: process.pid)
+            } else if let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier) {
+                try? transfers.cancel(task)
+            }
+        case .getTasks(let id, let session):
+            let tasks = session.isEmpty ? [] : ((try? journal.tasks(app: app, session: session)) ?? [])
+                .filter { $0.state != .finished && $0.state != .failed && $0.state != .cancelled }.map(\.snapshot)
+            process.channel.send(.taskList(id, tasks))
+        case .backgroundEventsReply(let id, let accepted):
+            delivery.replied(id, accepted: accepted, ext: ext, pid: process.pid)
+        case .eventHandled(let identifier, let eventID):
+            delivery.handled(SessionRegistry.Key(app: app, identifier: identifier), eventID: eventID, ext: ext, pid: process.pid)
+        case .eventsFinished(let identifier):
+            delivery.finished(SessionRegistry.Key(app: app, identifier: identifier), ext: ext, pid: process.pid)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {
+        let key = SessionRegistry.Key(app: ext.app.bundleIdentifier, identifier: configuration.identifier)
+        if let holder = registry.attach(key, bundle: ext.identifier, pid: process.pid) {
+            process.channel.send(.sessionInvalidated(identifier: configuration.identifier,
+                                                     error: TaskErrorPayload(code: -996, message: "A background URLSession with identifier \(configuration.identifier) already exists (held by pid \(holder.pid) of \(holder.bundle))")))
+            log.emit("session.invalidated", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                             ("session", .string(configuration.identifier)), ("reason", "sessionConflict"),
+                                             ("holder", .int(Int64(holder.pid))), ("holderBundle", .string(holder.bundle))])
+            return
+        }
+        try? journal.saveSession(SessionRecord(
+            app: key.app, identifier: key.identifier, bundle: ext.identifier,
+            sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
+            requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
+            sharedContainer: configuration.sharedContainerIdentifier))
+        let tasks = ((try? journal.tasks(app: key.app, session: key.identifier)) ?? [])
+            .filter { $0.state != .finished && $0.state != .failed && $0.state != .cancelled }.map(\.snapshot)
+        process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
+        log.emit("session.attached", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                      ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count)))])
+        delivery.attached(key, ext: ext, pid: process.pid)
+    }
+
+    /// A process ended: its sessions are free again, its inline requests die.
+    func processEnded(_ pid: Int32, ext: ManagedExtension) {
+        registry.processEnded(pid)
+        inline.processEnded(pid, bundle: ext.identifier)
+    }
+
+    /// An extension was installed: deliver what the journal holds for it.
+    func installed(_ ext: ManagedExtension) {
+        for pending in (try? journal.sessionsWithPendingEvents()) ?? [] where pending.bundle == ext.identifier {
+            delivery.eventsPending(app: pending.app, session: pending.session, bundle: pending.bundle)
+        }
+    }
+
+    func shutdown() async {
+        await transfers.shutdown()
+        await inline.shutdown()
+    }
+}

@@ -1,0 +1,266 @@
+import AsyncHTTPClient
+import CSandbox
+import Foundation
+import NIOPosix
+import SandglassIPC
+import Synchronization
+
+/// Performs background downloads on extensions' behalf, as nsurlsessiond does: a task lives in
+/// the journal from its creation; each HTTP attempt streams to a file in the host's data
+/// directory; transient failures are retried with backoff (and a Range resume when the server
+/// allows it) until the session's resource timeout; the end of a task becomes journaled events
+/// for its session, handed to the delivery. Everything scheduled is on the run clock.
+/// Confined to the host's loop thread.
+final class TransferService {
+    /// How the host hears from attempts running off the loop.
+    weak var core: HostCore?
+    /// Called when a session has new events to deliver.
+    var eventsPending: (_ app: String, _ session: String, _ bundle: String) -> Void = { _, _, _ in }
+    /// Called with the progress of a task, for a live process that has its session.
+    var progressed: (TaskRecord) -> Void = { _ in }
+    /// The most attempts of one task before its failure is final.
+    var maximumAttempts = 8
+
+    let journal: Journal
+    private let log: EventLog
+    private let clock: RunClock
+    private let directory: String
+    private var clients: [Int: HTTPClient] = [:]
+    private var attempts: [Int64: Task<Void, Never>] = [:]
+    private var startTimers: [Int64: TimerID] = [:]
+    private var lastProgressEvent: [Int64: UInt64] = [:]
+
+    init(journal: Journal, log: EventLog, clock: RunClock, directory: String) throws {
+        self.journal = journal
+        self.log = log
+        self.clock = clock
+        self.directory = directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Attempts in flight now.
+    var activeAttempts: Int { attempts.count }
+
+    // MARK: tasks
+
+    /// Records a new background task (suspended until resumed) and returns it.
+    func create(app: String, bundle: String, pid: Int32, _ payload: TaskRequestPayload) throws -> TaskRecord {
+        let task = try journal.createTask(TaskRecord(
+            app: app, session: payload.session, bundle: bundle, taskIdentifier: 0, kind: payload.kind, state: .suspended,
+            request: payload.request, taskDescription: payload.taskDescription, earliestBeginDate: payload.earliestBeginDate,
+            expectsSend: payload.countOfBytesClientExpectsToSend, expectsReceive: payload.countOfBytesClientExpectsToReceive,
+            createdAt: clock.currentDate))
+        var fields = taskFields(task, pid: pid)
+        fields += [("url", .string(task.request.url)), ("taskKind", .string(task.kind == .download ? "download" : "data"))]
+        if let description = task.taskDescription { fields.append(("taskDescription", .string(description))) }
+        if let begin = task.earliestBeginDate { fields.append(("earliestBeginDate", .string(iso8601(begin)))) }
+        log.emit("task.created", fields)
+        return task
+    }
+
+    /// `resume()`: the task starts at its earliest begin date (or now).
+    func resume(_ task: TaskRecord) throws {
+        guard task.state == .suspended else { return }
+        var task = task
+        task.state = .waiting
+        try journal.update(task)
+        schedule(task, at: task.earliestBeginDate.map { clock.instant(at: $0) } ?? clock.now)
+    }
+
+    /// `cancel()`: stops the task; its session gets a cancelled completion.
+    func cancel(_ task: TaskRecord) throws {
+        guard let id = task.id, ![.finished, .failed, .cancelled].contains(task.state) else { return }
+        if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
+        attempts.removeValue(forKey: id)?.cancel()
+        var task = task
+        task.state = .cancelled
+        task.error = TaskErrorPayload(code: -999, message: "cancelled")
+        task.finishedAt = clock.currentDate
+        try end(task, events: [event(task, .taskCompleted, file: nil)])
+        log.emit("task.cancelled", taskFields(task))
+    }
+
+    /// After a restart of the host: every task that was waiting or running starts again (a
+    /// Range resume when its partial body and the server allow it).
+    func recover() throws {
+        for task in try journal.unfinishedTasks() {
+            log.emit("task.recovered", taskFields(task) + [("bytesOnDisk", .int(partialSize(task)))])
+            schedule(task, at: max(task.earliestBeginDate.map { clock.instant(at: $0) } ?? 0, clock.now))
+        }
+    }
+
+    /// Cancels every attempt (host shutdown); the journal keeps the tasks for the next start.
+    func shutdown() async {
+        for timer in startTimers.values { clock.cancel(timer) }
+        startTimers.removeAll()
+        let running = attempts
+        attempts.removeAll()
+        for task in running.values { task.cancel() }
+        for task in running.values { await task.value }
+        for client in clients.values { try? await client.shutdown() }
+        clients.removeAll()
+    }
+
+    // MARK: attempts
+
+    private func schedule(_ task: TaskRecord, at instant: UInt64) {
+        guard let id = task.id else { return }
+        if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
+        startTimers[id] = clock.schedule(at: instant) { [weak self] in
+            self?.startTimers.removeValue(forKey: id)
+            self?.startAttempt(id)
+        }
+    }
+
+    private func startAttempt(_ id: Int64) {
+        guard attempts[id] == nil, var task = try? journal.task(id: id), task.state == .waiting || task.state == .running else { return }
+        guard let session = try? journal.session(app: task.app, identifier: task.session) else { return }
+        task.state = .running
+        task.attempts += 1
+        try? journal.update(task)
+        let existing = partialSize(task)
+        log.emit("download.started", taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("resumeFrom", .int(existing))])
+        let client = client(readTimeout: session.requestTimeout)
+        let attempt = HTTPAttempt(client: client, request: task.request, resumeFrom: existing, validator: task.validator)
+        let path = partialPath(task)
+        let core = self.core
+        let throttle = ProgressThrottle()
+        clock.beginBusy()
+        attempts[id] = Task {
+            let sink = FileSink(path: path, existing: existing) { written, expected in
+                guard throttle.due(written == expected) else { return }
+                Task { await core?.transferProgress(id, received: written, expected: expected) }
+            }
+            let result = await attempt.run(into: sink)
+            sink.close()
+            await core?.transferAttemptEnded(id, result: result)
+        }
+    }
+
+    /// Progress of an attempt (throttled into `download.progress` events).
+    func progress(_ id: Int64, received: Int64, expected: Int64) {
+        guard attempts[id] != nil, var task = try? journal.task(id: id) else { return }
+        task.bytesReceived = received
+        task.bytesExpected = expected
+        let now = sg_monotonic_ns()
+        if now - (lastProgressEvent[id] ?? 0) >= 100_000_000 || received == expected {
+            lastProgressEvent[id] = now
+            try? journal.update(task)
+            log.emit("download.progress", taskFields(task) + [("received", .int(received)), ("expected", .int(expected))])
+            progressed(task)
+        }
+    }
+
+    /// The end of an attempt: finished, retried later, or failed for good.
+    func attemptEnded(_ id: Int64, result: HTTPAttempt.Result) {
+        guard attempts.removeValue(forKey: id) != nil else { return }
+        clock.endBusy()
+        lastProgressEvent.removeValue(forKey: id)
+        guard var task = try? journal.task(id: id), task.state == .running else { return }
+        let session = try? journal.session(app: task.app, identifier: task.session)
+        switch result {
+        case .completed(let response, let validator):
+            task.response = response
+            task.validator = validator
+            task.bytesReceived = partialSize(task)
+            task.state = .finished
+            task.finishedAt = clock.currentDate
+            let body = bodyPath(task)
+            try? FileManager.default.removeItem(atPath: body)
+            try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
+            log.emit("download.finished", taskFields(task) + [("status", .int(Int64(response.statusCode))), ("bytes", .int(task.bytesReceived)),
+                                                             ("attempts", .int(Int64(task.attempts)))])
+            var events: [EventRecord] = []
+            if task.kind == .download { events.append(event(task, .downloadFinished, file: body)) }
+            events.append(event(task, .taskCompleted, file: nil))
+            try? end(task, events: events)
+        case .failed(let error, let transient, let response, let validator):
+            task.response = response ?? task.response
+            task.validator = validator ?? task.validator
+            task.bytesReceived = partialSize(task)
+            let elapsed = clock.currentDate - task.createdAt
+            let resourceTimeout = session?.resourceTimeout ?? 604_800
+            if transient && task.attempts < maximumAttempts && elapsed < resourceTimeout {
+                task.state = .waiting
+                try? journal.update(task)
+                let delay = Duration.seconds(min(60, 1 << min(task.attempts - 1, 6)))
+                log.emit("download.retry", taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("error", .string(error.message)),
+                                                              ("code", .int(Int64(error.code))), ("delayMs", .double(delay.milliseconds)),
+                                                              ("bytesOnDisk", .int(task.bytesReceived))])
+                schedule(task, at: clock.now + delay.nanoseconds)
+            } else if response != nil && transient && task.kind == .download {
+                // Out of attempts, but the server did answer: Apple delivers server errors as a
+                // completed download whose response carries the status.
+                var finished = task
+                finished.state = .finished
+                finished.finishedAt = clock.currentDate
+                let body = bodyPath(task)
+                try? FileManager.default.removeItem(atPath: body)
+                try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
+                log.emit("download.finished", taskFields(finished) + [("status", .int(Int64(response!.statusCode))), ("bytes", .int(task.bytesReceived)),
+                                                                     ("attempts", .int(Int64(task.attempts)))])
+                try? end(finished, events: [event(finished, .downloadFinished, file: body), event(finished, .taskCompleted, file: nil)])
+            } else {
+                task.state = .failed
+                task.error = error
+                task.finishedAt = clock.currentDate
+                try? FileManager.default.removeItem(atPath: partialPath(task))
+                log.emit("download.failed", taskFields(task) + [("error", .string(error.message)), ("code", .int(Int64(error.code))),
+                                                               ("attempts", .int(Int64(task.attempts)))])
+                try? end(task, events: [event(task, .taskCompleted, file: nil)])
+            }
+        }
+    }
+
+    private func end(_ task: TaskRecord, events: [EventRecord]) throws {
+        _ = try journal.finish(task, events: events)
+        eventsPending(task.app, task.session, task.bundle)
+    }
+
+    private func event(_ task: TaskRecord, _ kind: EventRecord.Kind, file: String?) -> EventRecord {
+        EventRecord(app: task.app, session: task.session, bundle: task.bundle, taskIdentifier: task.taskIdentifier, kind: kind,
+                    file: file, response: task.response, error: task.error, createdAt: clock.currentDate)
+    }
+
+    // MARK: files and clients
+
+    private func partialPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).part" }
+    private func bodyPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).body" }
+
+    private func partialSize(_ task: TaskRecord) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: partialPath(task))[.size]) as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// One client per idle timeout (`timeoutIntervalForRequest`: the longest wait for more data).
+    private func client(readTimeout seconds: Double) -> HTTPClient {
+        let key = Int(seconds * 1000)
+        if let client = clients[key] { return client }
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .milliseconds(Int64(max(1, key))))
+        configuration.redirectConfiguration = .follow(max: 10, allowCycles: false)
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        clients[key] = client
+        return client
+    }
+
+    private func taskFields(_ task: TaskRecord, pid: Int32? = nil) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("bundle", .string(task.bundle))]
+        if let pid { fields.append(("pid", .int(Int64(pid)))) }
+        fields += [("session", .string(task.session)), ("taskId", .int(Int64(task.taskIdentifier)))]
+        return fields
+    }
+}
+
+/// Lets progress through at most every 100 ms (and always the last).
+final class ProgressThrottle: Sendable {
+    private let last = Mutex<UInt64>(0)
+
+    func due(_ final: Bool) -> Bool {
+        let now = sg_monotonic_ns()
+        return last.withLock { last in
+            guard final || now - last >= 100_000_000 else { return false }
+            last = now
+            return true
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SandglassHost
+import Testing
+
+/// Background downloads end to end: a real HTTP server on 127.0.0.1, real extension processes,
+/// the journal on disk, relaunch by session identifier.
+@Suite("Background sessions")
+struct BackgroundSessionTests {
+    static let bundle = "com.example.downloader.widget"
+    static let session = "com.example.downloader.feed"
+
+    private func withServer(_ body: (FixtureServer) async throws -> Void) async throws {
+        let server = try await FixtureServer.start()
+        do { try await body(server) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("the download outlives the extension; the host relaunches it by identifier, delivers, and acknowledges at the completion")
+    func relaunchByIdentifier() async throws {
+        try await withServer { server in
+            // Slow enough that the extension is terminated (idle) before the download ends.
+            let url = server.url("/bytes/65536?chunk=8192&interval=60")
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = url
+                $0.budgetOverrides.idle = .milliseconds(100)
+            }) { host in
+                try await host.install(Examples.app("Downloader.app"))
+                await host.start()
+                let created = try await host.waitFor("task.created") { $0.bundle == Self.bundle }
+                #expect(created.string("session") == Self.session)
+                let idle = try await host.waitFor("killed") { $0.bundle == Self.bundle && $0.string("reason") == "idle" }
+                let finished = try await host.waitFor("download.finished")
+                #expect(finished.int("bytes") == 65536)
+                let delivered = try await host.waitFor("event.delivered") { $0.string("callback") == "didFinishDownloadingTo" }
+                #expect(delivered.pid != idle.pid, "delivered to a new process, relaunched for the session")
+                #expect(delivered.int("attempt") == 1)
+                let done = try await host.waitFor("events.finished")
+                #expect(done.int("acknowledged") == 2)
+                let end = try await host.waitFor("activation.end") { $0.string("kind") == "backgroundEvents" }
+                #expect(end.string("outcome") == "ok")
+                #expect(await host.unacknowledgedEvents() == 0)
+                // urlSessionDidFinishEvents reloads the timeline, which now shows the download.
+                _ = try await host.waitFor("reload.requested") { $0.bundle == Self.bundle && $0.string("reason") == "reloadTimelines" }
+                #expect(server.completedBodies == 1)
+            }
+        }
+    }
+
+    @Test("killed after the delivery and before the completion: nothing is acknowledged; the same events come again")
+    func redelivery() async throws {
+        try await withServer { server in
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+            }) { host in
+                await host.killWhen { $0.name == "event.delivered" && $0.string("callback") == "didCompleteWithError" }
+                try await host.install(Examples.app("Downloader.app"))
+                await host.start()
+                let first = try await host.waitFor("event.delivered") { $0.int("attempt") == 1 }
+                _ = try await host.waitFor("killed") { $0.string("reason") == "chaos" }
+                let again = try await host.waitFor("event.delivered") { $0.int("attempt") == 2 && $0.int("eventId") == first.int("eventId") }
+                #expect(again.pid != first.pid)
+                let done = try await host.waitFor("events.finished")
+                #expect(done.int("acknowledged") == 2)
+                let events = await host.events()
+                let finishedAt = events.firstIndex { $0.name == "events.finished" }!
+                let redeliveredAt = events.firstIndex { $0 == again }!
+                #expect(redeliveredAt < finishedAt, "nothing was acknowledged before the redelivery")
+                #expect(await host.unacknowledgedEvents() == 0)
+            }
+        }
+    }
+
+    @Test("a dropped connection is retried and resumed with Range; the extension gets the whole body once")
+    func resumedDownload() async throws {
+        try await withServer { server in
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/drop/200000?after=50000")
+            }) { host in
+                try await host.install(Examples.app("Downloader.app"))
+                await host.start()
+                let retry = try await host.waitFor("download.retry")
+                #expect(retry.int("bytesOnDisk") == 50000)
+                let resumed = try await host.waitFor("download.started") { ($0.int("resumeFrom") ?? 0) == 50000 }
+                #expect(resumed.int("attempt") == 2)
+                let finished = try await host.waitFor("download.finished")
+                #expect(finished.int("bytes") == 200_000)
+                _ = try await host.waitFor("events.finished")
+                #expect(server.requests.last?.range == "bytes=50000-")
+            }
+        }
+    }
+
+    @Test("an inline request belongs to the process: when the budget kill comes first, its data is lost and the request cancelled")
+    func inlineRequestDiesWithActivation() async throws {
+        try await withServer { server in
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/100000?chunk=1000&interval=100")
+                $0.budgetOverrides.timeline = .milliseconds(500)
+            }) { host in
+                try await host.install(Examples.app("InlineFetch.app"))
+                await host.start()
+                let created = try await host.waitFor("task.created") { $0["inline"] == .bool(true) }
+                let end = try await host.waitFor("activation.end") { $0.string("kind") == "timeline" }
+                #expect(end.string("outcome") == "killed")
+                let cancelled = try await host.waitFor("task.cancelled")
+                #expect(cancelled.int("taskId") == created.int("taskId"))
+                #expect(server.completedBodies == 0)
+            }
+        }
+    }
+
+    @Test("a fast inline request completes inside getTimeline")
+    func inlineRequestCompletes() async throws {
+        try await withServer { server in
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/json")
+            }) { host in
+                try await host.install(Examples.app("InlineFetch.app"))
+                await host.start()
+                _ = try await host.waitFor("task.finished") { $0["inline"] == .bool(true) }
+                let timeline = try await host.waitFor("timeline") { $0.bundle == "com.example.inlinefetch.widget" }
+                #expect(timeline.string("policy") != nil)
+            }
+        }
+    }
+}
