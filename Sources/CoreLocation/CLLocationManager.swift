@@ -27,7 +27,7 @@ import Synchronization
 /// Under the Sandglass host, the host answers every request: a fix when the extension sets
 /// `NSWidgetWantsLocation`, widget updates are authorized and the widget is in use;
 /// `CLError(.denied)` when it is not authorized (or the key is missing); `CLError(.locationUnknown)`
-/// when it is authorized but not in use. Delegate calls arrive on the main thread.
+/// when it is authorized but not in use. Delegate calls arrive on the main queue.
 open class CLLocationManager: NSObject, @unchecked Sendable {
     private struct State {
         var toldAuthorization = false

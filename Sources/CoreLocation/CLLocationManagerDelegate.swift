@@ -1,7 +1,7 @@
 /// What a `CLLocationManager` tells its delegate. Every method is optional, as in Apple's
 /// protocol: each has a default implementation that does nothing.
 ///
-/// Calls arrive on the main thread (the extension's main queue).
+/// Calls arrive on the extension's main queue.
 public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// New locations, the most recent last.
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])

@@ -34,9 +34,9 @@ public protocol NCWidgetProviding: NSObjectProtocol {
 extension NCWidgetProviding {
     /// Runs the async form on the main actor and passes its result to `completionHandler`.
     public func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) {
-        let request = PerformUpdateContext.current
+        let context = PerformUpdateContext.current
         Task { @MainActor in
-            let result = await PerformUpdateContext.$asyncRequest.withValue(request) {
+            let result = await PerformUpdateContext.$async.withValue(context) {
                 await self.widgetPerformUpdate()
             }
             completionHandler(result)
@@ -45,7 +45,7 @@ extension NCWidgetProviding {
 
     /// Neither form is implemented: reports it to the host and answers `.failed`.
     public func widgetPerformUpdate() async -> NCUpdateResult {
-        TodayService.reportNotImplemented(by: String(reflecting: type(of: self)), request: PerformUpdateContext.asyncRequest)
+        TodayService.reportNotImplemented(by: String(reflecting: type(of: self)), context: PerformUpdateContext.async)
         return .failed
     }
 }

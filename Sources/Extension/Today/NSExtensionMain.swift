@@ -13,7 +13,7 @@ import SandglassIPC
 /// `NSExtension.NSExtensionPrincipalClass` (`Module.ClassName`, found with `NSClassFromString`;
 /// a ``UIViewController`` subclass adopting ``NCWidgetProviding``), calls its `viewDidLoad()`,
 /// says hello to the host as a Today extension, and serves `widgetPerformUpdate` on the main
-/// thread, which runs the main queue (`dispatchMain()`) for the life of the process.
+/// thread, which runs the main run loop (serving the main queue) for the life of the process.
 ///
 /// The host passes the class name in `SANDGLASS_PRINCIPAL_CLASS`; without it, the Info.plist
 /// beside the executable is read. Exit statuses: 64 outside the host, 78 when the principal
@@ -46,7 +46,11 @@ enum TodayExtensionMain {
         }
         RuntimeServices.register(service)
         runtime.start()
-        dispatchMain()
+        // The main run loop serves the main queue on the main thread, as UIKit's does
+        // (dispatchMain() would park the main thread and serve the main queue from the pool).
+        while true {
+            _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+        }
     }
 
     /// Why the principal class could not be made.

@@ -11,20 +11,26 @@ final class TodayService: RuntimeService {
         init(_ controller: UIViewController) { self.controller = controller }
     }
 
+    /// The runtime whose requests this service takes (held weakly: a runtime that is gone takes none).
+    private final class Owner: @unchecked Sendable {
+        weak var runtime: AnyObject?
+        init(_ runtime: AnyObject) { self.runtime = runtime }
+    }
+
     private let principal: Principal
     private let className: String
-    private let owner: ObjectIdentifier?
+    private let owner: Owner?
 
     /// A service for `controller`; with `runtime`, only that runtime's requests are taken.
     init(controller: UIViewController, className: String, runtime: AnyObject? = nil) {
         principal = Principal(controller)
         self.className = className
-        owner = runtime.map(ObjectIdentifier.init)
+        owner = runtime.map(Owner.init)
     }
 
     func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool {
         guard case .performUpdateRequest(let id) = message else { return false }
-        if let owner, owner != ObjectIdentifier(runtime as AnyObject) { return false }
+        if let owner, owner.runtime == nil || owner.runtime !== (runtime as AnyObject) { return false }
         let delivery = MainThreadDelivery(request: id, call: "widgetPerformUpdate", connection: runtime)
         let completion = UpdateCompletion(request: id, connection: runtime)
         let principal = self.principal
@@ -33,7 +39,7 @@ final class TodayService: RuntimeService {
             MainActor.assumeIsolated {
                 delivery.started()
                 if let provider = principal.controller as? any NCWidgetProviding {
-                    PerformUpdateContext.current = id
+                    PerformUpdateContext.current = PerformUpdateContext(request: id, connection: runtime)
                     provider.widgetPerformUpdate { result in completion.call(result) }
                     PerformUpdateContext.current = nil
                 } else {
@@ -49,9 +55,9 @@ final class TodayService: RuntimeService {
     }
 
     /// Tells the host that the principal class implements neither form of `widgetPerformUpdate`.
-    static func reportNotImplemented(by className: String, request: RequestID?) {
-        RuntimeServices.connection?.send(.diagnostic(DiagnosticReport(
-            code: .performUpdateNotImplemented, requestID: request,
+    static func reportNotImplemented(by className: String, context: PerformUpdateContext?) {
+        (context?.connection ?? RuntimeServices.connection)?.send(.diagnostic(DiagnosticReport(
+            code: .performUpdateNotImplemented, requestID: context?.request,
             message: "\(className) implements neither widgetPerformUpdate(completionHandler:) nor widgetPerformUpdate() async; without it the widget gets no updates, and this one fails")))
     }
 }

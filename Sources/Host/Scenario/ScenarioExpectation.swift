@@ -8,7 +8,8 @@ public struct ScenarioExpectation: Sendable, Hashable, CustomStringConvertible {
     /// The event name.
     public var event: String
     /// Fields that must have these values (strings compare with strings; numbers and Booleans
-    /// with their JSON text, e.g. `"true"`).
+    /// with their JSON text, e.g. `"true"`). A key may be a path into the event's JSON:
+    /// `entries.0.status` is the `status` of the first entry of a `timeline` event.
     public var fields: [String: String]
     public var atLeast: Int?
     public var atMost: Int?
@@ -33,8 +34,28 @@ public struct ScenarioExpectation: Sendable, Hashable, CustomStringConvertible {
         let upper = until.map { $0.milliseconds } ?? .infinity
         return events.filter { event in
             event.name == self.event && event.t >= lower && event.t < upper
-                && fields.allSatisfy { key, value in event[key].map { $0.stringValue ?? $0.serialized } == value }
+                && fields.allSatisfy { key, value in Self.value(at: key, in: event).map { $0.stringValue ?? $0.serialized } == value }
         }.count
+    }
+
+    /// The value at a dotted path (`entries.0.status`) of `event`.
+    static func value(at path: String, in event: HostEvent) -> JSONValue? {
+        if let direct = event[path] { return direct }
+        let components = path.split(separator: ".").map(String.init)
+        guard let first = components.first, var current = event[first]?.resolved else { return nil }
+        for component in components.dropFirst() {
+            switch current {
+            case .array(let values):
+                guard let index = Int(component), values.indices.contains(index) else { return nil }
+                current = values[index].resolved
+            case .object(let fields):
+                guard let next = fields.first(where: { $0.0 == component })?.1 else { return nil }
+                current = next.resolved
+            default:
+                return nil
+            }
+        }
+        return current
     }
 
     /// `nil` when `events` meet the expectation, else what went wrong.

@@ -33,8 +33,13 @@ final class TodayScheduler {
         self.log = log
         self.screen = screen
         screen.observe { [unowned self] visible in
-            guard visible else { return }
-            for widget in self.widgets { self.wake(widget, .update("visible")) }
+            for widget in self.widgets {
+                if visible {
+                    self.wake(widget, .update("visible"))
+                } else if widget.sleeper != nil {
+                    self.arm(widget)
+                }
+            }
         }
     }
 
@@ -64,6 +69,7 @@ final class TodayScheduler {
 
     private func update(_ widget: TodayWidget, reason: String) async {
         widget.updates += 1
+        widget.lastUpdate = clock.now
         let ext = widget.ext
         log.emit("update.requested", [("bundle", .string(ext.identifier)), ("reason", .string(reason)),
                                       ("visible", .bool(screen.isVisible))])
@@ -195,14 +201,21 @@ final class TodayScheduler {
             widget.pending = nil
             return .update(pending)
         }
-        let visible = screen.isVisible
-        let interval = visible ? visibleInterval : backgroundInterval
         return await withCheckedContinuation { continuation in
             widget.sleeper = continuation
-            widget.timer = clock.schedule(after: interval) { [unowned self, unowned widget] in
-                widget.timer = nil
-                self.wake(widget, .update(visible ? "visible" : "background"))
-            }
+            arm(widget)
+        }
+    }
+
+    /// Sets the sleeping widget's timer: the next update comes ``visibleInterval`` after the last
+    /// while the widgets are visible, ``backgroundInterval`` after it while they are not.
+    private func arm(_ widget: TodayWidget) {
+        if let timer = widget.timer { clock.cancel(timer) }
+        let interval = screen.isVisible ? visibleInterval : backgroundInterval
+        let at = max(clock.now, widget.lastUpdate + interval.nanoseconds)
+        widget.timer = clock.schedule(at: at) { [unowned self, unowned widget] in
+            widget.timer = nil
+            self.wake(widget, .update(self.screen.isVisible ? "visible" : "background"))
         }
     }
 

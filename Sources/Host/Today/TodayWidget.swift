@@ -25,6 +25,8 @@ final class TodayWidget {
     var watch: Watch?
     /// Updates asked for so far.
     var updates = 0
+    /// Run time of the last update.
+    var lastUpdate: UInt64 = 0
 
     init(ext: ManagedExtension) {
         self.ext = ext
