@@ -13,7 +13,7 @@ class NaiveViewController: UIViewController, NCWidgetProviding {
     }
 
     func widgetPerformUpdate(completionHandler: (@escaping (NCUpdateResult) -> Void)) {
-        print("widgetPerformUpdate called on the main thread: \(Thread.isMainThread)")
+        FileHandle.standardError.write(Data("widgetPerformUpdate called on the main thread: \(Thread.isMainThread)\n".utf8))
         let resultModel = performExpensiveNetworkOperation()
         text = resultModel
         completionHandler(NCUpdateResult.newData)

@@ -47,7 +47,7 @@ struct TodayExtensionTests {
                     "\(result.string("detail") ?? "")")
             // NSExtensionMain() serves the main queue on the main thread itself.
             let printed = try await host.waitFor("log") { $0.bundle == Self.naive && ($0.string("message") ?? "").contains("main thread:") }
-            #expect(printed.string("message") == "widgetPerformUpdate called on the main thread: true")
+            #expect(printed.string("message")?.contains("widgetPerformUpdate called on the main thread: true") == true)
         }
     }
 
@@ -59,8 +59,8 @@ struct TodayExtensionTests {
             let result = try await host.waitFor("update.result") { $0.bundle == Self.naive }
             #expect(result.string("result") == "failed")
             #expect(result.string("verdict") == "mainThreadBlocked")
-            #expect(result.string("detail")?.contains("still blocking the main thread when the 1 s budget ran out") == true,
-                    "\(result.string("detail") ?? "")")
+            #expect(result.string("detail")?.contains("was still blocking the main thread") == true, "\(result.string("detail") ?? "")")
+            #expect(result.string("detail")?.contains("when the 1 s budget ran out") == true)
             let killed = try await host.waitFor("killed") { $0.bundle == Self.naive }
             #expect(killed.string("reason") == "timeBudget")
         }
@@ -112,13 +112,15 @@ struct TodayExtensionTests {
             try await host.install(Examples.app("TodayPatterns.app"))
             await host.start()
             await host.run(for: .seconds(4 * 3600 - 60))
-            let requests = await host.events().filter { $0.name == "update.requested" && $0.bundle == Self.patterns[0] }
+            // Only what happened within the run: the virtual clock may move on until the shutdown.
+            let within = await host.events().filter { $0.t < Double(4 * 3600 - 60) * 1000 }
+            let requests = within.filter { $0.name == "update.requested" && $0.bundle == Self.patterns[0] }
             let reasons = requests.map { $0.string("reason") ?? "?" }
             // Added at 0 (visible until 20 min): 15 min; views at 1 h, 2 h, 3 h, each with a 15-min update.
             #expect(reasons == ["added", "visible", "visible", "visible", "visible", "visible", "visible", "visible"], "\(reasons)")
             let times = requests.map { Int(($0.t / 60_000).rounded()) }
             #expect(times == [0, 15, 60, 75, 120, 135, 180, 195], "\(times) minutes")
-            let results = await host.events().filter { $0.name == "update.result" && $0.bundle == Self.patterns[0] }
+            let results = within.filter { $0.name == "update.result" && $0.bundle == Self.patterns[0] }
             #expect(results.count == requests.count)
             #expect(results.allSatisfy { $0.string("result") == "newData" })
         }

@@ -45,6 +45,8 @@ final class ExtensionProcess {
     var killReason: KillReason?
     var pending: [RequestID: Pending] = [:]
     var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
+    /// How the launch ended (hello, or death before it); `nil` while launching.
+    var launchResult: Result<Void, LaunchFailure>?
     var launchTimer: TimerID?
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?

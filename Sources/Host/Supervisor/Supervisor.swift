@@ -184,7 +184,15 @@ final class Supervisor {
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
-        let result = await withCheckedContinuation { process.launchWaiters.append($0) }
+        // The caller may have been suspended since the spawn (the loop ran meanwhile): a launch
+        // that already ended (hello, or death) answers at once.
+        let result = await withCheckedContinuation { continuation in
+            if let settled = process.launchResult {
+                continuation.resume(returning: settled)
+            } else {
+                process.launchWaiters.append(continuation)
+            }
+        }
         return result.map { process }
     }
 
@@ -378,6 +386,7 @@ final class Supervisor {
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
         releaseBusy(process)
+        process.launchResult = .success(())
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters
         process.launchWaiters.removeAll()
@@ -541,6 +550,7 @@ final class Supervisor {
             process.pending.removeValue(forKey: pending.id)
             finish(pending, of: process, ext: ext, outcome)
         }
+        if process.launchResult == nil { process.launchResult = .failure(.died(outcome)) }
         let waiters = process.launchWaiters
         process.launchWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: .failure(.died(outcome))) }
