@@ -78,7 +78,7 @@ struct RouteFileTests {
             ("head.csv", "when,lat,lon\n", "head.csv, line 1: header column \"when\""),
             ("empty.csv", "# nothing\n", "empty.csv: holds no points"),
             ("bad.gpx", "<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>", "bad.gpx, trkpt 1 (line 1): needs numeric lat and lon"),
-            ("broken.gpx", "<gpx><trk></gpx>", "broken.gpx, line 1: is not valid GPX XML"),
+            ("kml.gpx", "<kml><Placemark/></kml>", "kml.gpx: is not GPX: its root element is <kml>, not <gpx>"),
         ]
         for (name, text, expected) in cases {
             let path = try file(name, text)

@@ -67,6 +67,8 @@ public enum TraceRenderer {
             var kinds: [String] = []
             if case .array(let a)? = e["kinds"] { kinds = a.compactMap(\.stringValue) }
             return "\(pid) said hello \(ms(e.double("ms"))) after exec · protocol \(e.string("version") ?? "?")" + (kinds.isEmpty ? "" : " · widget kinds: \(kinds.joined(separator: ", "))")
+        case "widget.added" where e.string("family") == "today":
+            return "Today widget of \(bundle) added to the Today view (principal class \(e.string("principalClass") ?? "?"))"
         case "widget.added":
             return "widget \(e.string("kind") ?? "?") of \(bundle) added to the home screen (\(e.string("family") ?? "?"))"
         case "activation.start":

@@ -14,6 +14,9 @@ enum GPXRouteReader {
             throw RouteError(file: file, place: "line \(line)", "is not valid GPX XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error")")
         }
         if let problem = collector.problem { throw RouteError(file: file, place: problem.place, problem.message) }
+        guard collector.root == "gpx" else {
+            throw RouteError(file: file, "is not GPX: its root element is \(collector.root.map { "<\($0)>" } ?? "missing"), not <gpx>")
+        }
         let chosen = !collector.byElement["trkpt", default: []].isEmpty ? "trkpt"
             : !collector.byElement["rtept", default: []].isEmpty ? "rtept" : "wpt"
         var points: [Route.Point] = []
@@ -45,12 +48,14 @@ enum GPXRouteReader {
     private final class Collector: NSObject, XMLParserDelegate {
         var byElement: [String: [RawPoint]] = [:]
         var problem: (place: String, message: String)?
+        var root: String?
         private var current: (element: String, point: RawPoint)?
         private var text = ""
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             text = ""
+            if root == nil { root = name }
             guard ["trkpt", "rtept", "wpt"].contains(name), problem == nil else { return }
             let count = byElement[name, default: []].count + 1
             guard let latText = attributes["lat"], let lonText = attributes["lon"],

@@ -58,10 +58,18 @@ final class LocationService {
     /// Whether widget updates are authorized for `bundle`: it has the key, and the app is
     /// authorized always, or when in use and extended to widgets.
     func isAuthorizedForWidgetUpdates(_ bundle: ExtensionBundle) -> Bool {
-        guard bundle.wantsLocation else { return false }
-        switch settings.authorization {
+        Self.authorizesWidgetUpdates(wantsLocation: bundle.wantsLocation, authorization: settings.authorization,
+                                     approval: settings.widgetApproval)
+    }
+
+    /// The rule of `isAuthorizedForWidgetUpdates`: the key, and the app `always`, or `whenInUse`
+    /// extended to widgets.
+    static func authorizesWidgetUpdates(wantsLocation: Bool, authorization: LocationAuthorization,
+                                        approval: WidgetLocationApproval) -> Bool {
+        guard wantsLocation else { return false }
+        switch authorization {
         case .always: return true
-        case .whenInUse: return settings.widgetApproval == .extended
+        case .whenInUse: return approval == .extended
         case .notDetermined, .denied, .restricted: return false
         }
     }
