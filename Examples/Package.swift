@@ -40,6 +40,21 @@ let package = Package(
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "HangingWidget"
         ),
+        /// A background download started in `getTimeline`, delivered after a relaunch by session
+        /// identifier (`onBackgroundURLSessionEvents`), moved into the cache, then a reload.
+        .executableTarget(
+            name: "DownloaderWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "DownloaderWidget",
+            swiftSettings: appleStyle
+        ),
+        /// An inline `URLSession.shared.data(from:)` inside `getTimeline`.
+        .executableTarget(
+            name: "InlineFetchWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "InlineFetchWidget",
+            swiftSettings: appleStyle
+        ),
         /// `getTimeline` tries to open an internet socket.
         .executableTarget(
             name: "NetworkWidget",

@@ -87,7 +87,6 @@ static int child_main(void *arg) {
     if (set_limit(RLIMIT_CORE, 0, 0) != 0) child_fail(a, SG_STEP_RLIMIT);
     if (l->cpu_seconds && set_limit(RLIMIT_CPU, l->cpu_seconds, l->cpu_seconds + 1) != 0) child_fail(a, SG_STEP_RLIMIT);
     if (l->data_bytes && set_limit(RLIMIT_DATA, l->data_bytes, l->data_bytes) != 0) child_fail(a, SG_STEP_RLIMIT);
-    if (l->open_files && set_limit(RLIMIT_NOFILE, l->open_files, l->open_files) != 0) child_fail(a, SG_STEP_RLIMIT);
     if (l->file_size_bytes && set_limit(RLIMIT_FSIZE, l->file_size_bytes, l->file_size_bytes) != 0) child_fail(a, SG_STEP_RLIMIT);
 
     if (req->cwd && chdir(req->cwd) != 0) child_fail(a, SG_STEP_CHDIR);
@@ -109,6 +108,8 @@ static int child_main(void *arg) {
     // The hand-over socket and the ruleset must not survive execve.
     if (high[4] >= 0 && fcntl(FD_NOTIFY, F_SETFD, FD_CLOEXEC) != 0) child_fail(a, SG_STEP_FDS);
     if (high[5] >= 0 && fcntl(FD_LANDLOCK, F_SETFD, FD_CLOEXEC) != 0) child_fail(a, SG_STEP_FDS);
+    // Only now: a busy host hands over descriptors numbered above the child's limit.
+    if (l->open_files && set_limit(RLIMIT_NOFILE, l->open_files, l->open_files) != 0) child_fail(a, SG_STEP_RLIMIT);
 
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(a, SG_STEP_NO_NEW_PRIVS);
 

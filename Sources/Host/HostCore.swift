@@ -143,6 +143,10 @@ actor HostCore {
         parts.network.transfers.progress(id, received: received, expected: expected)
     }
 
+    func transferResponded(_ id: Int64, _ response: HTTPResponsePayload) {
+        parts.network.transfers.responded(id, response)
+    }
+
     func transferAttemptEnded(_ id: Int64, result: HTTPAttempt.Result) {
         parts.network.transfers.attemptEnded(id, result: result)
     }

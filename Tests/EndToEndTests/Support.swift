@@ -33,6 +33,9 @@ func withHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
     do {
         try await body(host)
     } catch {
+        // The run's trace, so that a failure explains itself.
+        let trace = await host.events().compactMap { e in TraceRenderer.render(e).map { TraceRenderer.stamp(e.t) + "  " + $0 } }
+        FileHandle.standardError.write(Data(("--- trace of the failed test ---\n" + trace.joined(separator: "\n") + "\n").utf8))
         await host.shutdown()
         try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
         throw error

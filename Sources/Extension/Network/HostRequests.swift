@@ -25,6 +25,11 @@ final class HostRequests: Sendable {
     private final class Slot: Sendable {
         let signal = DispatchSemaphore(value: 0)
         let reply = Mutex<Message?>(nil)
+        let onReply: @Sendable (Message) -> Void
+
+        init(onReply: @escaping @Sendable (Message) -> Void) {
+            self.onReply = onReply
+        }
     }
 
     private let nextID = Atomic<UInt64>(HostRequests.firstID)
@@ -38,13 +43,18 @@ final class HostRequests: Sendable {
 
     /// Sends the request `make` builds with a fresh id and waits for the reply that names it.
     /// Blocks the calling thread (never the reader thread, which delivers the reply).
+    ///
+    /// `onReply` runs on the reader thread as the reply arrives, before any later message is
+    /// read: what must be in place for the messages that follow (a new task's registration)
+    /// goes there.
     func send(
         on connection: (any RuntimeConnection)?,
+        onReply: @escaping @Sendable (Message) -> Void = { _ in },
         _ make: (RequestID) -> Message
     ) -> Result<Message, Failure> {
         guard let connection else { return .failure(.notUnderHost) }
         let id = RequestID(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
-        let slot = Slot()
+        let slot = Slot(onReply: onReply)
         pending.withLock { $0[id] = slot }
         connection.send(make(id))
         let answered = slot.signal.wait(timeout: .now() + deadline) == .success
@@ -61,6 +71,7 @@ final class HostRequests: Sendable {
     /// Hands a reply to the request waiting for it; false when no request of this process has its id.
     func fulfil(_ reply: Message) -> Bool {
         guard let id = reply.requestID, let slot = pending.withLock({ $0[id] }) else { return false }
+        slot.onReply(reply)
         slot.reply.withLock { $0 = reply }
         slot.signal.signal()
         return true

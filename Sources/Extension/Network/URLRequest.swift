@@ -10,8 +10,8 @@
 /// request.httpBody = try JSONEncoder().encode(query)
 /// ```
 public struct URLRequest: Sendable, Hashable, CustomStringConvertible {
-    /// How a request uses cached responses. The host keeps no cache: every policy loads from
-    /// the origin, except that `returnCacheDataDontLoad` fails as an offline cache miss would.
+    /// How a request uses cached responses. Recorded only: the host keeps no cache, so every
+    /// request loads from the origin.
     public enum CachePolicy: UInt, Sendable, Hashable {
         /// The policy of the protocol (HTTP caching rules).
         case useProtocolCachePolicy = 0

@@ -32,13 +32,20 @@ extension URLSession {
             ))
         }
         let service = NetworkService.shared
-        switch service.requests.send(on: service.connection, { .createTask($0, payload) }) {
-        case .success(.taskCreated(_, let identifier)):
-            if backgroundIdentifier != nil {
+        let isBackground = backgroundIdentifier != nil
+        // Registered on the reader thread as `taskCreated` arrives, so that the task's events,
+        // which follow on the same socket, find it.
+        let registerTask: @Sendable (Message) -> Void = { [self] reply in
+            guard case .taskCreated(_, let identifier) = reply else { return }
+            task.properties.withLock { $0.identifier = identifier }
+            if isBackground {
                 state.withLock { $0.byIdentifier[identifier] = task }
             } else {
                 service.registerInline(task, identifier)
             }
+        }
+        switch service.requests.send(on: service.connection, onReply: registerTask, { .createTask($0, payload) }) {
+        case .success(.taskCreated(_, let identifier)):
             return .success(identifier)
         case .success(let other):
             return .failure(urlError(.badServerResponse, "the host answered createTask with \(other.type)", url: url))

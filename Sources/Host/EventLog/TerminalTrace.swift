@@ -153,6 +153,12 @@ public enum TraceRenderer {
         case "task.created":
             let inline = e["inline"] == .bool(true)
             return "\(pid) created \(inline ? "an inline" : "a background") \(e.string("taskKind") ?? "") task #\(e.int("taskId") ?? 0)\(inline ? "" : " in session \(e.string("session") ?? "")") for \(e.string("url") ?? "")"
+        case "task.started":
+            return "the host performs inline task #\(e.int("taskId") ?? 0) for \(pid)"
+        case "task.finished":
+            return "inline task #\(e.int("taskId") ?? 0) of \(pid) finished: HTTP \(e.int("status") ?? 0)"
+        case "task.failed":
+            return "inline task #\(e.int("taskId") ?? 0) of \(pid) failed: \(e.string("error") ?? "")"
         case "task.cancelled":
             return "task #\(e.int("taskId") ?? 0) of \(bundle) cancelled" + (e.string("detail").map { ": \($0)" } ?? "")
         case "task.recovered":

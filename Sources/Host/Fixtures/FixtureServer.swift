@@ -217,6 +217,11 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             return
         }
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        if end == size && !drop {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            state.completed.withLock { $0 += 1 }
+            return
+        }
         if interval > 0 {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             context.eventLoop.scheduleTask(in: .milliseconds(interval)) {

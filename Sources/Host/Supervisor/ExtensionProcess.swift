@@ -45,8 +45,6 @@ final class ExtensionProcess {
     var killReason: KillReason?
     var pending: [RequestID: Pending] = [:]
     var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
-    /// How the launch ended (hello, or death before it); `nil` while launching.
-    var launchResult: Result<Void, LaunchFailure>?
     var launchTimer: TimerID?
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?
@@ -54,6 +52,8 @@ final class ExtensionProcess {
     var holdsBusy = false
     var deniedCount = 0
     var pingProbe: PingProbe?
+    /// How an activation of this process ends now that it was reaped (nil while it lives).
+    var exitOutcome: ActivationOutcome?
     /// CLOCK_MONOTONIC when `hello` arrived.
     var helloAt: UInt64?
 

@@ -105,6 +105,14 @@ final class Supervisor {
         fields.append(("budgetMs", .double(budget.milliseconds)))
         log.emit("activation.start", fields)
         return await withCheckedContinuation { continuation in
+            // After a possible executor hop the process may have died meanwhile.
+            if let outcome = process.exitOutcome {
+                fields.append(("outcome", .string(outcome.label)))
+                log.emit("activation.end", fields.filter { $0.0 != "budgetMs" })
+                clock.endBusy()
+                continuation.resume(returning: outcome)
+                return
+            }
             let deadline = loop.schedule(at: started + budget.nanoseconds) { [unowned self, unowned process] in
                 self.kill(process, of: ext, .timeBudget,
                           detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
@@ -169,7 +177,9 @@ final class Supervisor {
                 return await waitForLaunch(process)
             case .exiting:
                 // Wait for the dying process to be reaped, then start over.
-                await withCheckedContinuation { exitWaiters.append($0) }
+                await withCheckedContinuation { continuation in
+                    if ext.process !== process { continuation.resume() } else { exitWaiters.append(continuation) }
+                }
                 return await ensureRunning(ext)
             }
         }
@@ -184,13 +194,13 @@ final class Supervisor {
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
-        // The caller may have been suspended since the spawn (the loop ran meanwhile): a launch
-        // that already ended (hello, or death) answers at once.
-        let result = await withCheckedContinuation { continuation in
-            if let settled = process.launchResult {
-                continuation.resume(returning: settled)
-            } else {
-                process.launchWaiters.append(continuation)
+        // The body of withCheckedContinuation may run after an executor hop, when the hello (or
+        // the death) has already been handled: it looks at the state before it waits.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, LaunchFailure>, Never>) in
+            switch process.state {
+            case .ready: continuation.resume(returning: .success(()))
+            case .exiting where process.exitOutcome != nil: continuation.resume(returning: .failure(.died(process.exitOutcome!)))
+            default: process.launchWaiters.append(continuation)
             }
         }
         return result.map { process }
@@ -386,7 +396,6 @@ final class Supervisor {
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
         releaseBusy(process)
-        process.launchResult = .success(())
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters
         process.launchWaiters.removeAll()
@@ -546,11 +555,11 @@ final class Supervisor {
 
         let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
             ?? .failed("the extension ended (\(record.summary)) before answering")
+        process.exitOutcome = outcome
         for pending in process.pending.values.sorted(by: { $0.id < $1.id }) {
             process.pending.removeValue(forKey: pending.id)
             finish(pending, of: process, ext: ext, outcome)
         }
-        if process.launchResult == nil { process.launchResult = .failure(.died(outcome)) }
         let waiters = process.launchWaiters
         process.launchWaiters.removeAll()
         for waiter in waiters { waiter.resume(returning: .failure(.died(outcome))) }
@@ -577,7 +586,9 @@ final class Supervisor {
     /// Waits until the extension has no process (its current one, if any, reaped).
     func waitUntilStopped(_ ext: ManagedExtension) async {
         while ext.process != nil {
-            await withCheckedContinuation { exitWaiters.append($0) }
+            await withCheckedContinuation { continuation in
+                if ext.process == nil { continuation.resume() } else { exitWaiters.append(continuation) }
+            }
         }
     }
 
@@ -591,7 +602,9 @@ final class Supervisor {
             }
         }
         while liveProcesses > 0 {
-            await withCheckedContinuation { exitWaiters.append($0) }
+            await withCheckedContinuation { continuation in
+                if liveProcesses == 0 { continuation.resume() } else { exitWaiters.append(continuation) }
+            }
         }
     }
 }

@@ -129,6 +129,12 @@ final class TimelineScheduler {
             return .reloadRequested(pending)
         }
         return await withCheckedContinuation { continuation in
+            // Checked again here: the body may run after an executor hop.
+            if stopped { return continuation.resume(returning: .stopped) }
+            if let pending = instance.pendingReload {
+                instance.pendingReload = nil
+                return continuation.resume(returning: .reloadRequested(pending))
+            }
             instance.sleeper = continuation
             if let next = instance.nextReload {
                 instance.sleepTimer = clock.schedule(at: next) { [unowned self, unowned instance] in

@@ -7,6 +7,8 @@ final class FileSink: HTTPAttempt.Sink, @unchecked Sendable {
     private let path: String
     private var handle: FileHandle?
     private let onBytes: @Sendable (Int64, Int64) -> Void
+    /// Hears the response before the first byte is written (to journal its validator).
+    var onResponse: (@Sendable (HTTPResponsePayload) async -> Void)?
     /// Bytes in the file so far.
     private(set) var written: Int64
     private var expected: Int64 = -1
@@ -31,6 +33,7 @@ final class FileSink: HTTPAttempt.Sink, @unchecked Sendable {
         try handle.seekToEnd()
         self.handle = handle
         expected = response.expectedContentLength
+        await onResponse?(response)
         onBytes(written, expected)
     }
 

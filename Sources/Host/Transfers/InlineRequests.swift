@@ -53,6 +53,8 @@ final class InlineRequests {
     func resume(_ id: Int, ext: ManagedExtension, pid: Int32) {
         guard var pending = requests[pid]?[id], pending.task == nil else { return }
         clientStarted = true
+        log.emit("task.started", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                                  ("inline", true)])
         let attempt = HTTPAttempt(client: client, request: pending.payload.request, resumeFrom: 0, validator: nil)
         let sink = InlineSink(core: core, pid: pid, taskIdentifier: id,
                               downloadPath: pending.payload.kind == .download ? ext.container + "/tmp/CFNetworkDownload_inline_\(pid)_\(id).tmp" : nil)

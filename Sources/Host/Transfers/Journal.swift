@@ -194,6 +194,12 @@ final class Journal: Sendable {
         return try database.write { db in try EventRecord.filter(ids.contains(Column("id"))).deleteAll(db) }
     }
 
+    /// Drops every pending event of a session (it was invalidated with its tasks cancelled).
+    @discardableResult
+    func dropEvents(app: String, session: String) throws -> Int {
+        try database.write { db in try EventRecord.filter(Column("app") == app && Column("session") == session).deleteAll(db) }
+    }
+
     /// Events left in the journal (for invariants and tests).
     func eventCount() throws -> Int {
         try database.read { db in try EventRecord.fetchCount(db) }

@@ -45,6 +45,8 @@ final class NetworkService {
             registry.detach(key, pid: process.pid)
             if cancelTasks {
                 for task in (try? journal.tasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
+                // invalidateAndCancel: the session is gone, and so are the events it had waiting.
+                _ = try? journal.dropEvents(app: app, session: identifier)
             }
             log.emit("session.invalidated", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")])

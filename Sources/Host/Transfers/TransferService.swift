@@ -131,10 +131,23 @@ final class TransferService {
                 guard throttle.due(written == expected) else { return }
                 Task { await core?.transferProgress(id, received: written, expected: expected) }
             }
+            sink.onResponse = { response in await core?.transferResponded(id, response) }
             let result = await attempt.run(into: sink)
             sink.close()
             await core?.transferAttemptEnded(id, result: result)
         }
+    }
+
+    /// The response of an attempt arrived: its validator goes to the journal at once, so that
+    /// a host that dies mid-body can resume with `Range` after a restart.
+    func responded(_ id: Int64, _ response: HTTPResponsePayload) {
+        guard attempts[id] != nil, var task = try? journal.task(id: id) else { return }
+        func header(_ name: String) -> String? { response.headers.first { $0.name.lowercased() == name }?.value }
+        let ranges = header("accept-ranges")?.lowercased() == "bytes"
+        task.validator = ranges ? (header("etag") ?? header("last-modified")) : nil
+        task.response = response
+        task.bytesExpected = response.expectedContentLength
+        try? journal.update(task)
     }
 
     /// Progress of an attempt (throttled into `download.progress` events).

@@ -6,7 +6,7 @@ import SandglassHost
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Show the system side at work on the example apps: spawn, hello, timelines, idle termination, a budget kill.",
+        abstract: "Show the system side at work on the example apps: spawn, hello, timelines, idle termination, a budget kill, a background download and the relaunch by session identifier.",
         discussion: "Needs the example bundles: `make demo` builds them and runs this."
     )
 
@@ -21,20 +21,28 @@ struct DemoCommand: AsyncParsableCommand {
         say("""
         Sandglass demo — the system side of widget extensions, on Linux.
 
-        Two apps are installed. Leaderboard's widget extension answers placeholder, snapshot and timeline
-        requests and is terminated once it has been idle for 2 s. Hanging's widget never calls its
-        getTimeline completion: its 1 s budget runs out and the host SIGKILLs it, keeping the host and the
-        other widget running. Every extension is its own sandboxed process.
+        Three apps are installed; every extension is its own sandboxed process.
+        · Leaderboard's widget answers placeholder, snapshot and timeline requests, and is terminated once
+          it has been idle for 2 s.
+        · Hanging's widget never calls its getTimeline completion: its 1 s budget runs out and the host
+          SIGKILLs it, while the host and the other widgets go on.
+        · Downloader's widget starts a background download (from a test server on 127.0.0.1) and is
+          terminated before it finishes. The host completes the download, relaunches the extension by its
+          session identifier, delivers didFinishDownloadingTo, and forgets the events only when the widget
+          calls the completion handler it was given.
 
         """)
+        let server = try await FixtureServer.start()
         var configuration = HostConfiguration.temporary()
         configuration.trace = .standardOutput
         configuration.logPath = log
         configuration.budgetOverrides.idle = .seconds(2)
+        configuration.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/262144?chunk=16384&interval=200")
         let host = try await ExtensionHost(configuration)
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         try await host.install(examplesDir + "/Leaderboard.app")
         try await host.install(examplesDir + "/Hanging.app")
+        try await host.install(examplesDir + "/Downloader.app")
         await host.start()
 
         var missing: [String] = []
@@ -42,6 +50,8 @@ struct DemoCommand: AsyncParsableCommand {
             ("a timeline from Leaderboard", { $0.name == "timeline" && $0.bundle == "com.example.leaderboard.widget" }),
             ("the budget kill of Hanging", { $0.name == "killed" && $0.string("reason") == "timeBudget" }),
             ("the idle termination of Leaderboard", { $0.name == "killed" && $0.string("reason") == "idle" && $0.bundle == "com.example.leaderboard.widget" }),
+            ("the relaunch of Downloader for its session's events", { $0.name == "event.delivered" && $0.bundle == "com.example.downloader.widget" }),
+            ("the acknowledgement of the download's events", { $0.name == "events.finished" }),
         ]
         for (what, predicate) in steps {
             do {
@@ -51,6 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         let summary = await host.shutdown()
+        await server.stop()
         say("\n\(summary)")
         if !missing.isEmpty {
             FileHandle.standardError.write(Data("demo: did not see \(missing.joined(separator: ", "))\n".utf8))
