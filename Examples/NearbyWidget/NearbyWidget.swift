@@ -28,10 +28,12 @@ struct NearbyEntry: TimelineEntry, Codable {
     let distanceToApplePark: Double?
 }
 
-/// Wraps CLLocationManager for one-shot requests from the timeline provider.
+/// Wraps CLLocationManager for one-shot requests from the timeline provider. WidgetKit may ask
+/// for timelines concurrently, so every waiting request gets the answer.
 final class WidgetLocationManager: NSObject, CLLocationManagerDelegate {
     private let manager = CLLocationManager()
-    private var handler: ((CLLocation?) -> Void)?
+    private let lock = NSLock()
+    private var handlers: [(CLLocation?) -> Void] = []
     private(set) var authorizationChanges = 0
 
     override init() {
@@ -44,18 +46,26 @@ final class WidgetLocationManager: NSObject, CLLocationManagerDelegate {
     var authorizationStatus: CLAuthorizationStatus { manager.authorizationStatus }
 
     func fetchLocation(handler: @escaping (CLLocation?) -> Void) {
-        self.handler = handler
+        lock.lock()
+        handlers.append(handler)
+        lock.unlock()
         manager.requestLocation()
     }
 
+    private func finish(_ location: CLLocation?) {
+        lock.lock()
+        let waiting = handlers
+        handlers.removeAll()
+        lock.unlock()
+        for handler in waiting { handler(location) }
+    }
+
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
-        handler?(locations.last)
-        handler = nil
+        finish(locations.last)
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: Error) {
-        handler?(nil)
-        handler = nil
+        finish(nil)
     }
 
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {

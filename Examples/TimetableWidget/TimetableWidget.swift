@@ -17,9 +17,11 @@ struct TimetableEntry: TimelineEntry, Codable {
     let locationError: Int?
 }
 
+/// One-shot location requests; concurrent timeline requests all get the answer.
 final class OneShotLocation: NSObject, CLLocationManagerDelegate {
     private let manager = CLLocationManager()
-    private var handler: ((CLLocation?, Error?) -> Void)?
+    private let lock = NSLock()
+    private var handlers: [(CLLocation?, Error?) -> Void] = []
 
     override init() {
         super.init()
@@ -29,18 +31,26 @@ final class OneShotLocation: NSObject, CLLocationManagerDelegate {
     var isAuthorizedForWidgetUpdates: Bool { manager.isAuthorizedForWidgetUpdates }
 
     func request(_ handler: @escaping (CLLocation?, Error?) -> Void) {
-        self.handler = handler
+        lock.lock()
+        handlers.append(handler)
+        lock.unlock()
         manager.requestLocation()
     }
 
+    private func finish(_ location: CLLocation?, _ error: Error?) {
+        lock.lock()
+        let waiting = handlers
+        handlers.removeAll()
+        lock.unlock()
+        for handler in waiting { handler(location, error) }
+    }
+
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
-        handler?(locations.last, nil)
-        handler = nil
+        finish(locations.last, nil)
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: Error) {
-        handler?(nil, error)
-        handler = nil
+        finish(nil, error)
     }
 }
 

@@ -4,7 +4,7 @@ import NotificationCenter
 /// waits out the performUpdate budget (TodayPitfalls.app sets PerformUpdateSeconds to 1), kills
 /// the extension and records the update as failed: `completionNeverCalled`.
 class NeverCompletesViewController: UIViewController, NCWidgetProviding {
-    private func feedHasChanged() -> Bool {
+    nonisolated private func feedHasChanged() -> Bool {
         false
     }
 

@@ -83,6 +83,30 @@ struct LocationTests {
         }
     }
 
+    @Test("the in-use window: location for 15 minutes after the widgets were last visible, and not after (configurable)")
+    func inUseWindow() async throws {
+        for window in [15, 30] {
+            try await withHost({
+                $0.clock = .virtual
+                $0.visibility = .periodic(every: .seconds(3600), for: .seconds(60))
+                $0.location.inUseWindow = .seconds(window * 60)
+                $0.budgetOverrides.idle = .seconds(7200)
+            }) { host in
+                try await host.install(Examples.app("Nearby.app"))
+                await host.start()
+                func status() async throws -> String? {
+                    guard case .timeline(let timeline)? = await host.activate(Self.nearby, .timeline, widget: "Nearby"),
+                          let entry = timeline.entries.first else { return nil }
+                    return (try JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["status"] as? String
+                }
+                await host.run(for: .seconds(10 * 60))          // hidden since 1 min: 9 min ago
+                #expect(try await status() == "located", "window \(window) min, 9 min after the view")
+                await host.run(for: .seconds(12 * 60))          // 21 min ago (or a little more)
+                #expect(try await status() == (window == 15 ? "locationUnavailable" : "located"), "window \(window) min, 21 min after")
+            }
+        }
+    }
+
     @Test("a significant location change reloads the widget free of budget, when it is next visible, with a location")
     func significantChange() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-route-\(UUID().uuidString)")

@@ -53,24 +53,24 @@ final class Screen {
         observers.removeAll()
     }
 
+    /// Sets visibility for now; on start and on a change of schedule the state is always
+    /// recorded, on the schedule's own turns only when it changes.
     private func apply(reason: String) {
         let now = clock.now
         let visible = schedule.isVisible(at: now - origin)
         let next = schedule.nextChange(after: now - origin).map { origin + $0 }
-        if visible != isVisible || reason == "start" || reason == "change" {
-            if isVisible && !visible { lastHidden = now }
-            let changed = visible != isVisible
-            isVisible = visible
+        let changed = visible != isVisible
+        if isVisible && !visible { lastHidden = now }
+        isVisible = visible
+        if changed || reason != "schedule" {
             var fields: [(String, JSONValue)] = [("schedule", .string(schedule.description))]
             if let next {
                 fields += [(visible ? "until" : "nextView", .double(Double(next) / 1e6)),
                            (visible ? "untilDate" : "nextViewDate", .string(iso8601(clock.date(at: next))))]
             }
-            if changed || reason == "start" || reason == "change" {
-                log.emit(visible ? "widgets.visible" : "widgets.hidden", fields)
-            }
-            if changed { for observer in observers { observer(visible) } }
+            log.emit(visible ? "widgets.visible" : "widgets.hidden", fields)
         }
+        if changed { for observer in observers { observer(visible) } }
         if let timer { clock.cancel(timer) }
         timer = next.map { at in
             clock.schedule(at: at) { [unowned self] in
