@@ -4,7 +4,7 @@ import Testing
 
 /// Location in widgets end to end: the Nearby example's CLLocationManager in a real process,
 /// answered by the host under the authorization, the key and the in-use window.
-@Suite("Location in widgets")
+@Suite("Location in widgets", .serialized)
 struct LocationTests {
     static let nearby = "com.example.nearby.widget"
 
@@ -83,27 +83,28 @@ struct LocationTests {
         }
     }
 
-    @Test("the in-use window: location for 15 minutes after the widgets were last visible, and not after (configurable)")
+    @Test("the in-use window: location while visible and for the window after, not later (real clock, a 5 s window)")
     func inUseWindow() async throws {
-        for window in [15, 30] {
-            try await withHost({
-                $0.clock = .virtual
-                $0.visibility = .periodic(every: .seconds(3600), for: .seconds(60))
-                $0.location.inUseWindow = .seconds(window * 60)
-                $0.budgetOverrides.idle = .seconds(7200)
-            }) { host in
-                try await host.install(Examples.app("Nearby.app"))
-                await host.start()
-                func status() async throws -> String? {
-                    guard case .timeline(let timeline)? = await host.activate(Self.nearby, .timeline, widget: "Nearby"),
-                          let entry = timeline.entries.first else { return nil }
-                    return (try JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["status"] as? String
-                }
-                await host.run(for: .seconds(10 * 60))          // hidden since 1 min: 9 min ago
-                #expect(try await status() == "located", "window \(window) min, 9 min after the view")
-                await host.run(for: .seconds(12 * 60))          // 21 min ago (or a little more)
-                #expect(try await status() == (window == 15 ? "locationUnavailable" : "located"), "window \(window) min, 21 min after")
+        try await withHost({
+            $0.visibility = .periodic(every: .seconds(30), for: .seconds(2))
+            $0.location.inUseWindow = .seconds(5)
+            $0.budgetOverrides.idle = .seconds(60)
+        }) { host in
+            try await host.install(Examples.app("Nearby.app"))
+            await host.start()
+            func status() async throws -> String? {
+                guard case .timeline(let timeline)? = await host.activate(Self.nearby, .timeline, widget: "Nearby"),
+                      let entry = timeline.entries.first else { return nil }
+                return (try JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["status"] as? String
             }
+            _ = try await host.waitFor("widgets.hidden")                 // at 2 s
+            await host.run(for: .milliseconds(1500))
+            #expect(try await status() == "located", "about 1.5 s after the widgets were last visible, within 5 s")
+            await host.run(for: .seconds(7))
+            #expect(try await status() == "locationUnavailable", "about 8.5 s after, past the 5 s window")
+            let unavailable = try await host.waitFor("location.unavailable")
+            #expect(unavailable.string("why") == "notInUse")
+            #expect(unavailable.string("detail")?.contains("longer than the 5 s in-use window") == true, "\(unavailable.string("detail") ?? "")")
         }
     }
 

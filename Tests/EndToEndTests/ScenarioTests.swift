@@ -5,7 +5,7 @@ import Testing
 /// The shipped scenario files (Examples/Scenarios): the seed's five test scenarios and the
 /// multiple-extensions advice, each run over days on the virtual clock with real extension
 /// processes, and held to the expectations it lists.
-@Suite("Location scenarios")
+@Suite("Location scenarios", .serialized)
 struct ScenarioTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Scenarios").path

@@ -4,7 +4,7 @@ import Testing
 
 /// Today extensions end to end: real processes made by NSExtensionMain() from the principal
 /// class their Info.plist names, performUpdate under its budget, and the verdicts.
-@Suite("Today extensions")
+@Suite("Today extensions", .serialized)
 struct TodayExtensionTests {
     static let patterns = ["synchronous", "completionblock", "delegate", "asyncawait"].map { "com.example.todaypatterns.\($0)" }
     static let naive = "com.example.todaypitfalls.naive"
