@@ -70,6 +70,10 @@ final class FeedDownloader: NSObject, URLSessionDownloadDelegate, @unchecked Sen
         let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
         configuration.sessionSendsLaunchEvents = true
         configuration.isDiscretionary = false
+        // Tests shorten the task's lifetime (retries included) to see the resource timeout.
+        if let seconds = ProcessInfo.processInfo.environment["SANDGLASS_RESOURCE_TIMEOUT"].flatMap(Double.init) {
+            configuration.timeoutIntervalForResource = seconds
+        }
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
         sessions[identifier] = session
         return session

@@ -153,3 +153,24 @@ struct SessionConflictTests {
         }
     }
 }
+
+@Suite("Resource timeout")
+struct ResourceTimeoutTests {
+    @Test("a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError")
+    func resourceTimeout() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        try await withHost({
+            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=100")
+            $0.extensionEnvironment["SANDGLASS_RESOURCE_TIMEOUT"] = "1"
+        }) { host in
+            try await host.install(Examples.app("Downloader.app"))
+            await host.start()
+            let failed = try await host.waitFor("download.failed")
+            #expect(failed.int("code") == -1001)
+            let delivered = try await host.waitFor("event.delivered")
+            #expect(delivered.string("callback") == "didCompleteWithError")
+            _ = try await host.waitFor("events.finished")
+        }
+    }
+}

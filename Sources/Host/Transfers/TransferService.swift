@@ -28,6 +28,7 @@ final class TransferService {
     private var clients: [Int: HTTPClient] = [:]
     private var attempts: [Int64: Task<Void, Never>] = [:]
     private var startTimers: [Int64: TimerID] = [:]
+    private var resourceTimers: [Int64: TimerID] = [:]
     private var lastProgressEvent: [Int64: UInt64] = [:]
 
     init(journal: Journal, log: EventLog, clock: RunClock, directory: String) throws {
@@ -65,6 +66,31 @@ final class TransferService {
         task.state = .waiting
         try journal.update(task)
         schedule(task, at: task.earliestBeginDate.map { clock.instant(at: $0) } ?? clock.now)
+        armResourceTimeout(task)
+    }
+
+    /// `timeoutIntervalForResource`: the task's whole life, retries included, from its creation.
+    private func armResourceTimeout(_ task: TaskRecord) {
+        guard let id = task.id, let session = try? journal.session(app: task.app, identifier: task.session) else { return }
+        if let timer = resourceTimers.removeValue(forKey: id) { clock.cancel(timer) }
+        let deadline = clock.instant(at: task.createdAt + session.resourceTimeout)
+        resourceTimers[id] = clock.schedule(at: max(deadline, clock.now)) { [weak self] in
+            self?.resourceTimedOut(id)
+        }
+    }
+
+    private func resourceTimedOut(_ id: Int64) {
+        resourceTimers.removeValue(forKey: id)
+        guard var task = try? journal.task(id: id), [.waiting, .running].contains(task.state) else { return }
+        if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
+        if attempts.removeValue(forKey: id)?.cancel() != nil { clock.endBusy() }
+        task.state = .failed
+        task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
+        task.finishedAt = clock.currentDate
+        try? FileManager.default.removeItem(atPath: partialPath(task))
+        log.emit("download.failed", taskFields(task) + [("error", .string(task.error!.message)), ("code", .int(-1001)),
+                                                       ("attempts", .int(Int64(task.attempts)))])
+        try? end(task, events: [event(task, .taskCompleted, file: nil)])
     }
 
     /// `cancel()`: stops the task; its session gets a cancelled completion.
@@ -86,6 +112,7 @@ final class TransferService {
         for task in try journal.unfinishedTasks() {
             log.emit("task.recovered", taskFields(task) + [("bytesOnDisk", .int(partialSize(task)))])
             schedule(task, at: max(task.earliestBeginDate.map { clock.instant(at: $0) } ?? 0, clock.now))
+            armResourceTimeout(task)
         }
     }
 
@@ -93,6 +120,8 @@ final class TransferService {
     func shutdown() async {
         for timer in startTimers.values { clock.cancel(timer) }
         startTimers.removeAll()
+        for timer in resourceTimers.values { clock.cancel(timer) }
+        resourceTimers.removeAll()
         let running = attempts
         attempts.removeAll()
         for task in running.values { task.cancel() }
@@ -226,6 +255,7 @@ final class TransferService {
     }
 
     private func end(_ task: TaskRecord, events: [EventRecord]) throws {
+        if let id = task.id, let timer = resourceTimers.removeValue(forKey: id) { clock.cancel(timer) }
         _ = try journal.finish(task, events: events)
         eventsPending(task.app, task.session, task.bundle)
     }
