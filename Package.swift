@@ -4,8 +4,8 @@ import PackageDescription
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
-/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, plus CoreLocation and
-///   NotificationCenter as they arrive), Apple's API shapes.
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, CoreLocation and
+///   NotificationCenter, so one product dependency makes every import work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
 /// - `sandglass`: the command-line tool.
 ///
@@ -14,7 +14,7 @@ let package = Package(
     name: "sandglass",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "CoreLocation", "NotificationCenter"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         .executable(name: "sandglass", targets: ["sandglass"]),
     ],
@@ -41,6 +41,16 @@ let package = Package(
             name: "WidgetKit",
             dependencies: ["SandglassIPC"],
             path: "Sources/Extension"
+        ),
+        .target(
+            name: "CoreLocation",
+            dependencies: ["WidgetKit", "SandglassIPC"],
+            path: "Sources/CoreLocation"
+        ),
+        .target(
+            name: "NotificationCenter",
+            dependencies: ["WidgetKit"],
+            path: "Sources/NotificationCenter"
         ),
         .target(
             name: "CSandbox",
@@ -95,7 +105,7 @@ let package = Package(
             path: "Sources/sandglass"
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit"], path: "Tests/WidgetKitTests"),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
         .executableTarget(name: "sandbox-probe", path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostTests",

@@ -22,10 +22,7 @@ public struct ControlCommands: Sendable {
         case "kill": return await kill(request)
         case "visibility": return await visibility(request)
         case "clock": return await clock(request)
-        case "location":
-            // The host's location API (issue 4: ExtensionHost.apply(ScenarioChange)) is not in this
-            // build yet; until it is, the daemon says so.
-            return ControlResponse(ok: false, message: "location is not supported by this host yet: its API (ExtensionHost.apply(ScenarioChange), issue 4) is not in this build")
+        case "location": return await location(request)
         default:
             return ControlResponse(ok: false, message: "unknown command \(request.command.debugDescription): use status, reload, kill, visibility, location or clock")
         }
@@ -64,12 +61,44 @@ public struct ControlCommands: Sendable {
         return ControlResponse(ok: true, message: "asked \(asked) \(asked == 1 ? "widget" : "widgets") for a new timeline (as WidgetCenter.\(request.kind == nil ? "reloadAllTimelines()" : "reloadTimelines(ofKind:)") from the app)")
     }
 
+    /// Without a kind: the screen's whole schedule (reload dates, location in-use windows, Today),
+    /// as a scenario's change. With one: how often those widgets are seen, for their reloads.
     private func visibility(_ request: ControlRequest) async -> ControlResponse {
-        guard let value = request.value, let visibility = WidgetVisibility(rawValue: value) else {
-            return ControlResponse(ok: false, message: "visibility is one of \(WidgetVisibility.allCases.map(\.rawValue).joined(separator: ", ")), not \((request.value ?? "nothing").debugDescription)")
+        let value = request.value ?? ""
+        if let kind = request.kind {
+            guard let visibility = WidgetVisibility(rawValue: value) else {
+                return ControlResponse(ok: false, message: "visibility is one of \(WidgetVisibility.allCases.map(\.rawValue).joined(separator: ", ")), not \(value.debugDescription)")
+            }
+            await host.setVisibility(visibility, widget: kind)
+            return ControlResponse(ok: true, message: "widgets of kind \(kind) now seen \(visibility.rawValue)")
         }
-        await host.setVisibility(visibility, widget: request.kind)
-        return ControlResponse(ok: true, message: "\(request.kind.map { "widgets of kind \($0)" } ?? "every widget") now seen \(visibility.rawValue)")
+        guard let schedule = VisibilitySchedule(name: value) else {
+            return ControlResponse(ok: false, message: "visibility is one of \(VisibilitySchedule.names.joined(separator: ", ")), not \(value.debugDescription)")
+        }
+        await host.apply(ScenarioChange(at: .zero, visibility: schedule, note: "sandglass ctl visibility"))
+        return ControlResponse(ok: true, message: "every widget now seen \(schedule)")
+    }
+
+    /// An authorization of the containing app, the user's choice for widgets, or a position.
+    private func location(_ request: ControlRequest) async -> ControlResponse {
+        let value = request.value ?? ""
+        let change: ScenarioChange
+        let said: String
+        if let authorization = LocationAuthorization(rawValue: value) {
+            change = ScenarioChange(at: .zero, authorization: authorization, note: "sandglass ctl location")
+            said = "the app's location authorization is now \(authorization)"
+        } else if let approval = WidgetLocationApproval(rawValue: value) {
+            change = ScenarioChange(at: .zero, widgetApproval: approval, note: "sandglass ctl location")
+            said = "location for widgets is now \(approval)"
+        } else if let point = GeoCoordinate(text: value) {
+            change = ScenarioChange(at: .zero, position: .fixed(point), note: "sandglass ctl location")
+            said = "the device is now at \(point)"
+        } else {
+            let names = LocationAuthorization.allCases.map(\.rawValue) + WidgetLocationApproval.allCases.map(\.rawValue)
+            return ControlResponse(ok: false, message: "location takes LAT,LON or one of \(names.joined(separator: ", ")), not \(value.debugDescription)")
+        }
+        await host.apply(change)
+        return ControlResponse(ok: true, message: said)
     }
 
     private func clock(_ request: ControlRequest) async -> ControlResponse {

@@ -98,16 +98,23 @@ struct DaemonTests {
         let visibility = try CommandLineTests.run(["ctl", "visibility", "seldom", "--control", socket])
         #expect(visibility.status == 0, "\(visibility.error)")
         #expect(visibility.output.contains("every widget now seen seldom"))
-        try eventually("the visibility change is in the log") {
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("\"event\":\"visibility.changed\"")
-        }
+        let perKind = try CommandLineTests.run(["ctl", "visibility", "never", "--kind", "NextMatch", "--control", socket])
+        #expect(perKind.status == 0, "\(perKind.error)")
         let badVisibility = try CommandLineTests.run(["ctl", "visibility", "sometimes", "--control", socket])
-        #expect(badVisibility.status == 1 && badVisibility.error.contains("always, often, seldom, never"))
+        #expect(badVisibility.status == 1 && badVisibility.error.contains("always, never, often, seldom"))
+        let moved = try CommandLineTests.run(["ctl", "location", "48.8566,2.3522", "--control", socket])
+        #expect(moved.status == 0, "\(moved.error)")
+        let denied = try CommandLineTests.run(["ctl", "location", "denied", "--control", socket])
+        #expect(denied.status == 0 && denied.output.contains("authorization is now denied"), "\(denied.error)")
+        let badLocation = try CommandLineTests.run(["ctl", "location", "north", "--control", socket])
+        #expect(badLocation.status == 1 && badLocation.error.contains("LAT,LON"))
+        try eventually("the changes are in the log") {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            return text.contains("\"visibility\":\"seldom\"") && text.contains("\"event\":\"visibility.changed\"")
+                && text.contains("\"authorization\":\"denied\"") && text.components(separatedBy: "\"event\":\"scenario.change\"").count - 1 == 3
+        }
         let realClock = try CommandLineTests.run(["ctl", "clock", "1h", "--control", socket])
         #expect(realClock.status == 1 && realClock.error.contains("runs on the real clock"))
-        let location = try CommandLineTests.run(["ctl", "location", "48.85,2.35", "--control", socket])
-        #expect(location.status == 1)
-        #expect(location.error.contains("not supported by this host yet"))
         let unknown = try CommandLineTests.run(["ctl", "kill", "com.example.nothing", "--control", socket])
         #expect(unknown.status == 1 && unknown.error.contains("no extension com.example.nothing is installed"))
 

@@ -14,6 +14,7 @@ struct CtlCommand: ParsableCommand {
           sandglass ctl status
           sandglass ctl reload Leaderboard
           sandglass ctl visibility seldom
+          sandglass ctl location 48.8566,2.3522
           sandglass ctl clock 6h          # a daemon started with --clock virtual
           sandglass ctl kill com.example.leaderboard.widget --reason chaos
           sandglass ctl status --control /run/sandglass.sock --json
@@ -103,7 +104,7 @@ struct CtlCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set how often widgets are on screen: always, never, often, seldom.")
         @Argument(help: "always, never, often or seldom.")
         var visibility: String
-        @Option(help: "Only widgets of this kind.")
+        @Option(help: "Only widgets of this kind (their reloads); without it the whole screen's schedule changes.")
         var kind: String?
         @OptionGroup var connection: Connection
 
@@ -113,8 +114,8 @@ struct CtlCommand: ParsableCommand {
     }
 
     struct Location: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the device (LAT,LON) or change the location authorization.")
-        @Argument(help: "LAT,LON, or an authorization: notDetermined, denied, restricted, whenInUse, always.")
+        static let configuration = CommandConfiguration(abstract: "Move the device (LAT,LON), or change the app's location authorization or the user's choice for widgets.")
+        @Argument(help: "LAT,LON; an authorization: notDetermined, denied, restricted, whenInUse, always; or extended / declined (location for widgets).")
         var value: String
         @OptionGroup var connection: Connection
 
