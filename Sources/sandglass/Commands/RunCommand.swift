@@ -68,8 +68,20 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events).")
     var dataDirectory: String?
 
-    @Flag(help: "No trace on standard output; only the summary.")
+    @Flag(help: "No trace on standard output; only the summary (on a terminal, a progress line meanwhile).")
     var quiet = false
+
+    @Option(help: "Also write a Chrome / Perfetto trace (JSON) of the run here: a track per extension process, activations as slices.")
+    var trace: String?
+
+    @Option(help: "Also write the HTML report of the run here (as `sandglass report` makes it).")
+    var report: String?
+
+    @Flag(help: "Show progress instead of the trace: a rewritten line on a terminal, plain lines elsewhere.")
+    var progress = false
+
+    @Flag(help: "Print the summary as JSON on standard output, and no trace.")
+    var json = false
 
     func run() async throws {
         let exitCode = try await reportingBadInput { () async throws -> Int32 in
@@ -88,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
             try location.apply(to: &configuration)
             let duration = duration?.duration ?? loaded?.duration ?? .seconds(10)
             configuration.logPath = log
-            configuration.trace = quiet ? nil : .standardOutput
+            configuration.trace = quiet || json || progress ? nil : .standardOutput
             configuration.debugReloads = debugReloads
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {
@@ -105,17 +117,29 @@ struct RunCommand: AsyncParsableCommand {
                     throw BadInput("cannot install \(app): \(error)")
                 }
             }
+            let outputs = try await RunOutputs.start(host, trace: trace, progress: progress ? .shown : (quiet || json ? .onTerminal : .off),
+                                                     duration: duration, virtualClock: configuration.clock == .virtual)
             await host.start()
             await host.run(for: duration)
             let failures = loaded?.failures(in: await host.events()) ?? []
             let summary = await host.shutdown()
-            say("\(summary)")
-            if let loaded, !loaded.expectations.isEmpty {
-                if failures.isEmpty {
-                    say("scenario: all \(loaded.expectations.count) expectations met")
-                } else {
-                    say("scenario: \(failures.count) of \(loaded.expectations.count) expectations not met:")
-                    for failure in failures { say("  ✗ \(failure)") }
+            try await outputs.finish(host, report: report, log: log)
+            if json {
+                var extra: [(String, JSONValue)] = []
+                if let loaded, !loaded.expectations.isEmpty {
+                    extra.append(("expectations", .object([("count", .int(Int64(loaded.expectations.count))),
+                                                           ("notMet", .array(failures.map { .string("\($0)") }))])))
+                }
+                say(summary.json(adding: extra))
+            } else {
+                say("\(summary)")
+                if let loaded, !loaded.expectations.isEmpty {
+                    if failures.isEmpty {
+                        say("scenario: all \(loaded.expectations.count) expectations met")
+                    } else {
+                        say("scenario: \(failures.count) of \(loaded.expectations.count) expectations not met:")
+                        for failure in failures { say("  ✗ \(failure)") }
+                    }
                 }
             }
             if dataDirectory == nil { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
