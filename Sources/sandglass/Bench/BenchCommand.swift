@@ -20,6 +20,10 @@ struct BenchCommand: AsyncParsableCommand {
           sandglass bench --quick
           sandglass bench --json figures.json
           sandglass bench --only week
+          sandglass bench --shard 2/4 --json shard-2.json   # a quarter of the samples, for a campaign
+
+        With --shard INDEX/COUNT the samples of each figure are split: sample k is taken by shard k mod COUNT \
+        (the week, one sample, by shard 0).
         """
     )
 
@@ -35,26 +39,39 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Measure only these figures: spawn, ipc, week (repeat the option for several).")
     var only: [String] = []
 
+    @Option(help: ShardOption.help)
+    var shard: ShardOption?
+
+    @Flag(help: "No progress; only the figures.")
+    var quiet = false
+
     func run() async throws {
         let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
         let app = dir + "/Leaderboard.app"
         let bundle = "com.example.leaderboard.widget"
-        let launches = quick ? 100 : 400
-        let pings = quick ? 5_000 : 50_000
+        let part = shard?.shard ?? .whole
+        let launches = part.share(of: quick ? 100 : 400)
+        let pings = max(1, part.share(of: quick ? 5_000 : 50_000))
+        let progress = ProgressLine("bench", enabled: !quiet)
+        defer { progress.finish() }
 
         let unknown = only.filter { !["spawn", "ipc", "week"].contains($0) }
         if !unknown.isEmpty {
             _ = try await reportingBadInput { () throws -> Int in throw BadInput("unknown figure \(unknown.joined(separator: ", ")); the figures are spawn, ipc, week") }
         }
-        say("Sandglass bench\(quick ? " (quick)" : "") — \(machineSummary())\n")
-        var figures: [String: Any] = ["machine": machineSummary()]
+        say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(machineSummary())\n")
+        var figures: [String: Any] = ["machine": machineSummary(), "shard": part.description]
         if only.isEmpty || only.contains("spawn") || only.contains("ipc") {
-            try await measureProcesses(app: app, bundle: bundle, launches: launches, pings: pings, figures: &figures)
+            try await measureProcesses(app: app, bundle: bundle, launches: launches, pings: pings, progress: progress, figures: &figures)
         }
-        if only.isEmpty || only.contains("week") {
+        if (only.isEmpty || only.contains("week")) && part.owns(0) {
+            progress.update(nil, "7 virtual days of Fleet's 50 widgets, then one cold day · \(progress.elapsed)")
             let week = try await VirtualWeek.measure(examples: dir, days: 7, warm: true)
+            progress.finish()
             say("\n" + week.rendered + (week.wallSeconds <= 10 ? "\n  (target ≤ 10 s of wall time: met)" : "\n  (target ≤ 10 s of wall time: missed)"))
+            progress.update(nil, "one cold virtual day of Fleet · \(progress.elapsed)")
             let cold = try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
+            progress.finish()
             say("\n" + cold.rendered)
             figures["week"] = week.json
             figures["week.speedup"] = week.speedUp
@@ -67,7 +84,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func measureProcesses(app: String, bundle: String, launches: Int, pings: Int, figures: inout [String: Any]) async throws {
+    private func measureProcesses(app: String, bundle: String, launches: Int, pings: Int, progress: ProgressLine,
+                                  figures: inout [String: Any]) async throws {
         var sandboxedConfig = HostConfiguration.temporary()
         sandboxedConfig.schedulesWidgets = false
         sandboxedConfig.budgetOverrides.idle = .seconds(600)
@@ -90,12 +108,14 @@ struct BenchCommand: AsyncParsableCommand {
             _ = await sandboxed.measureColdLaunch(bundle)
             _ = await bare.measureColdLaunch(bundle)
         }
-        for _ in 0..<launches {
+        for i in 0..<launches {
+            progress.update(Double(i) / Double(launches) * 0.5, "spawn → hello \(i)/\(launches) · \(progress.elapsed)")
             if let ns = await sandboxed.measureColdLaunch(bundle) { spawnSandboxed.record(ns) }
             if let ns = await bare.measureColdLaunch(bundle) { spawnBare.record(ns) }
         }
 
         // IPC: pings through the sandboxed host, then the raw baseline.
+        progress.update(0.5, "IPC round trips (\(pings) pings, four ways) · \(progress.elapsed)")
         let frameSize = Frame.encode(.ping(UInt64(pings))).count
         _ = await sandboxed.measurePings(bundle, count: 500, cpu: 0)
         let ipc = Distribution(await sandboxed.measurePings(bundle, count: pings, cpu: 0))
@@ -105,6 +125,7 @@ struct BenchCommand: AsyncParsableCommand {
 
         await sandboxed.shutdown()
         await bare.shutdown()
+        progress.finish()
 
         let table = FigureTable(rows: [
             .init(name: "spawn → hello, sandboxed", distribution: spawnSandboxed, baselineName: "same binary, no sandbox", baseline: spawnBare, target: 1.10),

@@ -1,23 +1,27 @@
 import ArgumentParser
+import SandglassHost
 
-/// `--shard i/n`: run the i-th of n parts of a job (1 ≤ i ≤ n), so that n machines or
-/// processes split it. (A minimal form until the report branch's shared option lands.)
-struct ShardOption: ExpressibleByArgument, Sendable, Hashable, CustomStringConvertible {
-    /// 1-based.
-    let index: Int
-    let count: Int
+/// `--shard INDEX/COUNT`: this process does shard INDEX (from 0) of a campaign split COUNT
+/// ways — item `k` (an iteration of `stress`, a sample of a `bench` figure) is done by shard
+/// `k mod COUNT`, and depends only on the campaign's seed and `k`, so the shards together do
+/// exactly the unsharded campaign (see ``Shard``). In a Kubernetes indexed Job:
+/// `--shard $(JOB_COMPLETION_INDEX)/8`.
+///
+/// A command adds it with `@Option(help: ShardOption.help) var shard: ShardOption?`.
+struct ShardOption: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    let shard: Shard
 
     init?(argument: String) {
-        let parts = argument.split(separator: "/").map(String.init)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
-        self.index = index
-        self.count = count
+        guard let shard = try? Shard(parsing: argument) else { return nil }
+        self.shard = shard
     }
 
-    /// Whether item `n` (0-based) of the job is this shard's.
-    func owns(_ n: Int) -> Bool { n % count == index - 1 }
+    /// The help text every command that takes `--shard` shows.
+    static let help = ArgumentHelp(
+        "Do shard INDEX of COUNT of the campaign (INDEX from 0, as JOB_COMPLETION_INDEX): item k is done by shard k mod COUNT.",
+        valueName: "index/count")
 
-    var description: String { "\(index)/\(count)" }
+    var description: String { shard.description }
 
-    static var defaultValueDescription: String { "1/1" }
+    static var defaultCompletionKind: CompletionKind { .default }
 }

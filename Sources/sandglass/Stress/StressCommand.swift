@@ -29,7 +29,11 @@ struct StressCommand: AsyncParsableCommand {
           sandglass stress Downloader.app Leaderboard.app --seed 7 --iterations 300
           sandglass stress Downloader.app --seed 42 --duration 10m --log stress.jsonl
           sandglass stress Leaderboard.app --seed 1 --faults kill,steps --iterations 1000
-          sandglass stress Downloader.app --seed 3 --iterations 5000 --shard 2/4
+          sandglass stress Downloader.app --seed 3 --iterations 5000 --shard 1/4
+
+        With --shard INDEX/COUNT this process runs iteration k of the plan when k mod COUNT = \
+        INDEX (each iteration's fault depends only on the seed and k), with hosts of its own \
+        that drain its part: COUNT machines together inject every fault of the unsharded run.
         """
     )
 
@@ -48,11 +52,14 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "The faults to inject: kill, steps, suspend, host, network, memory (comma-separated), or all.")
     var faults: String = "all"
 
-    @Option(help: "Run the i-th of n parts of the plan's hosts (1/4 … 4/4); each part drains on its own.")
+    @Option(help: ShardOption.help)
     var shard: ShardOption?
 
     @Option(help: "Write the merged event log (every host's, one after the other, and the run's own events) to this file.")
     var log: String?
+
+    @Option(help: "Also write a Chrome / Perfetto trace (JSON) of every host, one after the other.")
+    var trace: String?
 
     @Option(help: "Keep the hosts' data (journal, containers, per-host logs) here; by default a temporary directory, removed when the run passes.")
     var dataDirectory: String?
@@ -78,8 +85,8 @@ struct StressCommand: AsyncParsableCommand {
             let directory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-\(UUID().uuidString.prefix(8))").path
             let settings = StressConductor.Settings(
                 apps: absolute, plan: StressPlan(seed: seed, faults: faultSet),
-                iterations: duration == nil ? (iterations ?? 200) : nil, duration: duration?.duration, shard: shard,
-                dataDirectory: directory, logPath: log ?? directory + "/stress.jsonl", progress: !quiet, environment: environment)
+                iterations: duration == nil ? (iterations ?? 200) : nil, duration: duration?.duration, shard: shard?.shard ?? .whole,
+                dataDirectory: directory, logPath: log ?? directory + "/stress.jsonl", progress: !quiet, tracePath: trace, environment: environment)
             let conductor = try StressConductor(settings)
             let summary = try await conductor.run(command: replayCommand(iterations: nil))
             say("\(summary)")

@@ -14,10 +14,13 @@ final class StressConductor {
         var plan: StressPlan
         var iterations: Int?
         var duration: Duration?
-        var shard: ShardOption?
+        /// This process's part of the run: iteration k is run by shard k mod count.
+        var shard: Shard
         var dataDirectory: String
         var logPath: String
         var progress: Bool
+        /// A Perfetto trace of every host, one after the other (`--trace`).
+        var tracePath: String?
         var environment: [String]
     }
 
@@ -27,6 +30,8 @@ final class StressConductor {
     private let started = ContinuousClock.now
     private let log: FileHandle
     private var totalKills = 0
+    /// Each host's events, for the trace.
+    private var hostRuns: [RunLog] = []
 
     init(_ settings: Settings) throws {
         self.settings = settings
@@ -62,11 +67,12 @@ final class StressConductor {
         let server = try await FixtureServer.start()
         let plan = settings.plan
         let url = plan.faults.contains(.network) ? server.url("/chaos/65536?seed=\(plan.seed)") : server.url("/bytes/65536")
-        let progress = StressProgress(total: settings.iterations, enabled: settings.progress)
+        let share = settings.iterations.map { settings.shard.share(of: $0) }
+        let progress = StressProgress(total: share, enabled: settings.progress)
         emit("stress.start", [("seed", .int(Int64(bitPattern: plan.seed))), ("faults", .array(plan.faults.sorted().map { .string($0.rawValue) })),
                               ("iterations", settings.iterations.map { .int(Int64($0)) } ?? .null),
                               ("durationMs", settings.duration.map { .double(Double($0.components.seconds) * 1000) } ?? .null),
-                              ("shard", .string(settings.shard?.description ?? "1/1")), ("fixtureURL", .string(url)),
+                              ("shard", .string(settings.shard.description)), ("fixtureURL", .string(url)),
                               ("apps", .array(settings.apps.map { .string($0) })), ("command", .string(command))])
 
         var index = 0
@@ -74,8 +80,8 @@ final class StressConductor {
         var ranIterations = 0
         while true {
             let epoch: StressPlan.Epoch
-            if let total = settings.iterations {
-                let epochs = plan.epochs(iterations: total)
+            if let share {
+                let epochs = plan.epochs(iterations: share)
                 guard index < epochs.count else { break }
                 epoch = epochs[index]
             } else if plan.faults.contains(.host) {
@@ -86,9 +92,7 @@ final class StressConductor {
                 epoch = StressPlan.Epoch(index: 0, iterations: 0..<Int.max, ending: .shutdown)
             }
             let isDrain = epoch.ending == .shutdown
-            if isDrain || settings.shard?.owns(epoch.index) ?? true {
-                ranIterations += try await runHost(epoch, fixtureURL: url, progress: progress)
-            }
+            ranIterations += try await runHost(epoch, fixtureURL: url, progress: progress)
             iteration = epoch.iterations.upperBound
             index += 1
             if isDrain { break }
@@ -107,10 +111,15 @@ final class StressConductor {
         let summary = StressSummary(events: events, report: report)
         emit("stress.end", summary.fields + [("ranIterations", .int(Int64(ranIterations)))])
         try? log.close()
+        if let tracePath = settings.tracePath {
+            do { try PerfettoTrace.write(hostRuns, to: tracePath) } catch { throw BadInput("cannot write the trace \(tracePath): \(error)") }
+        }
         return summary
     }
 
-    /// Runs one host process for `epoch`; returns the iterations it ran.
+    /// Runs one host process for `epoch` (its iterations numbered within this shard's share:
+    /// local iteration j is the run's iteration `shard.index + j * shard.count`); returns the
+    /// iterations it ran.
     private func runHost(_ epoch: StressPlan.Epoch, fixtureURL: String, progress: StressProgress) async throws -> Int {
         let hostLog = settings.dataDirectory + "/host-\(epoch.index).jsonl"
         let count: Int
@@ -122,7 +131,8 @@ final class StressConductor {
         var arguments = ["stress-worker"] + settings.apps + [
             "--data-directory", settings.dataDirectory + "/data", "--log", hostLog,
             "--seed", String(settings.plan.seed), "--faults", settings.plan.faults.sorted().map(\.rawValue).joined(separator: ","),
-            "--first", String(epoch.iterations.lowerBound), "--count", String(count), "--ending", epoch.ending.argument,
+            "--first", String(settings.shard.index + epoch.iterations.lowerBound * settings.shard.count), "--count", String(count),
+            "--stride", String(settings.shard.count), "--ending", epoch.ending.argument,
             "--env", "SANDGLASS_FIXTURE_URL=\(fixtureURL)",
         ]
         for pair in settings.environment { arguments += ["--env", pair] }
@@ -144,10 +154,9 @@ final class StressConductor {
                     let words = line.split(separator: " ", maxSplits: 2).map(String.init)
                     switch words.first {
                     case "progress" where words.count == 3:
-                        let iteration = Int(words[1]) ?? 0
                         let kills = Int(words[2]) ?? 0
                         state.withLock { $0.kills = kills; $0.ran += 1 }
-                        progress.iteration(iteration, kills: baseKills + kills)
+                        progress.iterationDone(kills: baseKills + kills)
                     case "kill-me":
                         if case .hostKilledAfter(let ms) = ending {
                             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(ms)) { worker.kill() }
@@ -167,6 +176,7 @@ final class StressConductor {
         // The host's own log first, then what its death left.
         let hostEvents = (try? HostEvent.read(logAt: hostLog)) ?? Self.readLenient(hostLog)
         for event in hostEvents { append(event) }
+        if settings.tracePath != nil { hostRuns.append(RunLog(source: "host \(epoch.index)", events: hostEvents)) }
         let killed = sg_wifsignaled(status) != 0 && sg_wtermsig(status) == SIGKILL
         if killed { progress.hostKilled() }
         var fields: [(String, JSONValue)] = [("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))), ("killed", .bool(killed))]

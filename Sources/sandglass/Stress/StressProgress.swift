@@ -1,66 +1,51 @@
-import Foundation
-import Glibc
 import Synchronization
 
-/// The progress line of a long stress run on standard error: rewritten in place on a terminal
-/// (at most ten times a second), a plain line every ten seconds otherwise.
+/// The progress of a stress run, on the shared ``ProgressLine`` (a rewritten line on a
+/// terminal, plain lines elsewhere): iterations done, the host now running, kills so far.
 final class StressProgress: Sendable {
     private struct State {
-        var iteration = 0
+        var done = 0
         var kills = 0
         var hostKills = 0
         var host = 0
         var hostPid: Int32 = 0
-        var lastDrawn: ContinuousClock.Instant?
     }
 
+    private let line: ProgressLine
     private let state = Mutex(State())
+    /// The iterations of the run (this shard's), nil for a `--duration` run.
     private let total: Int?
-    private let started = ContinuousClock.now
-    private let isTerminal = isatty(2) == 1
-    private let enabled: Bool
 
     init(total: Int?, enabled: Bool) {
         self.total = total
-        self.enabled = enabled
+        line = ProgressLine("stress", enabled: enabled)
     }
 
+    /// Host `index` (pid `pid`) started.
     func host(_ index: Int, pid: Int32) {
         state.withLock { $0.host = index; $0.hostPid = pid }
-        draw(force: !isTerminal)
+        draw()
     }
 
-    func iteration(_ iteration: Int, kills: Int) {
-        state.withLock { $0.iteration = iteration + 1; $0.kills = kills }
-        draw(force: false)
+    /// One more iteration done; `kills` extensions killed so far in the run.
+    func iterationDone(kills: Int) {
+        state.withLock { $0.done += 1; $0.kills = kills }
+        draw()
     }
 
     func hostKilled() {
         state.withLock { $0.hostKills += 1 }
     }
 
-    /// Clears the line on a terminal before other output.
+    /// Erases the line (terminal) before the summary.
     func finish() {
-        guard enabled, isTerminal else { return }
-        write("\r\u{1B}[K")
+        line.finish()
     }
 
-    private func draw(force: Bool) {
-        guard enabled else { return }
-        let now = ContinuousClock.now
-        let text: String? = state.withLock { s in
-            let interval: Duration = isTerminal ? .milliseconds(100) : .seconds(10)
-            if !force, let last = s.lastDrawn, now - last < interval { return nil }
-            s.lastDrawn = now
-            let elapsed = Double((now - started).components.seconds)
-            let of = total.map { "/\($0)" } ?? ""
-            return "stress: iteration \(s.iteration)\(of) · host \(s.host + 1) (pid \(s.hostPid)) · \(s.kills) kills · \(s.hostKills) host kills · \(Int(elapsed)) s"
-        }
-        guard let text else { return }
-        write(isTerminal ? "\r\u{1B}[K" + text : text + "\n")
-    }
-
-    private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+    private func draw() {
+        let s = state.withLock { $0 }
+        let fraction = total.map { $0 > 0 ? Double(s.done) / Double($0) : 1 }
+        let of = total.map { "/\($0)" } ?? ""
+        line.update(fraction, "iteration \(s.done)\(of) · host \(s.host + 1) (pid \(s.hostPid)) · \(s.kills + s.hostKills) kills (\(s.hostKills) of the host) · \(line.elapsed)")
     }
 }

@@ -20,6 +20,8 @@ struct StressWorkerCommand: AsyncParsableCommand {
     @Option var faults: String
     @Option var first: Int
     @Option var count: Int
+    /// Iterations `first`, `first + stride`, … (`count` of them): a shard's part of the run.
+    @Option var stride: Int = 1
     @Option var ending: String
     @Option(name: .customLong("env")) var environment: [String] = []
     /// Take no further iteration after this time (seconds since 1970): `--duration` runs.
@@ -50,7 +52,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
         var runner: ChaosRunner? = try await ChaosRunner(host: host!, plan: plan, bundles: bundles)
         say("ready")
         do {
-            for iteration in first..<(first + count) {
+            for iteration in Swift.stride(from: first, to: first + count * stride, by: stride) {
                 if let stopAt, Date().timeIntervalSince1970 >= stopAt { break }
                 await host!.record("stress.iteration", [("iteration", .int(Int64(iteration))), ("action", .string("\(plan.action(iteration))"))])
                 try await runner!.run(iteration: iteration)
