@@ -66,17 +66,27 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
             if pid == 0 { _exit(0) }
             if pid < 0 { denied += 1 } else { var status: Int32 = 0; waitpid(pid, &status, 0) }
         }
-        var threads = 0
+        // The threads block reading a pipe until the count is done, then end (closing its
+        // write end wakes them), so that the completion can still be sent.
+        var release: [Int32] = [-1, -1]
+        _ = pipe(&release)
+        var threads: [pthread_t] = []
         var failure = ""
-        while threads < 4096 {
+        while threads.count < 4096 {
             var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { _ in
-                while true { sleep(1000) }
-            }, nil)
+            let fd = UnsafeMutableRawPointer(bitPattern: Int(release[0]) + 1)
+            let rc = pthread_create(&thread, nil, { fd in
+                var byte: UInt8 = 0
+                _ = read(Int32(Int(bitPattern: fd) - 1), &byte, 1)
+                return nil
+            }, fd)
             if rc != 0 { failure = errnoText(rc); break }
-            threads += 1
+            threads.append(thread)
         }
-        let line = "fork bomb: \(denied) of 64 forks refused; \(threads) threads before pthread_create failed: \(failure)"
+        close(release[1])
+        for thread in threads { pthread_join(thread, nil) }
+        close(release[0])
+        let line = "fork bomb: \(denied) of 64 forks refused; \(threads.count) threads before pthread_create failed: \(failure)"
         report(line)
         return line
     case .busyloop:

@@ -12,7 +12,7 @@ struct MisbehaviourCorpusTests {
 
     /// Each misbehaving extension and the verdict that contains it.
     static let expected: [(bundle: String, verdict: ContainmentVerdict)] = [
-        ("com.example.misbehaving.forkbomb", .denied(["fork"])),
+        ("com.example.misbehaving.forkbomb", .denied(["clone"])),
         ("com.example.misbehaving.busyloop", .killed(.timeBudget)),
         ("com.example.misbehaving.sleeper", .killed(.timeBudget)),
         ("com.example.misbehaving.nevercompletes", .killed(.timeBudget)),
