@@ -32,6 +32,8 @@ public final class ChaosRunner: Sendable {
     private let kills = KillCounter()
     private let counter: Task<Void, Never>
     private let originalLimits: [String: Int]
+    /// How long (real time) a host armed to die at a step waits for it before dying anyway.
+    static let hostStepWait: Duration = .seconds(8)
 
     /// Prepares chaos against `host` (installed and started): waits (up to `deadline`) for each
     /// widget extension's hello to learn its kinds.
@@ -130,30 +132,25 @@ public final class ChaosRunner: Sendable {
         await host.disarm(arm)
     }
 
-    /// The end of a killed epoch at `step`: time passes until the host kills itself there (or,
-    /// when the step does not come within 20 s, at once). Never returns.
+    /// The end of a killed epoch at `step`: time passes and activations run until the host
+    /// kills itself there (or, when the step does not come within `hostStepWait`, at once).
+    /// Never returns.
     public func killHost(at step: ProtocolStep) async -> Never {
         _ = await host.killAt(step, target: .host)
-        // Non-delivery steps come soonest from an activation; delivery steps from time.
-        if !step.isDelivery {
-            let target = targets[0]
-            if step == .spawned || step == .hello { await host.kill(target.bundle, reason: .chaos) }
-            _ = await activate(target, .timeline)
-        }
         let started = ContinuousClock.now
         var round = 0
-        while ContinuousClock.now - started < .seconds(20) {
-            await host.advance(by: .seconds(600))
+        while ContinuousClock.now - started < Self.hostStepWait {
+            // Launch steps come from an activation of a process that is not running; the
+            // others from any activation (a timeline starts downloads), delivery steps with time.
+            let target = targets[round % targets.count]
+            if step == .spawned || step == .hello { await host.kill(target.bundle, reason: .chaos) }
+            _ = await activate(target, .timeline)
+            await host.advance(by: .seconds(step.isDelivery ? 900 : 60))
             round += 1
-            if !step.isDelivery {
-                let target = targets[round % targets.count]
-                if step == .spawned || step == .hello { await host.kill(target.bundle, reason: .chaos) }
-                _ = await activate(target, .timeline)
-            }
         }
         // The step never came (apps without background sessions never deliver events): the host
         // dies all the same, at this moment.
-        await host.record("host.killed", [("step", .string("none")), ("detail", .string("chaos: \(step.rawValue) did not come within 20 s; the host SIGKILLs itself now"))])
+        await host.record("host.killed", [("step", .string("none")), ("detail", .string("chaos: \(step.rawValue) did not come within \(Self.hostStepWait); the host SIGKILLs itself now"))])
         Glibc.kill(getpid(), SIGKILL)
         while true { pause() }
     }

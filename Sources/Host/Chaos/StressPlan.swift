@@ -31,7 +31,7 @@ public struct StressPlan: Sendable, Hashable {
         }
     }
 
-    /// The epochs covering `iterations` iterations. With the `host` fault: hosts of 30 to 110
+    /// The epochs covering `iterations` iterations. With the `host` fault: hosts of 10 to 40
     /// iterations each (the last one shorter), each SIGKILLed at its end, then one more host
     /// that only drains the run (its downloads and deliveries) and shuts down. Without it: one
     /// host that runs every iteration, drains and shuts down.
@@ -62,7 +62,7 @@ public struct StressPlan: Sendable, Hashable {
 
     private func epochLength(_ index: Int) -> Int {
         var random = SeededRandom(seed: seed, 1, UInt64(index))
-        return random.int(in: 30...110)
+        return random.int(in: 10...40)
     }
 
     private func ending(_ index: Int) -> EpochEnding {
