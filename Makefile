@@ -63,11 +63,13 @@ bench: examples
 	.build/release/sandglass bench --examples $(EXAMPLES)
 
 # Fuzzing with libFuzzer (swiftc -sanitize=fuzzer; clang's runtime ships with the toolchain):
-# the IPC frame decoder and the bundle / Info.plist loader, each for FUZZ_SECONDS, starting from
+# the IPC frame decoder and the bundle / Info.plist loader, each for FUZZ_SECONDS (or FUZZ_RUNS
+# inputs, whichever ends first), starting from
 # the seed corpus in Fuzz/corpus (new inputs go to .build/fuzz/corpus-*, findings to
 # .build/fuzz/crash-*). Not part of `make test`: every input kept in Fuzz/corpus is decoded by
 # the unit tests instead (FuzzCorpusTests).
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
 FUZZ_JOBS ?= 1
 FUZZ := .build/fuzz
 FUZZ_FLAGS := -O -sanitize=fuzzer -parse-as-library
@@ -91,9 +93,9 @@ $(FUZZ)/bundle-loader: Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES) $(FUZZ)/l
 
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ)/corpus-ipc $(FUZZ)/corpus-bundle
-	$(FUZZ)/frame-decoder -max_total_time=$(FUZZ_SECONDS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
+	$(FUZZ)/frame-decoder -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ)/crash-ipc- $(FUZZ)/corpus-ipc Fuzz/corpus/ipc
-	$(FUZZ)/bundle-loader -max_total_time=$(FUZZ_SECONDS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
+	$(FUZZ)/bundle-loader -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ)/crash-bundle- $(FUZZ)/corpus-bundle Fuzz/corpus/bundle
 
 # Regenerates the IPC seeds from Tests/IPCTests/Samples.swift (an uninstrumented build).
