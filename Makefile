@@ -91,11 +91,13 @@ $(FUZZ)/bundle-loader: Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES) $(FUZZ)/l
 	$(SWIFT)c $(FUZZ_FLAGS) -module-name BundleLoaderFuzzer -I $(FUZZ) -L $(FUZZ) -lSandglassIPC -o $@ \
 		Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES)
 
+# The bundle loader runs with -close_fd_mask=2: Foundation's plist parser warns on standard
+# error for every malformed input.
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ)/corpus-ipc $(FUZZ)/corpus-bundle
 	$(FUZZ)/frame-decoder -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ)/crash-ipc- $(FUZZ)/corpus-ipc Fuzz/corpus/ipc
-	$(FUZZ)/bundle-loader -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
+	$(FUZZ)/bundle-loader -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -close_fd_mask=2 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ)/crash-bundle- $(FUZZ)/corpus-bundle Fuzz/corpus/bundle
 
 # Regenerates the IPC seeds from Tests/IPCTests/Samples.swift (an uninstrumented build).
