@@ -31,8 +31,3 @@ public enum ChaosFault: String, Sendable, Hashable, CaseIterable, Comparable {
         return faults
     }
 }
-
-/// A stress plan could not be made; the description says why.
-public struct ChaosPlanError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-}
