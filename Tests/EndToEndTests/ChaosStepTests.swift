@@ -84,7 +84,8 @@ struct ChaosStepTests {
 
     @Test("a memory limit lowered under the footprint kills (memory); restored, the next launch answers")
     func memoryLimit() async throws {
-        try await withHost({ $0.schedulesWidgets = false }) { host in
+        // No idle exit: the limit is lowered under a live process, however slow the machine.
+        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(600) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             await host.setMemoryLimit(Self.leaderboard, bytes: 256 << 10)
