@@ -23,6 +23,7 @@ struct StressCommandTests {
         let (result, events) = try Self.stress(seed: 11, iterations: 16, faults: "kill,host,network", quiet: false)
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("invariants:   all held"), "\(result.output)")
+        #expect(result.output.contains("guarantees:   0 acknowledged events lost · 0 deliveries after acknowledgement · 0 zombies · 0 leaked descriptors · 0 orphans"))
         #expect(!events.contains { $0.name == "invariant.violated" })
         let ended = events.filter { $0.name == "host.ended" }
         #expect(ended.filter { $0["killed"] == .bool(true) }.count >= 1, "at least one host died")

@@ -36,6 +36,11 @@ public struct StressSummary: Sendable, CustomStringConvertible {
     public var held: Bool { verdicts.allSatisfy(\.held) }
     public var violations: Int { verdicts.map(\.violations.count).reduce(0, +) }
 
+    /// The violations of `invariant` (0 when it was not checked).
+    public func violations(of invariant: Invariant) -> Int {
+        verdicts.first { $0.invariant == invariant }?.violations.count ?? 0
+    }
+
     public init(events: [HostEvent], report: InvariantReport) {
         var launched: Set<String> = []
         for event in events {
@@ -91,6 +96,7 @@ public struct StressSummary: Sendable, CustomStringConvertible {
             "  downloads:    \(downloadsFinished) finished, \(downloadsFailed) failed, \(downloadRetries) retries, \(tasksRecovered) recovered after a host restart",
             "  events:       \(eventsDelivered) delivered, \(eventsAcknowledged) acknowledged, \(eventsRedelivered) redelivered",
             "  sandbox:      \(sandboxDenials) denials · \(protocolViolations) protocol violations",
+            "  guarantees:   \(violations(of: .downloadsAcknowledged)) acknowledged events lost · \(violations(of: .noDeliveryAfterAcknowledgement)) deliveries after acknowledgement · \(violations(of: .noZombies)) zombies · \(violations(of: .descriptorsReturn)) leaked descriptors · \(violations(of: .noOrphans)) orphans",
             "  invariants:   \(held ? "all held" : "\(violations) violation\(violations == 1 ? "" : "s")")",
         ]
         lines += verdicts.map { "    " + $0.description }

@@ -8,7 +8,8 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check the invariants over an event log (of run, stress, or your own tests).",
         discussion: """
-        Prints one verdict per invariant and an invariant.violated line for each violation. \
+        Prints one verdict per invariant (for the log of a stress run, its whole summary) and an \
+        invariant.violated line for each violation. \
         Exit status 0 when every invariant held, 1 when one did not, 2 when the log cannot be read.
 
         Examples:
@@ -32,7 +33,8 @@ struct CheckCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let report = InvariantChecker(allowPendingAtEnd: allowPending).check(events)
-        say("\(report)")
+        // A stress run's log: its summary again, recounted from the log.
+        say(events.contains { $0.name == "stress.start" } ? "\(StressSummary(events: events, report: report))" : "\(report)")
         for event in report.violationEvents(at: events.last?.t ?? 0) { say(event.jsonLine) }
         if !report.held { throw ExitCode(1) }
     }
