@@ -67,7 +67,8 @@ struct ChaosStepTests {
 
     @Test("suspension: a SIGSTOPped extension answers once SIGCONTed; frozen past its budget, it is killed")
     func suspension() async throws {
-        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.timeline = .milliseconds(500) }) { host in
+        // A budget long enough that the stop-to-continue round trip fits on a loaded machine.
+        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.timeline = .seconds(4) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             let pid = try #require(await host.suspend(Self.leaderboard))

@@ -30,7 +30,6 @@ struct MisbehaviourCorpusTests {
     @Test("every misbehaviour contained with its verdict, at once, beside a good widget that answers every time")
     func allAtOnce() async throws {
         try await withHost({ $0.schedulesWidgets = false }) { host in
-            let before = openFileDescriptorCount()
             for app in ["Misbehaving.app", "MemoryHog.app", "Garbage.app", "Network.app", "Leaderboard.app"] {
                 try await host.install(Examples.app(app))
             }
@@ -81,8 +80,9 @@ struct MisbehaviourCorpusTests {
                 Issue.record("the good widget stopped answering")
                 return
             }
+            // (The host's descriptors are counted by the stress worker, a process of its own; in
+            // this process the other suites open and close theirs meanwhile.)
             await host.shutdown()
-            #expect(openFileDescriptorCount() <= before + 2, "descriptors back near where they were")
             let report = InvariantChecker().check(await host.events())
             #expect(report.held, "\(report)")
         }

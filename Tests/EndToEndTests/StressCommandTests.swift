@@ -8,19 +8,19 @@ import Testing
 @Suite("Stress command", .serialized)
 struct StressCommandTests {
     /// A run of `iterations` with `faults`; returns the result and the merged log's events.
-    static func stress(seed: Int, iterations: Int, faults: String, quiet: Bool = true) throws -> (CommandLineTests.Result, [HostEvent]) {
+    static func stress(seed: Int, iterations: Int, faults: String) throws -> (CommandLineTests.Result, [HostEvent]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-test-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/merged.jsonl"
         let result = try CommandLineTests.run(["stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
                                                "--seed", String(seed), "--iterations", String(iterations), "--faults", faults,
-                                               "--data-directory", directory + "/hosts", "--log", log] + (quiet ? ["--quiet"] : []))
+                                               "--data-directory", directory + "/hosts", "--log", log, "--quiet"])
         return (result, (try? HostEvent.read(logAt: log)) ?? [])
     }
 
     @Test("hosts SIGKILLed and restarted from the journal: every invariant holds, the summary and the log say so")
     func hostKillsHold() throws {
-        let (result, events) = try Self.stress(seed: 11, iterations: 16, faults: "kill,host,network", quiet: false)
+        let (result, events) = try Self.stress(seed: 11, iterations: 16, faults: "kill,host,network")
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("invariants:   all held"), "\(result.output)")
         #expect(result.output.contains("guarantees:   0 acknowledged events lost · 0 deliveries after acknowledgement · 0 zombies · 0 leaked descriptors · 0 orphans"))
@@ -35,8 +35,6 @@ struct StressCommandTests {
         let end = try #require(events.last { $0.name == "stress.end" })
         #expect(end.int("iterations") == 16)
         #expect(events.contains { $0.name == "hygiene" && $0.int("zombies") == 0 })
-        // Not a terminal: plain progress lines on standard error.
-        #expect(result.error.split(separator: "\n").contains { $0.hasPrefix("stress: ") && $0.contains("iteration") }, "\(result.error)")
     }
 
     @Test("the same seed makes the same choices: faults, their order and targets, the host deaths")
@@ -55,6 +53,17 @@ struct StressCommandTests {
         #expect(first.status == 0 && second.status == 0, "\(first.output)\n\(second.output)")
         #expect(!choices(a).isEmpty)
         #expect(choices(a) == choices(b))
+    }
+
+    @Test("on a terminal: a progress line rewritten in place, then the summary")
+    func progressOnTerminal() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-tty-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output) = try ProgressTests.onTerminal(["stress", try Examples.app("Leaderboard.app"), "--seed", "2", "--iterations", "3",
+                                                             "--faults", "kill", "--data-directory", directory])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("\r\u{1B}[2K") && output.contains("iteration"), "a rewritten line: \(output.debugDescription)")
+        #expect(output.contains("stress summary: 3 chaos iterations"))
     }
 
     @Test("a log with a violation: check prints invariant.violated lines and exits 1")
