@@ -7,6 +7,7 @@ import PackageDescription
 /// - `WidgetKit`: the SDK an extension links (modules WidgetKit, plus CoreLocation and
 ///   NotificationCenter as they arrive), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
+/// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
 let package = Package(
     name: "sandglass",
@@ -14,6 +15,8 @@ let package = Package(
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
+        /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
+        .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
         .executable(name: "sandglass", targets: ["sandglass"]),
     ],
     dependencies: [

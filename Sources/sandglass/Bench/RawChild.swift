@@ -1,0 +1,63 @@
+import CSandbox
+import Foundation
+import Glibc
+
+/// A child started with `posix_spawn` — nothing of Sandglass in the path — for the baselines.
+/// glibc's `posix_spawn` clones with `CLONE_VM | CLONE_VFORK`, the shape the host's own spawn has.
+struct RawChild {
+    let pid: pid_t
+
+    /// Spawns `path` with `arguments` and `environment`; `stdin`, `stdout` and `fd3`, when given,
+    /// become its descriptors 0, 1 and 3 (the others: inherited 0 to 2, nothing else — the
+    /// benchmark's own descriptors are close-on-exec).
+    static func spawn(_ path: String, arguments: [String] = [], environment: [String] = [],
+                      stdin: Int32? = nil, stdout: Int32? = nil, fd3: Int32? = nil) throws -> RawChild {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
+        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+        if let fd3 { posix_spawn_file_actions_adddup2(&actions, fd3, 3) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard rc == 0 else { throw BadInput("posix_spawn \(path) failed: errno \(rc)") }
+        return RawChild(pid: pid)
+    }
+
+    /// Waits for the child to end (blocking) and returns its raw wait status.
+    @discardableResult
+    func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+}
+
+/// Runs `body` on a fresh thread (blocking calls, precise timing away from the host's loop and
+/// the cooperative pool) and returns its result.
+func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// Reads until `count` bytes arrived or the peer closed; returns the bytes read.
+func readAtLeast(_ fd: Int32, _ count: Int) -> Int {
+    var buffer = [UInt8](repeating: 0, count: max(count, 64))
+    var done = 0
+    while done < count {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        done += n
+    }
+    return done
+}
