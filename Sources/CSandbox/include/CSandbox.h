@@ -70,6 +70,8 @@ typedef struct sg_spawn_result {
     int listener_fd;      ///< seccomp notification listener, or -1
     int failed_step;      ///< sg_spawn_step, SG_STEP_NONE on success
     int failed_errno;
+    uint64_t cgroup_join_ns;  ///< how long joining the cgroups took in the child (CLOCK_MONOTONIC)
+    uint64_t setup_ns;        ///< clone → execve in the child, all steps (CLOCK_MONOTONIC)
 } sg_spawn_result;
 
 /// Spawns `req->path` with clone(CLONE_VM | CLONE_VFORK | CLONE_PIDFD): returns when the child has

@@ -385,6 +385,8 @@ final class Supervisor {
         }
         log.emit("spawned", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
+                             ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
+                             ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
                              ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
                              ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
         process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in

@@ -32,6 +32,8 @@ enum BackgroundEventFigures {
         // The response waits 40 ms: time enough to kill the extension before the body is complete.
         configuration.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?delay=40")
         configuration.budgetOverrides.idle = .seconds(600)
+        // To see where the time goes, event by event: SANDGLASS_BENCH_LOG=run.jsonl.
+        configuration.logPath = ProcessInfo.processInfo.environment["SANDGLASS_BENCH_LOG"]
         let host = try await ExtensionHost(configuration)
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         try await host.install(bench.examples + "/Downloader.app")
@@ -82,6 +84,8 @@ enum BackgroundEventFigures {
                 if isCold, let spawned = all.first(where: { $0.name == "spawned" && $0.at > finished.at }),
                    let said = all.first(where: { $0.name == "hello" && $0.at > finished.at }) {
                     stages += [("spawned", spawned.at), ("hello", said.at)]
+                    if let join = spawned.event.double("cgroupJoinMs") { coldStages["of which joining the cgroup", default: Distribution()].record(UInt64(join * 1e6)) }
+                    if let setup = spawned.event.double("childSetupMs") { coldStages["of which clone → execve in the child", default: Distribution()].record(UInt64(setup * 1e6)) }
                 }
                 stages += [("event.delivered", delivered.at), ("delegate called", delegate)]
                 for i in 1..<stages.count {
@@ -97,7 +101,8 @@ enum BackgroundEventFigures {
         await host.removeStampedObserver(observer)
         await host.shutdown()
         await server.stop()
-        let order = ["download.finished → spawned", "spawned → hello", "hello → event.delivered",
+        let order = ["download.finished → spawned", "of which clone → execve in the child", "of which joining the cgroup",
+                     "spawned → hello", "hello → event.delivered",
                      "download.finished → event.delivered", "event.delivered → delegate called"]
         func medians(_ stages: [String: Distribution]) -> [(String, Double)] {
             order.compactMap { name in stages[name].map { (name, $0.p50 / 1000) } }
