@@ -36,7 +36,7 @@ typedef struct sg_spawn_request {
     size_t bpf_len;               ///< bytes
     int bpf_wants_listener;       ///< the program returns SECCOMP_RET_USER_NOTIF: create a listener and hand it to the parent
     int landlock_ruleset_fd;      ///< from sg_landlock_create, or -1
-    const int *cgroup_procs_fds;  ///< open `cgroup.procs` files the child writes "0" to (joins before anything else)
+    const int *cgroup_procs_fds;  ///< open join files (v1 `tasks`, v2 `cgroup.procs`) the child writes "0" to (joins before anything else)
     int cgroup_procs_count;
     int new_process_group;        ///< setpgid(0, 0)
     int uid;                      ///< run as this user (setresuid, no supplementary groups), or -1 to stay
