@@ -4,16 +4,18 @@ import PackageDescription
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
-/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, plus CoreLocation and
-///   NotificationCenter as they arrive), Apple's API shapes.
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, CoreLocation and
+///   NotificationCenter, so one product dependency makes every import work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
 /// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
+///
+/// The daemon's parts (control socket, metrics, services) are the module SandglassDaemon.
 let package = Package(
     name: "sandglass",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "CoreLocation", "NotificationCenter"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
@@ -27,6 +29,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The durable journal of sessions, tasks and undelivered events (SQLite, WAL).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The daemon (`sandglass serve`): graceful shutdown on SIGTERM, Prometheus metrics.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -37,6 +44,16 @@ let package = Package(
             name: "WidgetKit",
             dependencies: ["SandglassIPC"],
             path: "Sources/Extension"
+        ),
+        .target(
+            name: "CoreLocation",
+            dependencies: ["WidgetKit", "SandglassIPC"],
+            path: "Sources/CoreLocation"
+        ),
+        .target(
+            name: "NotificationCenter",
+            dependencies: ["WidgetKit"],
+            path: "Sources/NotificationCenter"
         ),
         .target(
             name: "CSandbox",
@@ -62,18 +79,36 @@ let package = Package(
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
             ]
         ),
+        .target(
+            name: "SandglassDaemon",
+            dependencies: [
+                "SandglassHost",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/Daemon"
+        ),
         .executableTarget(
             name: "sandglass",
             dependencies: [
                 "SandglassHost",
+                "SandglassDaemon",
                 "CSandbox",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Sources/sandglass"
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit"], path: "Tests/WidgetKitTests"),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
         .executableTarget(name: "sandbox-probe", path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostTests",
@@ -84,7 +119,7 @@ let package = Package(
             ],
             path: "Tests/HostTests"
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "sandglass"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

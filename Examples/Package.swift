@@ -90,6 +90,35 @@ let package = Package(
             name: "HelloWorld",
             path: "HelloWorld"
         ),
+        /// Today extensions: the article's three widgetPerformUpdate patterns and the async form,
+        /// one principal class per extension of TodayPatterns.app.
+        .executableTarget(
+            name: "TodayPatterns",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "TodayPatterns",
+            swiftSettings: appleStyle
+        ),
+        /// Today extensions that block the main thread, never complete, or complete twice.
+        .executableTarget(
+            name: "TodayPitfalls",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "TodayPitfalls",
+            swiftSettings: appleStyle
+        ),
+        /// A location widget (NSWidgetWantsLocation): requestLocation when authorized for widgets.
+        .executableTarget(
+            name: "NearbyWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "NearbyWidget",
+            swiftSettings: appleStyle
+        ),
+        /// A widget without NSWidgetWantsLocation that asks for location anyway (Commute.app).
+        .executableTarget(
+            name: "TimetableWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "TimetableWidget",
+            swiftSettings: appleStyle
+        ),
         /// `getTimeline` writes garbage to the IPC descriptor.
         .executableTarget(
             name: "GarbageWidget",

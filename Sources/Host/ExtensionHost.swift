@@ -57,6 +57,13 @@ public final class ExtensionHost: Sendable {
         return await core.activate(bundleIdentifier, kind, context: context)
     }
 
+    /// Changes the location state or the widgets' visibility now, as a scenario's timed change
+    /// does (its `at` is ignored): `scenario.change`, then `location.authorization` (and a new
+    /// authorization sent to every live extension), `location.moved`, or `widgets.visible`/`hidden`.
+    public func apply(_ change: ScenarioChange) async {
+        await core.apply(change, cause: "api")
+    }
+
     /// Kills the extension's live process (SIGKILL) with `reason`.
     public func kill(_ bundleIdentifier: String, reason: KillReason = .chaos) async {
         await core.kill(bundleIdentifier, reason: reason)

@@ -22,9 +22,6 @@ public struct HostConfiguration: Sendable {
     /// Lift the reload budget and the 5-minute minimum spacing, as Xcode's debugger does
     /// (`--debug-reloads`). Every reload is still recorded, as exempt `debugReloads`.
     public var debugReloads = false
-    /// How often the user looks at the widgets (`--visibility`): sets the reload date the system
-    /// chooses for single-entry `.atEnd` timelines.
-    public var visibility = WidgetVisibility.always
     /// How an extension that keeps dying is relaunched, and when it has failed for good.
     public var relaunchBackoff = RelaunchBackoff()
     /// On the virtual clock, extensions' `Date()` follows it through `libsandglass-clock.so`
@@ -32,6 +29,15 @@ public struct HostConfiguration: Sendable {
     public var extensionsFollowVirtualClock = true
     /// Where `libsandglass-clock.so` is, when not next to the executable or in `SANDGLASS_CLOCK_SHIM`.
     public var clockShimPath: String?
+    /// The location state at the start: the app's authorization, the widgets' approval, the
+    /// position or route, the in-use window.
+    public var location = LocationSettings()
+    /// When the widgets (and the Today view) are on screen.
+    public var visibility: VisibilitySchedule = .always
+    /// Timed changes of location and visibility (a scenario's `changes`).
+    public var changes: [ScenarioChange] = []
+    /// When Today extensions are asked to update.
+    public var today = TodaySettings()
     /// Extra environment variables for every extension process (for example the base URL of a
     /// test server). The host's own variables (`HOME`, `SANDGLASS_*`, …) win over these.
     public var extensionEnvironment: [String: String] = [:]

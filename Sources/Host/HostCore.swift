@@ -21,6 +21,9 @@ actor HostCore {
         var advanceCursor = 0
         /// The virtual clock's page, read by extensions through the clock shim.
         let clockPage: ClockPage?
+        let screen: Screen
+        let location: LocationService
+        let today: TodayScheduler
         let journal: Journal
         let network: NetworkService
 
@@ -61,9 +64,15 @@ actor HostCore {
                                 budgetOverrides: configuration.budgetOverrides,
                                 environment: environment,
                                 relaunchBackoff: configuration.relaunchBackoff))
-            system = SystemState(visibility: configuration.visibility)
+            system = SystemState(visibility: configuration.visibility.widgetVisibility)
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log, system: system)
             scheduler.debugReloads = configuration.debugReloads
+            screen = Screen(schedule: configuration.visibility, clock: clock, log: log)
+            location = LocationService(settings: configuration.location, clock: clock, log: log, screen: screen,
+                                       supervisor: supervisor, scheduler: scheduler)
+            today = TodayScheduler(supervisor: supervisor, clock: clock, log: log, screen: screen)
+            today.visibleInterval = configuration.today.visibleInterval
+            today.backgroundInterval = configuration.today.backgroundInterval
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
             let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers")
             let registry = SessionRegistry()
@@ -76,6 +85,7 @@ actor HostCore {
     private var parts: Parts!
     private(set) var apps: [AppBundle] = []
     private var instanceTasks: [Task<Void, Never>] = []
+    private var changeTimers: [TimerID] = []
     private var started = false
     private var isShutDown = false
 
@@ -92,6 +102,9 @@ actor HostCore {
     var scheduler: TimelineScheduler { parts.scheduler }
     var system: SystemState { parts.system }
     var configuration: HostConfiguration { parts.configuration }
+    var location: LocationService { parts.location }
+    var screen: Screen { parts.screen }
+    var today: TodayScheduler { parts.today }
 
     func setUp(_ configuration: HostConfiguration) throws {
         parts = try Parts(configuration, loop: loop)
@@ -102,7 +115,7 @@ actor HostCore {
             ("pid", .int(Int64(getpid()))),
             ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
             ("debugReloads", .bool(configuration.debugReloads)),
-            ("visibility", .string(configuration.visibility.rawValue)),
+            ("visibility", .string(configuration.visibility.description)),
             ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
@@ -110,6 +123,7 @@ actor HostCore {
         supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
         supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }
         supervisor.hooks.extensionMessage = { ext, process, message in self.route(message, from: process, of: ext) }
+        supervisor.hooks.diagnosticReceived = { ext, process, report in self.today.diagnostic(report, from: process, of: ext) }
         supervisor.hooks.processExited = { ext, record in self.parts.network.processEnded(record.pid, ext: ext) }
         let network = parts.network
         network.transfers.core = self
@@ -144,6 +158,7 @@ actor HostCore {
     /// Messages of the extension for the host's other parts.
     private func route(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) {
         if parts.network.handle(message, from: process, of: ext) { return }
+        if case .locationRequest(let mode) = message { return location.handle(mode, from: process, of: ext) }
         process.channel.send(.error(ErrorReport(requestID: message.requestID, code: .unsupportedRequest,
                                                 message: "\(message.type) is not supported by this host")))
     }
@@ -180,23 +195,64 @@ actor HostCore {
     /// The user extensions run as.
     nonisolated var extensionUser: ExtensionUser { configurationUser }
 
-    /// Starts the system: each widget extension is launched to learn its kinds, and one instance
-    /// of each kind begins its life (placeholder, snapshot, timeline, reloads).
+
+    /// Starts the system: the screen follows its visibility schedule, the location state and its
+    /// timed changes take effect, each widget extension is launched to learn its kinds and one
+    /// instance of each kind begins its life (placeholder, snapshot, timeline, reloads), and each
+    /// Today extension's widget is added to the Today view (performUpdate).
     func start() async {
         guard !started else { return }
         started = true
+        screen.start()
+        location.start()
+        let origin = clock.now
+        for change in parts.configuration.changes {
+            changeTimers.append(clock.schedule(at: origin + change.at.nanoseconds) { self.apply(change, cause: "scenario") })
+        }
         guard parts.configuration.schedulesWidgets else { return }
-        for ext in supervisor.extensions.values.sorted(by: { $0.identifier < $1.identifier }) where ext.bundle.role == .widgetKit {
+        let sorted = supervisor.extensions.values.sorted(by: { $0.identifier < $1.identifier })
+        for ext in sorted where ext.bundle.role == .today {
+            _ = today.add(ext)
+            let id = ext.identifier
+            instanceTasks.append(Task(executorPreference: loop) { await self.runTodayWidget(id) })
+        }
+        for ext in sorted where ext.bundle.role == .widgetKit {
             _ = await supervisor.ensureRunning(ext)
         }
     }
 
+    /// Applies a change of location or visibility now.
+    func apply(_ change: ScenarioChange, cause: String) {
+        guard !isShutDown else { return }
+        var fields: [(String, JSONValue)] = [("cause", .string(cause))]
+        if let a = change.authorization { fields.append(("authorization", .string(a.rawValue))) }
+        if let w = change.widgetApproval { fields.append(("widgetLocation", .string(w.rawValue))) }
+        if let v = change.visibility { fields.append(("visibility", .string(v.description))) }
+        if let p = change.position { fields.append(("position", .string(p.description))) }
+        if let note = change.note { fields.append(("note", .string(note))) }
+        log.emit("scenario.change", fields)
+        location.change(authorization: change.authorization, widgetApproval: change.widgetApproval, position: change.position, cause: cause)
+        if let visibility = change.visibility {
+            screen.change(to: visibility)
+            system.visibility = visibility.widgetVisibility
+        }
+    }
+
     private func helloReceived(_ ext: ManagedExtension, _ hello: Hello) {
+        location.extensionReady(ext)
         guard started, parts.configuration.schedulesWidgets, !isShutDown else { return }
-        for instance in scheduler.addInstances(for: ext, hello: hello) {
+        let added = scheduler.addInstances(for: ext, hello: hello)
+        location.widgetsAdded(ext, kinds: added.map(\.kind))
+        for instance in added {
             let id = instance.id
             instanceTasks.append(Task(executorPreference: loop) { await self.runInstance(id) })
         }
+    }
+
+    /// Runs the Today widget of extension `id` until the Today scheduler stops.
+    private func runTodayWidget(_ id: String) async {
+        guard let widget = today.widgets.first(where: { $0.identifier == id }) else { return }
+        await today.run(widget)
     }
 
     /// Runs the widget instance `id` until the scheduler stops (on a task that prefers the loop).
@@ -278,6 +334,11 @@ actor HostCore {
         guard !isShutDown else { return RunSummary(events: log.history) }
         isShutDown = true
         scheduler.stop()
+        for timer in changeTimers { clock.cancel(timer) }
+        changeTimers.removeAll()
+        today.stop()
+        location.stop()
+        screen.stop()
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
         await parts.network.shutdown()

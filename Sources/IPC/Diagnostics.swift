@@ -56,3 +56,39 @@ public struct ErrorReport: Sendable, Hashable {
         self.message = message
     }
 }
+
+/// What the SDK noticed about the extension's own code, reported as it happens (the host cannot
+/// see inside the process; these reports are how it learns of misuse it must judge).
+public enum DiagnosticCode: UInt8, Sendable, Hashable, CaseIterable {
+    /// A delivery meant for the main thread has not started after `milliseconds`: the main
+    /// thread is busy with something else.
+    case mainThreadBusy = 0
+    /// A call delivered on the main thread (`widgetPerformUpdate`) has not returned after
+    /// `milliseconds`, and is still running: it blocks the main thread.
+    case mainThreadBlocking = 1
+    /// A call delivered on the main thread returned after `milliseconds`, longer than the SDK's
+    /// hang threshold: it blocked the main thread that long.
+    case mainThreadBlocked = 2
+    /// A completion handler was called a second time; the first result counts.
+    case completionCalledTwice = 3
+    /// The principal class does not implement `widgetPerformUpdate` (either form).
+    case performUpdateNotImplemented = 4
+}
+
+/// A report from the SDK about the extension's code; `requestID` names the activation it
+/// concerns, if any.
+public struct DiagnosticReport: Sendable, Hashable {
+    public var code: DiagnosticCode
+    public var requestID: RequestID?
+    /// How long, for the main-thread codes; 0 otherwise.
+    public var milliseconds: Double
+    /// A sentence for the log (for `completionCalledTwice`, the result of the second call).
+    public var message: String
+
+    public init(code: DiagnosticCode, requestID: RequestID? = nil, milliseconds: Double = 0, message: String) {
+        self.code = code
+        self.requestID = requestID
+        self.milliseconds = milliseconds
+        self.message = message
+    }
+}

@@ -7,10 +7,14 @@ public enum AuthorizationStatusCode: UInt8, Sendable, Hashable, CaseIterable {
     case authorizedWhenInUse = 4
 }
 
-/// The location authorization an extension sees: the containing app's status, and whether the
-/// user extended it to widgets (`isAuthorizedForWidgetUpdates` follows from both).
+/// The location authorization an extension sees: the containing app's status, and whether this
+/// widget may receive location (`isAuthorizedForWidgetUpdates` is `widgetApproved` with an
+/// authorized `status`).
 public struct LocationAuthorizationPayload: Sendable, Hashable {
+    /// The containing app's authorization (extensions share their app's).
     public var status: AuthorizationStatusCode
+    /// Whether widget updates are authorized for this extension: it sets `NSWidgetWantsLocation`,
+    /// and the app is authorized always, or when in use and the user extended that to widgets.
     public var widgetApproved: Bool
 
     public init(status: AuthorizationStatusCode, widgetApproved: Bool) {

@@ -37,6 +37,9 @@ public enum Message: Sendable, Hashable {
     case ping(UInt64)
     /// E→H: the answer to `ping`, with its number.
     case pong(UInt64)
+    /// E→H: what the SDK noticed about the extension's code (main thread blocked, a completion
+    /// called twice, a Today extension without `widgetPerformUpdate`).
+    case diagnostic(DiagnosticReport)
 
     // MARK: background URL sessions
 
@@ -117,6 +120,7 @@ public enum Message: Sendable, Hashable {
         case .error: .error
         case .ping: .ping
         case .pong: .pong
+        case .diagnostic: .diagnostic
         case .attachSession: .attachSession
         case .sessionAttached: .sessionAttached
         case .sessionInvalidated: .sessionInvalidated
@@ -153,6 +157,8 @@ public enum Message: Sendable, Hashable {
              .createTask(let id, _), .taskCreated(let id, _), .getTasks(let id, _), .taskList(let id, _):
             id
         case .error(let report):
+            report.requestID
+        case .diagnostic(let report):
             report.requestID
         case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .ping, .pong,
              .attachSession, .sessionAttached, .sessionInvalidated, .invalidateSession, .eventHandled,

@@ -55,6 +55,11 @@ enum MessageCodec {
             w.write(report.message)
         case .ping(let n), .pong(let n):
             w.writeVarint(n)
+        case .diagnostic(let report):
+            w.write(report.code.rawValue)
+            w.write(report.requestID) { $0.writeVarint($1.rawValue) }
+            w.write(report.milliseconds)
+            w.write(report.message)
         default:
             encodeNetworkPayload(message, into: &w)
         }
@@ -155,6 +160,11 @@ enum MessageCodec {
             return .ping(try r.readVarint("ping number"))
         case .pong:
             return .pong(try r.readVarint("pong number"))
+        case .diagnostic:
+            let code = try r.readEnum("diagnostic code", DiagnosticCode.self)
+            let id = try r.readOptional("request id") { (r) throws(PayloadError) in RequestID(try r.readVarint("request id")) }
+            return .diagnostic(DiagnosticReport(code: code, requestID: id, milliseconds: try r.readDouble("milliseconds"),
+                                                message: try r.readString("diagnostic message")))
         default:
             return try decodeNetwork(type, &r)
         }

@@ -24,6 +24,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case error = 0x41
     case ping = 0x42
     case pong = 0x43
+    case diagnostic = 0x44
 
     case attachSession = 0x50
     case sessionAttached = 0x51
@@ -61,7 +62,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
         .performUpdateRequest: "performUpdateRequest",
         .entryReply: "entryReply", .timelineReply: "timelineReply", .updateResultReply: "updateResultReply",
         .reloadTimelines: "reloadTimelines", .reloadAllTimelines: "reloadAllTimelines",
-        .log: "log", .error: "error", .ping: "ping", .pong: "pong",
+        .log: "log", .error: "error", .ping: "ping", .pong: "pong", .diagnostic: "diagnostic",
         .attachSession: "attachSession", .sessionAttached: "sessionAttached", .sessionInvalidated: "sessionInvalidated",
         .invalidateSession: "invalidateSession", .backgroundEventsRequest: "backgroundEventsRequest",
         .backgroundEventsReply: "backgroundEventsReply", .eventHandled: "eventHandled", .eventsFinished: "eventsFinished",

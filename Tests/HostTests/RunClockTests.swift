@@ -104,9 +104,11 @@ struct RunClockHorizonTests {
         let driver = try HorizonDriver()
         let result = await driver.run()
         // Run time also flows with real time (a loaded machine adds some): bounds, not equalities.
-        #expect(result.first >= 10 && result.first < 15)
+        // Run time also flows with real time (a loaded machine adds seconds): the bounds are the
+        // neighbouring timers, not the real time the test took.
+        #expect(result.first >= 10 && result.first < 50)
         #expect(!result.secondFired, "100 s is past the 50 s horizon")
-        #expect(result.endedAt >= 50 && result.endedAt < 55)
+        #expect(result.endedAt >= 50 && result.endedAt < 100)
         driver.loop.shutdown()
     }
 
@@ -115,7 +117,7 @@ struct RunClockHorizonTests {
         let driver = try HorizonDriver()
         let result = await driver.runUntilEvent()
         #expect(result.event == "stop")
-        #expect(result.at >= 20 && result.at < 25, "stopped at the event, not at 40 s or the hour")
+        #expect(result.at >= 20 && result.at < 40, "stopped at the event, not at 40 s or the hour")
         #expect(result.horizon == 0, "the grant is revoked")
         driver.loop.shutdown()
     }

@@ -129,6 +129,11 @@ enum Samples {
         }
         for mode in LocationRequestMode.allCases { messages.append(.locationRequest(mode)) }
         for code in LocationErrorCode.allCases { messages.append(.locationFailure(code)) }
+        for code in DiagnosticCode.allCases {
+            messages.append(.diagnostic(DiagnosticReport(code: code, requestID: RequestID(UInt64(code.rawValue) + 127),
+                                                         milliseconds: 250.5, message: "main thread: \(unicode)")))
+            messages.append(.diagnostic(DiagnosticReport(code: code, requestID: nil, message: "")))
+        }
         for n in [0, 1, 127, 128, UInt64.max] {
             messages.append(.ping(n))
             messages.append(.pong(n))

@@ -41,13 +41,14 @@ final class RuntimeHarness {
     )
 
     /// A harness serving `widgets`; installed as the process's runtime for `WidgetCenter` when asked.
-    init(widgets: [WidgetDescriptor], installAsCurrent: Bool = false) throws {
+    init(widgets: [WidgetDescriptor], role: ExtensionRole = .widgetKit, installAsCurrent: Bool = false) throws {
         let (host, extensionFD) = try HostEnd.makePair()
         self.host = host
         let endings = self.endings
         runtime = ExtensionRuntime(
             widgets: widgets,
             bundleIdentifier: Self.bundleIdentifier,
+            role: role,
             fd: extensionFD
         ) { ending in
             endings.record(ending)

@@ -1,3 +1,5 @@
+import SandglassIPC
+
 /// The process entry point behind `@main` on a `Widget` or `WidgetBundle`.
 ///
 /// Contract with the host:
@@ -24,7 +26,8 @@ enum ExtensionMain {
     /// The process's runtime on the descriptor `SANDGLASS_IPC_FD` names, installed for
     /// `WidgetCenter`, ending the process through ``finish(_:)``. Exits with status 64 when
     /// the variable is missing or names no open descriptor.
-    static func makeRuntime(widgets: [WidgetDescriptor], environment: [String: String]) -> ExtensionRuntime {
+    static func makeRuntime(widgets: [WidgetDescriptor], role: ExtensionRole = .widgetKit,
+                            environment: [String: String]) -> ExtensionRuntime {
         guard let fdText = environment["SANDGLASS_IPC_FD"] else {
             Syscalls.writeStandardError(notUnderHost)
             Syscalls.exitProcess(64)
@@ -35,7 +38,7 @@ enum ExtensionMain {
         }
         Syscalls.ignoreBrokenPipe()
         let bundleIdentifier = environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ProcessInfo.processInfo.processName
-        let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, fd: fd) { ending in
+        let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, role: role, fd: fd) { ending in
             finish(ending)
         }
         ExtensionRuntime.current.withLock { $0 = runtime }

@@ -2,11 +2,13 @@ import Dispatch
 import SandglassIPC
 import Synchronization
 
-/// Serves a widget extension's configurations to the host over one IPC descriptor.
+/// Serves a widget extension's configurations (or a Today extension's updates) to the host over
+/// one IPC descriptor.
 ///
 /// `start()` sends `hello` and starts a reader thread that does blocking reads on the
-/// descriptor. The first message must be `welcome`; each request then runs on a concurrent
-/// queue, off the main thread. When the host goes away, breaks the protocol or refuses the
+/// descriptor. The first message must be `welcome`; each timeline request then runs on a
+/// concurrent queue, off the main thread; `performUpdate` and location messages go to the
+/// ``RuntimeService``s that registered for them. When the host goes away, breaks the protocol or refuses the
 /// extension, `onEnd` is called once — the process entry point exits there; tests record it.
 final class ExtensionRuntime: Sendable {
     /// Why the runtime stopped serving.
@@ -37,6 +39,8 @@ final class ExtensionRuntime: Sendable {
 
     let widgets: [WidgetDescriptor]
     let bundleIdentifier: String
+    /// What this extension says it is in `hello`: a widget extension or a Today extension.
+    let role: ExtensionRole
     /// The background URL-session handlers of every widget, in declaration order.
     let backgroundSessionHandlers: [BackgroundSessionHandler]
     private let widgetsByKind: [String: WidgetDescriptor]
@@ -51,11 +55,13 @@ final class ExtensionRuntime: Sendable {
     init(
         widgets: [WidgetDescriptor],
         bundleIdentifier: String,
+        role: ExtensionRole = .widgetKit,
         fd: Int32,
         onEnd: @escaping @Sendable (Ending) -> Void
     ) {
         self.widgets = widgets
         self.bundleIdentifier = bundleIdentifier
+        self.role = role
         self.channel = FrameChannel(fd: fd)
         self.onEnd = onEnd
         self.backgroundSessionHandlers = widgets.flatMap(\.backgroundSessionHandlers)
@@ -83,7 +89,7 @@ final class ExtensionRuntime: Sendable {
         return Hello(
             version: .current,
             bundleIdentifier: bundleIdentifier,
-            role: .widgetKit,
+            role: role,
             widgets: widgets.map(\.wireDescription),
             sessionIdentifiers: identifiers,
             matchesSessionsByClosure: backgroundSessionHandlers.contains { $0.matching == .closure }
@@ -173,11 +179,19 @@ final class ExtensionRuntime: Sendable {
             serve(id, activation, .timeline)
         case .performUpdateRequest(let id):
             guard isServing(message) else { return }
-            send(.error(ErrorReport(
-                requestID: id,
-                code: .unsupportedRequest,
-                message: "performUpdate is a Today-extension request; this is a WidgetKit extension"
-            )))
+            // A Today extension's service takes it; a widget extension has none.
+            if !RuntimeServices.dispatch(message, runtime: self) {
+                send(.error(ErrorReport(
+                    requestID: id,
+                    code: .unsupportedRequest,
+                    message: "performUpdate is a Today-extension request; this is a WidgetKit extension"
+                )))
+            }
+        case .locationAuthorization(let authorization):
+            // Kept for location managers made later, then offered to those that exist.
+            guard isServing(message) else { return }
+            RuntimeServices.noteLocationAuthorization(authorization)
+            _ = RuntimeServices.dispatch(message, runtime: self)
         case .error(let report):
             let isHandshake = phase.withLock { phase in
                 if case .awaitingWelcome = phase { return true }
@@ -196,7 +210,7 @@ final class ExtensionRuntime: Sendable {
             send(.pong(n))
         case .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
              .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
-             .locationAuthorization, .locationUpdate, .locationFailure:
+             .locationUpdate, .locationFailure:
             // Background sessions, tasks, location: the services that registered for them.
             guard isServing(message) else { return }
             if !RuntimeServices.dispatch(message, runtime: self) {
@@ -207,7 +221,7 @@ final class ExtensionRuntime: Sendable {
                     log(.warning, "the host sent \(message.type), which this extension does not handle")
                 }
             }
-        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong,
+        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong, .diagnostic,
              .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished, .createTask,
              .resumeTask, .cancelTask, .getTasks, .locationRequest:
             end(.protocolViolation("the host sent \(message.type), which only an extension sends"))

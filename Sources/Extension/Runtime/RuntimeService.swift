@@ -26,10 +26,22 @@ public protocol RuntimeConnection: Sendable {
 @_spi(SandglassRuntime)
 public enum RuntimeServices {
     private static let services = Mutex<[any RuntimeService]>([])
+    private static let lastLocationAuthorization = Mutex<LocationAuthorizationPayload?>(nil)
 
     /// Adds `service`; messages it handles stop reaching later ones.
     public static func register(_ service: any RuntimeService) {
         services.withLock { $0.append(service) }
+    }
+
+    /// The last location authorization the host sent (it sends one after `welcome` and one on
+    /// every change), `nil` before the first. A service that registers late reads it here
+    /// after registering, so that it misses no change.
+    public static var locationAuthorization: LocationAuthorizationPayload? {
+        lastLocationAuthorization.withLock { $0 }
+    }
+
+    static func noteLocationAuthorization(_ authorization: LocationAuthorizationPayload) {
+        lastLocationAuthorization.withLock { $0 = authorization }
     }
 
     /// The connection to the host, `nil` when not running under it.

@@ -15,6 +15,12 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// Relaunches put off after failures, and extensions that failed permanently.
     public var backoffs = 0
     public var permanentFailures = 0
+    /// Today updates by `update.result`'s result (newData, noData, failed).
+    public var updateResults: [String: Int] = [:]
+    /// `location.delivered` events.
+    public var locationsDelivered = 0
+    /// `location.unavailable` events by `why`.
+    public var locationsUnavailable: [String: Int] = [:]
     public var durationMs: Double = 0
 
     /// The summary of `events`.
@@ -35,6 +41,9 @@ public struct RunSummary: Sendable, CustomStringConvertible {
             case "reload.denied" where event.string("reason") == "budgetExhausted": reloadsDenied += 1
             case "backoff.scheduled": backoffs += 1
             case "extension.failedPermanently": permanentFailures += 1
+            case "update.result": updateResults[event.string("result") ?? "?", default: 0] += 1
+            case "location.delivered": locationsDelivered += 1
+            case "location.unavailable": locationsUnavailable[event.string("why") ?? "?", default: 0] += 1
             default: break
             }
         }
@@ -42,6 +51,20 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     }
 
     var fields: [(String, JSONValue)] {
+        var fields = baseFields
+        if !updateResults.isEmpty {
+            fields.append(("updates", .object(updateResults.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })))
+        }
+        if locationsDelivered > 0 || !locationsUnavailable.isEmpty {
+            fields.append(("locations", .object([
+                ("delivered", .int(Int64(locationsDelivered))),
+                ("unavailable", .object(locationsUnavailable.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+            ])))
+        }
+        return fields
+    }
+
+    private var baseFields: [(String, JSONValue)] {
         [
             ("spawns", .int(Int64(spawns))),
             ("activations", .object(activationsByOutcome.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
@@ -59,10 +82,18 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     public var description: String {
         let outcomes = activationsByOutcome.sorted { $0.key > $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         let kills = killsByReason.isEmpty ? "none" : killsByReason.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        return """
+        var text = """
         summary: \(spawns) processes spawned · \(activations) activations (\(outcomes.isEmpty ? "none" : outcomes)) · \(timelines) timelines recorded
                  kills: \(kills) · sandbox denials: \(sandboxDenials) · protocol violations: \(protocolViolations) · invariant violations: \(invariantViolations)
                  reloads: \(reloadsCharged) charged, \(reloadsExempt) exempt, \(reloadsDenied) withheld for budget · relaunch backoffs: \(backoffs) · failed permanently: \(permanentFailures)
         """
+        if !updateResults.isEmpty {
+            text += "\n         Today updates: " + updateResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        }
+        if locationsDelivered > 0 || !locationsUnavailable.isEmpty {
+            let unavailable = locationsUnavailable.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            text += "\n         locations: \(locationsDelivered) delivered · unavailable: \(unavailable.isEmpty ? "none" : unavailable)"
+        }
+        return text
     }
 }

@@ -67,6 +67,8 @@ public enum TraceRenderer {
             var kinds: [String] = []
             if case .array(let a)? = e["kinds"] { kinds = a.compactMap(\.stringValue) }
             return "\(pid) said hello \(ms(e.double("ms"))) after exec · protocol \(e.string("version") ?? "?")" + (kinds.isEmpty ? "" : " · widget kinds: \(kinds.joined(separator: ", "))")
+        case "widget.added" where e.string("family") == "today":
+            return "Today widget of \(bundle) added to the Today view (principal class \(e.string("principalClass") ?? "?"))"
         case "widget.added":
             return "widget \(e.string("kind") ?? "?") of \(bundle) added to the home screen (\(e.string("family") ?? "?"))"
         case "activation.start":
@@ -144,6 +146,49 @@ public enum TraceRenderer {
             return "\(pid) \(e.string("stream") == "sdk" ? "logged (\(e.string("level") ?? ""))" : "printed"): \(e.string("message") ?? "")"
         case "extension.error":
             return "\(pid) (\(bundle)) reported an error: \(e.string("message") ?? "")"
+        case "update.requested":
+            return "Today widget of \(bundle) asked to update (\(e.string("reason") ?? "?"))"
+        case "update.result":
+            let result = e.string("result") ?? "?"
+            let mark = e.string("verdict") == "completed" ? "✓" : "✗"
+            return "\(mark) update of \(bundle): .\(result) · \(e.string("verdict") ?? "?") — \(e.string("detail") ?? "")"
+        case "update.misuse":
+            return "⚠ \(pid) (\(bundle)) misused widgetPerformUpdate: \(e.string("detail") ?? "")"
+        case "mainThread.blocked":
+            return "⚠ \(pid) (\(bundle)) main thread: \(e.string("detail") ?? "")"
+        case "widgets.visible":
+            let until = e.string("untilDate").map { " until \($0)" } ?? ""
+            return "the widgets are on screen\(until) (visibility \(e.string("schedule") ?? "?"))"
+        case "widgets.hidden":
+            let next = e.string("nextViewDate").map { "next view at \($0)" } ?? "not viewed again"
+            return "the widgets are off screen; \(next) (visibility \(e.string("schedule") ?? "?"))"
+        case "location.authorization":
+            var widgets: [String] = []
+            if case .array(let exts)? = e["extensions"] {
+                for case .object(let f) in exts {
+                    let id = f.first { $0.0 == "bundle" }?.1.stringValue ?? "?"
+                    let yes = f.first { $0.0 == "authorizedForWidgetUpdates" }?.1 == .bool(true)
+                    widgets.append("\(id) \(yes ? "yes" : "no")")
+                }
+            }
+            return "location: the app's authorization is \(e.string("authorization") ?? "?"), widgets \(e.string("widgetLocation") ?? "?")"
+                + (widgets.isEmpty ? "" : " · isAuthorizedForWidgetUpdates: \(widgets.joined(separator: ", "))")
+        case "location.prompt":
+            return "the system asked whether to extend the app's location to the widgets of \(bundle): \(e.string("answer") ?? "?")"
+        case "location.delivered":
+            return "location \(String(format: "%.5f,%.5f", e.double("latitude") ?? 0, e.double("longitude") ?? 0)) delivered to \(pid) (\(bundle)) for \(e.string("mode") ?? "?")"
+        case "location.unavailable":
+            return "no location for \(pid) (\(bundle)), \(e.string("mode") ?? "?") — \(e.string("why") ?? "?"): \(e.string("detail") ?? "")"
+        case "location.significantChange":
+            var count = 0
+            if case .array(let a)? = e["widgets"] { count = a.count }
+            let when = e.string("deliveredWhen") == "now" ? "now" : "when the widgets are next visible"
+            return "significant location change: moved \(Int(e.double("meters") ?? 0)) m to \(e.string("to") ?? "?"); \(count) widget\(count == 1 ? "" : "s") reloaded \(when), free of budget"
+        case "location.moved":
+            return "the device moved to \(e.string("position") ?? "?")"
+        case "scenario.change":
+            let parts = ["authorization", "widgetLocation", "visibility", "position"].compactMap { key in e.string(key).map { "\(key) → \($0)" } }
+            return "scenario: \(parts.joined(separator: ", "))" + (e.string("note").map { " (\($0))" } ?? "")
         case "run.end":
             return "run ended"
         case "task.created":

@@ -15,6 +15,8 @@ final class Supervisor {
         var extensionMessage: (ManagedExtension, ExtensionProcess, Message) -> Void = { ext, process, message in
             process.channel.send(.error(ErrorReport(code: .unsupportedRequest, message: "\(message.type) is not supported by this host yet")))
         }
+        /// What the SDK noticed about the extension's code (main thread blocked, completion called twice).
+        var diagnosticReceived: (ManagedExtension, ExtensionProcess, DiagnosticReport) -> Void = { _, _, _ in }
     }
 
     struct Settings {
@@ -346,6 +348,10 @@ final class Supervisor {
         environment["SANDGLASS_IPC_FD"] = "3"
         environment["SANDGLASS_BUNDLE_IDENTIFIER"] = ext.identifier
         environment["SANDGLASS_CONTAINER"] = ext.container
+        if let principalClass = ext.bundle.principalClass {
+            // NSExtensionMain() makes this class (Info.plist's NSExtension.NSExtensionPrincipalClass).
+            environment["SANDGLASS_PRINCIPAL_CLASS"] = principalClass
+        }
         environment["HOME"] = ext.container
         // Foundation on Linux takes the home directory from the user database, not HOME,
         // unless CFFIXED_USER_HOME is set: with it, FileManager's user directories are the container.
@@ -475,6 +481,8 @@ final class Supervisor {
         case .log(let record):
             log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(record.message))])
+        case .diagnostic(let report):
+            hooks.diagnosticReceived(ext, process, report)
         case .pong(let n):
             guard let probe = process.pingProbe, probe.number == n else {
                 return protocolViolation(process, of: ext, "sent pong \(n) for no ping")

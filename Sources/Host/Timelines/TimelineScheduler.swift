@@ -104,6 +104,12 @@ final class TimelineScheduler {
 
     // MARK: the life of an instance
 
+    /// A reload the system starts by itself (a significant location change): exempt from the
+    /// budget, served after the activation in progress if there is one.
+    func systemReload(_ instance: WidgetInstance, reason: ReloadReason) {
+        requestReload([instance], reason: reason, origin: "system")
+    }
+
     /// Runs `instance` until the scheduler stops: first appearance, then reloads.
     func run(_ instance: WidgetInstance) async {
         _ = await activate(instance, .placeholder)

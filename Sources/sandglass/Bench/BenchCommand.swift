@@ -28,6 +28,10 @@ struct BenchCommand: AsyncParsableCommand {
           sandglass bench --quick
           sandglass bench --json figures.json --html figures.html
           sandglass bench --only kill --only background
+          sandglass bench --shard 2/4 --json shard-2.json   # a quarter of the samples, for a campaign
+
+        With --shard INDEX/COUNT the samples of each figure are split: sample k is taken by shard k mod COUNT; \
+        the figures of one sample (throughput, density, week) by shard 0.
         """
     )
 
@@ -49,7 +53,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The most extensions the density figure launches (default: 1000; 500 with --quick).")
     var density: Int?
 
-    @Flag(help: "No progress lines on standard error.")
+    @Option(help: ShardOption.help)
+    var shard: ShardOption?
+
+    @Flag(help: "No progress; only the figures.")
     var quiet = false
 
     func run() async throws {
@@ -60,14 +67,17 @@ struct BenchCommand: AsyncParsableCommand {
             }
         }
         let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
-        let bench = BenchContext(examples: dir, quick: quick, showsProgress: !quiet)
+        let part = shard?.shard ?? .whole
+        let bench = BenchContext(examples: dir, quick: quick, shard: part, progress: ProgressLine("bench", enabled: !quiet))
         func wants(_ figure: String) -> Bool { only.isEmpty || only.contains(figure) }
+        /// A figure of one sample: shard 0 takes it.
+        func wantsSingle(_ figure: String) -> Bool { wants(figure) && part.owns(0) }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 
-        var report = BenchReport(machine: machineSummary(), quick: quick)
-        say("Sandglass bench\(quick ? " (quick)" : "") — \(report.machine)\n")
+        var report = BenchReport(machine: machineSummary(), quick: quick, shard: part)
+        say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(report.machine)\n")
 
         if wants("spawn") || wants("layers") || wants("ipc") {
             let result = try await SpawnFigures.measure(bench, layers: wants("layers"), ipc: wants("ipc"))
@@ -108,21 +118,21 @@ struct BenchCommand: AsyncParsableCommand {
             show(FigureTable(rows: rows), bench)
             for row in rows { for note in row.notes { say("  " + note) } }
         }
-        if wants("throughput") {
+        if wantsSingle("throughput") {
             let rows = try await ThroughputFigures.measure(bench, scratch: scratch)
             report.scalars += rows
             bench.clearProgress()
-            say("\n" + BenchReport(machine: "", quick: quick, rows: [], scalars: rows).scalarTable)
+            say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: rows).scalarTable)
         }
-        if wants("density") {
+        if wantsSingle("density") {
             let result = try await DensityFigures.measure(bench, ceiling: density ?? (quick ? 500 : 1000), scratch: scratch)
             report.scalars += result.rows
             report.extraJSON["density"] = result.json
             bench.clearProgress()
-            say("\n" + BenchReport(machine: "", quick: quick, rows: [], scalars: result.rows).scalarTable)
+            say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: result.rows).scalarTable)
             for note in result.rows[0].notes { say("  " + note) }
         }
-        if wants("week") {
+        if wantsSingle("week") {
             bench.progress("7 virtual days of Fleet.app", nil)
             let week = try await VirtualWeek.measure(examples: dir, days: 7, warm: true)
             let cold = try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
@@ -147,7 +157,7 @@ struct BenchCommand: AsyncParsableCommand {
             say("\nfigures written to \(json)")
         }
         if let html {
-            try Data(HTMLReport.render(report).utf8).write(to: URL(fileURLWithPath: html))
+            try Data(BenchPage.render(report).utf8).write(to: URL(fileURLWithPath: html))
             say("page written to \(html)")
         }
     }

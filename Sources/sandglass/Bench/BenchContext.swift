@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 /// What every figure of a bench run shares: where the examples are, how many samples, progress.
 struct BenchContext: Sendable {
@@ -6,27 +7,28 @@ struct BenchContext: Sendable {
     let examples: String
     /// Fewer samples: a run of a minute or two.
     let quick: Bool
-    /// Progress lines on standard error.
-    let showsProgress: Bool
+    /// The part of each figure's samples this run takes (`--shard`).
+    let shard: Shard
+    /// Progress on standard error (off with `--quiet`).
+    let progressLine: ProgressLine
 
-    /// `quick` samples with `--quick`, else `full`.
-    func samples(quick: Int, full: Int) -> Int { self.quick ? quick : full }
+    init(examples: String, quick: Bool, shard: Shard = .whole, progress: ProgressLine) {
+        self.examples = examples
+        self.quick = quick
+        self.shard = shard
+        self.progressLine = progress
+    }
 
-    /// Reports progress of the figure being measured (`fraction` 0…1 when known): one line
-    /// rewritten in place on a terminal; elsewhere a plain line when a figure begins.
+    /// This run's share of `quick` samples with `--quick`, else of `full` (at least one).
+    func samples(quick: Int, full: Int) -> Int { Swift.max(1, shard.share(of: self.quick ? quick : full)) }
+
+    /// Reports progress of the figure being measured (`fraction` 0…1 when known).
     func progress(_ what: String, _ fraction: Double?) {
-        guard showsProgress else { return }
-        let text = "… " + what + (fraction.map { String(format: " %3.0f %%", $0 * 100) } ?? "")
-        if isatty(2) != 0 {
-            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
-        } else if fraction == nil || fraction == 0 {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
-        }
+        progressLine.update(fraction, what + " · " + progressLine.elapsed)
     }
 
     /// Erases the progress line (terminal), before a table is printed.
     func clearProgress() {
-        guard showsProgress, isatty(2) != 0 else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        progressLine.finish()
     }
 }

@@ -1,10 +1,13 @@
 import Foundation
+import SandglassHost
 
 /// Everything one bench run measured: the latency figures beside their baselines, the scalar
 /// figures, and the explanations — rendered as the terminal table, the JSON and the HTML page.
 struct BenchReport {
     let machine: String
     let quick: Bool
+    /// The part of the samples this run took (`--shard`), the whole by default.
+    var shard = Shard.whole
     let date = Date()
     var rows: [FigureRow] = []
     var scalars: [ScalarRow] = []
@@ -19,7 +22,7 @@ struct BenchReport {
     /// The JSON object: each figure nested under its key, plus the flat keys a script reads
     /// (`spawn.ratio`, `ipc.ratio`, `kill.p99_ms`, `backgroundEvent.coldRatio`, `density.live`).
     var json: [String: Any] {
-        var object: [String: Any] = ["machine": machine, "quick": quick, "date": ISO8601DateFormatter().string(from: date)]
+        var object: [String: Any] = ["machine": machine, "quick": quick, "shard": shard.description, "date": ISO8601DateFormatter().string(from: date)]
         func nest(_ key: String, _ value: Any) {
             let parts = key.split(separator: ".").map(String.init)
             guard parts.count > 1 else { object[key] = value; return }

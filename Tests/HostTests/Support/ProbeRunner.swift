@@ -58,7 +58,11 @@ actor ProbeRunner {
         try FileManager.default.createDirectory(atPath: container + "/tmp", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
         probe = root + "/bin/sandbox-probe"
-        try FileManager.default.copyItem(atPath: BuildProducts.probe, toPath: probe)
+        // A hard link, not a copy: a copy's write descriptor, inherited by a process another test
+        // spawns at that moment, would make our execve fail with ETXTBSY.
+        do { try FileManager.default.linkItem(atPath: BuildProducts.probe, toPath: probe) } catch {
+            try FileManager.default.copyItem(atPath: BuildProducts.probe, toPath: probe)
+        }
         ExtensionFiles.handOver(container, to: .automatic)
     }
 

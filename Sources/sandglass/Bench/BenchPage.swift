@@ -1,14 +1,15 @@
 import Foundation
+import SandglassHost
 
 /// The bench run as one self-contained HTML page (no script, no network): the figures beside
 /// their baselines with verdicts, each latency distribution plotted as inline SVG (percentile on
 /// the HdrHistogram axis, figure and baseline together), the scalar figures, and where the time
 /// goes — said in full wherever a target is missed.
-enum HTMLReport {
+enum BenchPage {
     static func render(_ report: BenchReport) -> String {
         var body = ""
         body += "<h1>Sandglass bench</h1>\n"
-        body += "<p class=meta>\(escape(report.machine)) · \(escape(ISO8601DateFormatter().string(from: report.date)))\(report.quick ? " · --quick" : "")</p>\n"
+        body += "<p class=meta>\(escape(report.machine)) · \(escape(ISO8601DateFormatter().string(from: report.date)))\(report.quick ? " · --quick" : "")\(report.shard.count > 1 ? " · shard \(report.shard)" : "")</p>\n"
         body += "<p>Every figure is measured beside its baseline in the same run, interleaved where the two can alternate, so that the noise of a shared machine hits both alike. Percentiles come from HdrHistogram (3 significant digits).</p>\n"
 
         body += "<h2>Latency figures</h2>\n<table>\n<tr><th>figure</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>n</th><th>baseline (same run)</th><th>p50</th><th>p99</th><th>ratio</th><th>target</th></tr>\n"
@@ -92,7 +93,7 @@ enum HTMLReport {
         let top99 = series.flatMap { $0.0.map(\.1) }.filter { $0.isFinite }.max() ?? 1
         let yMax = niceCeiling(top99 * 1.05)
         func y(_ us: Double) -> Double { top + (1 - us / yMax) * (height - top - bottom) }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
+        var svg = "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
         svg += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(width - left - right)\" height=\"\(height - top - bottom)\" fill=\"#fafafa\" stroke=\"#ccc\"/>"
         for (p, label) in [(0.0, "0 %"), (90.0, "90 %"), (99.0, "99 %"), (99.9, "99.9 %"), (99.99, "99.99 %")] {
             let px = x(p)

@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The daemon's control socket: a Unix stream socket, mode 0600 (only its owner may connect),
+/// one JSON request per connection answered by one JSON line. Stops accepting on graceful
+/// shutdown, finishes the requests in progress, and removes the socket file.
+public final class ControlServer: Service, Sendable {
+    /// The socket's path.
+    public let path: String
+    private let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    private let handler: @Sendable (ControlRequest) async -> ControlResponse
+    private let logger: Logger
+
+    /// The longest request line accepted.
+    static let maximumRequestLength = 64 * 1024
+
+    private init(path: String, server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
+                 handler: @escaping @Sendable (ControlRequest) async -> ControlResponse, logger: Logger) {
+        self.path = path
+        self.server = server
+        self.handler = handler
+        self.logger = logger
+    }
+
+    /// Binds the socket at `path` with mode 0600. A stale socket file (no one listening) is
+    /// replaced; a live one is an error, as is any other file there.
+    ///
+    /// Bind before other threads create files: the process's umask is narrowed while binding.
+    public static func bind(path: String, logger: Logger = Logger(label: "sandglass.control"),
+                            handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) async throws -> ControlServer {
+        guard path.utf8.count <= ControlSocket.maximumPathLength else {
+            throw ControlError(description: "the control socket path \(path) is longer than \(ControlSocket.maximumPathLength) bytes; choose a shorter --control")
+        }
+        try removeStaleSocket(at: path)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(unixDomainSocketPath: path) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        guard chmod(path, 0o600) == 0 else {
+            try? await server.channel.close()
+            throw ControlError(description: "cannot make the control socket \(path) private (chmod 0600): \(String(cString: strerror(errno)))")
+        }
+        return ControlServer(path: path, server: server, handler: handler, logger: logger)
+    }
+
+    /// Serves connections until graceful shutdown.
+    public func run() async throws {
+        let server = self.server
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            server.channel.close(promise: nil)
+        }
+        unlink(path)
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var pending = ByteBuffer()
+                for try await chunk in inbound {
+                    pending.writeImmutableBuffer(chunk)
+                    if let newline = pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = pending.getSlice(at: pending.readerIndex, length: newline - pending.readerIndex) ?? ByteBuffer()
+                        let response = await self.respond(to: Data(line.readableBytesView))
+                        try await outbound.write(ByteBuffer(bytes: response))
+                        return
+                    }
+                    if pending.readableBytes > Self.maximumRequestLength {
+                        try await outbound.write(ByteBuffer(bytes: Self.encode(ControlResponse(ok: false, message: "request longer than \(Self.maximumRequestLength) bytes"))))
+                        return
+                    }
+                }
+            }
+        } catch {
+            logger.debug("control connection ended: \(error)")
+        }
+    }
+
+    private func respond(to line: Data) async -> Data {
+        guard let request = try? JSONDecoder().decode(ControlRequest.self, from: line) else {
+            return Self.encode(ControlResponse(ok: false, message: "not a control request: expected one JSON object such as {\"command\":\"status\"}"))
+        }
+        return Self.encode(await handler(request))
+    }
+
+    private static func encode(_ response: ControlResponse) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return ((try? encoder.encode(response)) ?? Data("{\"ok\":false,\"message\":\"cannot encode the response\"}".utf8)) + Data("\n".utf8)
+    }
+
+    /// Removes a socket file nobody listens on; refuses to touch a live socket or another file.
+    private static func removeStaleSocket(at path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw ControlError(description: "\(path) exists and is not a socket; choose another --control path")
+        }
+        if ControlClient.acceptsConnections(path) {
+            throw ControlError(description: "another process is already listening on \(path) (`sandglass ctl status --control \(path)` shows a daemon's pid); stop it or choose another --control path")
+        }
+        unlink(path)
+    }
+}

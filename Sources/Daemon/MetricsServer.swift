@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+/// A small HTTP server for Prometheus: `GET /metrics` answers the exposition of
+/// ``HostMetrics``; anything else is 404. Binds `127.0.0.1:PORT` (port 0: any free port, see
+/// ``port``). Stops listening on graceful shutdown.
+public final class MetricsServer: Service, Sendable {
+    private let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    private let metrics: HostMetrics
+    private let logger: Logger
+    /// The port it listens on.
+    public let port: Int
+    /// The address it listens on.
+    public let host: String
+
+    private init(server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+                 metrics: HostMetrics, host: String, port: Int, logger: Logger) {
+        self.server = server
+        self.metrics = metrics
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    /// Binds `host:port`.
+    public static func bind(host: String, port: Int, metrics: HostMetrics,
+                            logger: Logger = Logger(label: "sandglass.metrics")) async throws -> MetricsServer {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return MetricsServer(server: server, metrics: metrics, host: host, port: server.channel.localAddress?.port ?? port, logger: logger)
+    }
+
+    /// Serves requests until graceful shutdown.
+    public func run() async throws {
+        let server = self.server
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            server.channel.close(promise: nil)
+        }
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var head: HTTPRequestHead?
+                for try await part in inbound {
+                    switch part {
+                    case .head(let request): head = request
+                    case .body: break
+                    case .end:
+                        guard let request = head else { return }
+                        let (status, body, type) = self.answer(request)
+                        var headers = HTTPHeaders()
+                        headers.add(name: "Content-Type", value: type)
+                        headers.add(name: "Content-Length", value: String(body.utf8.count))
+                        headers.add(name: "Connection", value: "close")
+                        try await outbound.write(.head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
+                        try await outbound.write(.body(.byteBuffer(ByteBuffer(string: body))))
+                        try await outbound.write(.end(nil))
+                        return
+                    }
+                }
+            }
+        } catch {
+            logger.debug("metrics connection ended: \(error)")
+        }
+    }
+
+    private func answer(_ request: HTTPRequestHead) -> (HTTPResponseStatus, String, String) {
+        let path = request.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.uri
+        guard request.method == .GET || request.method == .HEAD else {
+            return (.methodNotAllowed, "only GET\n", "text/plain; charset=utf-8")
+        }
+        switch path {
+        case "/metrics":
+            return (.ok, metrics.exposition(), "text/plain; version=0.0.4; charset=utf-8")
+        case "/":
+            return (.ok, "sandglass daemon: Prometheus metrics at /metrics\n", "text/plain; charset=utf-8")
+        default:
+            return (.notFound, "not found: \(path) (the metrics are at /metrics)\n", "text/plain; charset=utf-8")
+        }
+    }
+}

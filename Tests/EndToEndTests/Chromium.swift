@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Headless Chromium from Debian's packages (`apt-get install chromium`; `make test` and CI
+/// install it when missing).
+enum Chromium {
+    /// The browser's path, nil when none is installed.
+    static let path: String? = {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+                return "\(directory)/\(name)"
+            }
+        }
+        return nil
+    }()
+
+    /// `make test` sets SANDGLASS_REQUIRE_CHROMIUM=1 once it has installed the browser: then a
+    /// missing browser fails the test instead of skipping it.
+    static var isRequired: Bool {
+        ProcessInfo.processInfo.environment["SANDGLASS_REQUIRE_CHROMIUM"] == "1"
+    }
+
+    /// Why the browser tests are skipped.
+    static let skipReason: Comment = "Chromium is not installed (apt-get install -y chromium; make test installs it): the report is not opened in a browser"
+
+    struct Page {
+        /// The DOM after the page's scripts ran.
+        var dom: String
+        /// The browser's log (console messages with --enable-logging).
+        var log: String
+    }
+
+    /// Opens `file` headless, lets its scripts run, and returns the DOM; fails after `timeout`.
+    static func open(_ file: String, fragment: String? = nil, timeout: TimeInterval = 90) throws -> Page {
+        guard let path else { throw Subprocess.Failure("\(skipReason)") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-chromium-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let domPath = dir.appendingPathComponent("dom.html"), logPath = dir.appendingPathComponent("log.txt")
+        FileManager.default.createFile(atPath: domPath.path, contents: nil)
+        FileManager.default.createFile(atPath: logPath.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [
+            "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
+            "--no-default-browser-check", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
+            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
+            URL(fileURLWithPath: file).absoluteString + (fragment.map { "#\($0)" } ?? ""),
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: domPath)
+        process.standardError = try FileHandle(forWritingTo: logPath)
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        if ended.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw Subprocess.Failure("Chromium did not render \(file) within \(timeout) s")
+        }
+        let dom = try String(contentsOf: domPath, encoding: .utf8)
+        let log = (try? String(contentsOf: logPath, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            throw Subprocess.Failure("Chromium exited with status \(process.terminationStatus):\n\(log.suffix(2000))")
+        }
+        return Page(dom: dom, log: log)
+    }
+}

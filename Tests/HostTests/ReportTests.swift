@@ -1,0 +1,120 @@
+import Foundation
+@testable import SandglassHost
+import Testing
+
+/// The report's reading of a run: processes, activations, kills, relaunches linked to their
+/// download, widgets' entries, the ledger and the verdicts; the page is self-contained.
+@Suite("Report")
+struct ReportTests {
+    @Test("a log read back gives each part of the run")
+    func analysis() throws {
+        let path = try ReportFixture.write(ReportFixture.events())
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        let runs = try RunLog.read([path])
+        #expect(runs.count == 1)
+        let a = RunAnalysis(runs[0])
+        #expect(a.processes.map(\.pid) == [101, 201, 202])
+        #expect(a.processes[1].killReason == "timeBudget")
+        #expect(a.processes[1].exit == "SIGKILL")
+        #expect(a.activations.count == 4)
+        // The snapshot overlapped the timeline in pid 101: it is drawn on a second row.
+        #expect(Set(a.activations.filter { $0.pid == 101 }.map(\.lane)) == [0, 1])
+        #expect(a.kills.map(\.reason) == ["timeBudget", "hostShutdown", "hostShutdown"])
+
+        // The download relaunched the Downloader: pid 202 was spawned for session feed's events.
+        #expect(a.downloads.count == 1)
+        #expect(a.downloads[0].result == "finished")
+        #expect(a.downloads[0].deliveredTo == 202)
+        #expect(a.relaunches.count == 1)
+        #expect(a.processes[a.relaunches[0].process].pid == 202)
+        #expect(a.relaunches[0].spawned)
+        #expect(a.processes[2].relaunchSession == "feed")
+
+        #expect(a.widgets.count == 1)
+        let timeline = try #require(a.widgets.first?.timelines.first)
+        #expect(timeline.entries.map(\.text) == ["Ada leads with 1", "Ada leads with 2"])
+        #expect(abs((timeline.entries[1].t ?? 0) - 600) < 1.5, "entry dates (to the millisecond) are placed on the run clock")
+        #expect(timeline.entries[0].json == "{\"score\":1}")
+
+        #expect(a.ledger.map(\.decision) == ["requested", "denied"])
+        #expect(a.ledger[1].reason == "budgetExhausted")
+
+        #expect(a.verdicts.filter { $0.severity == .failure }.map(\.title).sorted() == ["reloadBudget", "update: completionNeverCalled"])
+        #expect(a.verdicts.contains { $0.severity == .warning && $0.title == "killed: timeBudget" })
+        #expect(!a.verdicts.contains { $0.title.contains("hostShutdown") }, "shutdown kills are not verdicts")
+        #expect(!a.passed)
+        #expect(a.otherEvents.map(\.name) == ["event.delivered", "events.finished", "location.delivered"])
+        #expect(a.otherEvents.contains { $0.name == "location.delivered" && $0.count == 1 }, "an event kind the report does not know is kept")
+    }
+
+    @Test("the page is one self-contained file with the run's parts in it")
+    func page() throws {
+        let report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: ReportFixture.events())])
+        let html = report.render()
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        for external in ["<link", "src=", "href=\"http", "@import", "url("] {
+            #expect(!html.contains(external), "nothing is fetched: \(external)")
+        }
+        #expect(html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1,
+                "the only URLs are SVG namespaces")
+        #expect(html.contains("Ada leads with 2"), "entries show their text rendering")
+        #expect(html.contains("killed: timeBudget"))
+        #expect(html.contains("relaunched by identifier for session feed"))
+        #expect(html.contains("class=\"link\""), "the relaunch is linked to its download")
+        #expect(html.contains("budgetExhausted"), "the ledger shows denials with their reason")
+        #expect(html.contains("reloadBudget") && html.contains("completionNeverCalled"), "the verdicts are listed")
+        #expect(html.contains("location.delivered"), "unknown events are shown generically")
+        #expect(html.contains("data-report-ready"))
+        #expect(html.contains("<span class=\"badge fail\">FAIL</span>"))
+    }
+
+    @Test("the logs of several shards merge into one page with totals")
+    func shards() throws {
+        let first = try ReportFixture.write(ReportFixture.events(shard: "0/2"), name: "shard-0.jsonl")
+        let second = try ReportFixture.write(ReportFixture.events(shard: "1/2"), name: "shard-1.jsonl")
+        defer {
+            for path in [first, second] { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        }
+        let runs = try RunLog.read([first, second])
+        #expect(runs.map(\.shard) == ["0/2", "1/2"])
+        let html = HTMLReport(runs: runs).render()
+        #expect(html.contains("id=\"run-0\"") && html.contains("id=\"run-1\""))
+        #expect(html.contains("all 2 runs"))
+        #expect(html.contains("shard 1/2 · shard-1.jsonl"))
+    }
+
+    @Test("a file with two runs one after the other gives two runs")
+    func concatenated() throws {
+        let path = try ReportFixture.write(ReportFixture.events() + ReportFixture.events())
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        #expect(try RunLog.read(path).count == 2)
+    }
+
+    @Test("a line that is not an event is named with its file and line")
+    func badLine() throws {
+        let path = try ReportFixture.write(Array(ReportFixture.events().prefix(3)))
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json\n".utf8))
+        try handle.close()
+        #expect {
+            try RunLog.read(path)
+        } throws: { error in
+            (error as? RunLogError)?.description == "\(path):4 is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")"
+        }
+    }
+
+    @Test("ISO 8601 dates of the log are read back exactly", arguments: [
+        ("1970-01-01T00:00:00Z", 0.0), ("2026-11-21T22:13:40.641Z", 1_795_299_220.641),
+        ("2000-02-29T12:00:00+02:00", 951_818_400.0), ("2026-11-21T22:13:40.641", nil),
+    ])
+    func dates(_ text: String, _ seconds: Double?) {
+        let parsed = ISO8601Instant.seconds(text)
+        if let seconds {
+            #expect(abs((parsed ?? -1) - seconds) < 0.0005)
+        } else {
+            #expect(parsed == nil)
+        }
+    }
+}
