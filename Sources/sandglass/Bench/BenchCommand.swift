@@ -79,6 +79,16 @@ struct BenchCommand: AsyncParsableCommand {
         var report = BenchReport(machine: machineSummary(), quick: quick, shard: part)
         say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(report.machine)\n")
 
+        // Density first, while this process's heap holds nothing of the other figures (each host
+        // keeps its run's event history, and glibc keeps freed memory): its RSS is the host's.
+        if wantsSingle("density") {
+            let result = try await DensityFigures.measure(bench, ceiling: density ?? (quick ? 500 : 1000), scratch: scratch)
+            report.scalars += result.rows
+            report.extraJSON["density"] = result.json
+            bench.clearProgress()
+            say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: result.rows).scalarTable)
+            for note in result.rows[0].notes { say("  " + note) }
+        }
         if wants("spawn") || wants("layers") || wants("ipc") {
             let result = try await SpawnFigures.measure(bench, layers: wants("layers"), ipc: wants("ipc"))
             var rows = result.rows
@@ -98,6 +108,12 @@ struct BenchCommand: AsyncParsableCommand {
             var row = result.row
             row.notes.append("Deadline → SIGKILL sent (the loop's timerfd waking late): p50 \(formatMicroseconds(result.timerLate.p50)), p99 \(formatMicroseconds(result.timerLate.p99)), max \(formatMicroseconds(result.timerLate.max)); raw thread's clock_nanosleep lateness p50 \(formatMicroseconds(result.rawTimerLate.p50)), p99 \(formatMicroseconds(result.rawTimerLate.p99)).")
             row.notes.append("SIGKILL → reaped (the kernel tears the process down, the pidfd wakes the loop, wait4): p50 \(formatMicroseconds(result.killToReap.p50)), p99 \(formatMicroseconds(result.killToReap.p99)), max \(formatMicroseconds(result.killToReap.max)).")
+            if row.met == false {
+                let raw = row.baseline.p99
+                row.notes.append(raw > 2000
+                    ? "Missed, and so is the raw baseline in the same run (p99 \(formatMicroseconds(raw))): the tail is the machine's — the kernel tearing the process down and the scheduler on loaded cores — not the host's timer. Run when the machine is idle (see `uptime`) to read the host's own precision."
+                    : "Missed where the raw baseline (p99 \(formatMicroseconds(raw))) is not: the difference is the host's — its loop's timer and reaping above.")
+            }
             report.rows.append(row)
             show(FigureTable(rows: [row]), bench)
             for note in row.notes { say("  " + note) }
@@ -113,6 +129,7 @@ struct BenchCommand: AsyncParsableCommand {
             let cold = result.coldStages.map { "\($0.0) \(String(format: "%.2f", $0.1)) ms" }.joined(separator: ", ")
             let warm = result.warmStages.map { "\($0.0) \(String(format: "%.2f", $0.1)) ms" }.joined(separator: ", ")
             rows[0].notes.append("Where the time goes (medians): \(cold).")
+            if rows[0].met == false { rows[0].notes.append(BackgroundEventFigures.coldStagesExplained) }
             rows[1].notes.append("Where the time goes (medians): \(warm).")
             report.rows += rows
             show(FigureTable(rows: rows), bench)
@@ -123,14 +140,6 @@ struct BenchCommand: AsyncParsableCommand {
             report.scalars += rows
             bench.clearProgress()
             say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: rows).scalarTable)
-        }
-        if wantsSingle("density") {
-            let result = try await DensityFigures.measure(bench, ceiling: density ?? (quick ? 500 : 1000), scratch: scratch)
-            report.scalars += result.rows
-            report.extraJSON["density"] = result.json
-            bench.clearProgress()
-            say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: result.rows).scalarTable)
-            for note in result.rows[0].notes { say("  " + note) }
         }
         if wantsSingle("week") {
             bench.progress("7 virtual days of Fleet.app", nil)
