@@ -102,6 +102,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             report.rows += rows
             show(FigureTable(rows: rows), bench)
+            for row in rows { for note in row.notes { say("  " + note) } }
         }
         if wants("kill") {
             let result = try await KillFigures.measure(bench)
