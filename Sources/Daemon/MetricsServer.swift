@@ -42,18 +42,7 @@ public final class MetricsServer: Service, Sendable {
 
     /// Serves requests until graceful shutdown.
     public func run() async throws {
-        let server = self.server
-        try await withGracefulShutdownHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await self.serve(connection) }
-                    }
-                }
-            }
-        } onGracefulShutdown: {
-            server.channel.close(promise: nil)
-        }
+        try await acceptConnections(of: server) { await self.serve($0) }
     }
 
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {

@@ -129,6 +129,32 @@ struct BackgroundSessionTests {
             }
         }
     }
+
+    @Test("on the virtual clock the fixture server's delay is run time: a response held an hour arrives an hour later, in a jump",
+          .timeLimit(.minutes(1)))
+    func serverDelayOnVirtualClock() async throws {
+        try await withServer { server in
+            try await withHost({
+                $0.clock = .virtual
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?delay=3600000")
+            }) { host in
+                server.pacing = host.fixturePacing
+                try await host.install(Examples.app("Downloader.app"))
+                await host.start()
+                let started = try await host.waitFor("download.started")
+                // Not awaited directly: with real-time delays this advance would take an hour,
+                // and the wait below fails after its deadline instead.
+                let advance = Task { await host.advance(by: .seconds(2 * 3600)) { $0.name == "events.finished" } }
+                let finished = try await host.waitFor("download.finished", timeout: .seconds(30))
+                #expect(finished.int("bytes") == 4096)
+                #expect(finished.t - started.t >= 3_600_000, "an hour of run time passed at the server")
+                #expect(finished.t - started.t < 3_700_000, "and not much more: the clock jumped to the response")
+                let done = try #require(await advance.value)
+                #expect(done.int("acknowledged") == 2)
+                #expect(server.completedBodies == 1)
+            }
+        }
+    }
 }
 
 @Suite("Session conflicts")

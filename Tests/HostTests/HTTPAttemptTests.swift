@@ -12,7 +12,8 @@ struct HTTPAttemptTests {
     private func withServer(_ body: (FixtureServer, HTTPClient, String) async throws -> Void) async throws {
         let server = try await FixtureServer.start()
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(1), read: .seconds(5))
+        // Generous: on a loaded 2-core CI machine a loopback connect can take over a second.
+        configuration.timeout = .init(connect: .seconds(15), read: .seconds(30))
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attempt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

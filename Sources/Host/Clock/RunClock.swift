@@ -23,6 +23,8 @@ final class RunClock {
     private var timers = TimerHeap()
     private var armed: (id: TimerID, at: UInt64)?
     private var busyCount = 0
+    private var networkCount = 0
+    private var serverHolds = 0
     private var permanentHorizon: UInt64 = 0
     private var grants: [UInt64: UInt64] = [:]
     private var nextGrant: UInt64 = 0
@@ -114,8 +116,27 @@ final class RunClock {
         busyCount -= 1
     }
 
-    /// Whether real work is in progress.
-    var isBusy: Bool { busyCount > 0 }
+    /// Marks a network request in flight (a background download's attempt): it holds the
+    /// virtual clock like real work, unless the server holds it on this clock too
+    /// (``beginServerHold()``).
+    func beginNetwork() { networkCount += 1 }
+    func endNetwork() {
+        precondition(networkCount > 0, "endNetwork without beginNetwork")
+        networkCount -= 1
+    }
+
+    /// Marks a response that a server waits to send on this clock (the fixture server's `delay`
+    /// and `interval` with ``ExtensionHost/fixturePacing``): while every request in flight is so
+    /// held, the network does not hold the virtual clock, and the wait is a jump.
+    func beginServerHold() { serverHolds += 1 }
+    func endServerHold() {
+        precondition(serverHolds > 0, "endServerHold without beginServerHold")
+        serverHolds -= 1
+    }
+
+    /// Whether real work is in progress: an activation, a launch, a kill being reaped, or a
+    /// request in flight that no server holds on this clock.
+    var isBusy: Bool { busyCount > 0 || networkCount > serverHolds }
 
     private func fireDue() {
         armed = nil
@@ -139,7 +160,7 @@ final class RunClock {
 
     /// The loop's idle hook: with nothing busy, jump to the next timer (up to the horizon) and fire it.
     private func jumpIfIdle() -> Bool {
-        guard busyCount == 0, let next = timers.earliestDeadline else { return false }
+        guard !isBusy, let next = timers.earliestDeadline else { return false }
         let t = now
         if next > t {
             guard next <= horizon else { return false }

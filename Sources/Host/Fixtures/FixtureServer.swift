@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Routes (`N` bytes, every byte `i` is `i % 251`):
 /// - `/bytes/N` — the body, with `Accept-Ranges`, `ETag` and `Range` support.
-///   Query: `delay=MS` before the response, `chunk=BYTES` and `interval=MS` to stream slowly.
+///   Query: `delay=MS` before the response, `chunk=BYTES` and `interval=MS` to stream slowly
+///   (real time, or a host's run clock: ``FixturePacing``).
 /// - `/flaky/N?failures=K` — the first K requests of this URL get `503`, then as `/bytes/N`.
 /// - `/drop/N?after=BYTES&times=K` — the first K requests send the headers and BYTES of the
 ///   body, then close the connection; after that as `/bytes/N` (so a Range resume completes).
@@ -43,9 +44,10 @@ public final class FixtureServer: Sendable {
         self.state = state
     }
 
-    /// Starts a server on 127.0.0.1 (`port` 0: any free port).
-    public static func start(port: Int = 0) async throws -> FixtureServer {
-        let state = FixtureState()
+    /// Starts a server on 127.0.0.1 (`port` 0: any free port). Its delays pass on `pacing`
+    /// (a host's ``ExtensionHost/fixturePacing``), real time by default.
+    public static func start(port: Int = 0, pacing: (any FixturePacing)? = nil) async throws -> FixtureServer {
+        let state = FixtureState(pacing: pacing)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -68,6 +70,14 @@ public final class FixtureServer: Sendable {
         requests.filter { $0.uri.hasPrefix(prefix) }.count
     }
 
+    /// The time `delay` and `interval` pass on from now on: a host's ``ExtensionHost/fixturePacing``,
+    /// or `nil` for real time. (Settable after `start`, since a host's configuration usually
+    /// needs the server's URL first.)
+    public var pacing: (any FixturePacing)? {
+        get { state.pacing.withLock { $0 } }
+        set { state.pacing.withLock { $0 = newValue } }
+    }
+
     /// Bodies sent completely (a dropped or cut-off response does not count).
     public var completedBodies: Int { state.completed.withLock { $0 } }
 
@@ -84,6 +94,18 @@ final class FixtureState: Sendable {
     let requests = Mutex<[FixtureServer.Request]>([])
     let perURI = Mutex<[String: Int]>([:])
     let completed = Mutex<Int>(0)
+    /// `nil`: real time on the connection's event loop.
+    let pacing: Mutex<(any FixturePacing)?>
+
+    init(pacing: (any FixturePacing)?) {
+        self.pacing = Mutex(pacing)
+    }
+
+    /// Runs `body` on `eventLoop` after `milliseconds` of the server's time.
+    func after(milliseconds: Int64, on eventLoop: any NIOCore.EventLoop, _ body: @escaping @Sendable () -> Void) {
+        let pacing: any FixturePacing = self.pacing.withLock { $0 } ?? RealTimePacing(eventLoop: eventLoop)
+        pacing.after(.milliseconds(milliseconds)) { eventLoop.execute(body) }
+    }
 
     /// Counts a request of `uri` and returns how many came before it.
     func arrival(_ request: FixtureServer.Request) -> Int {
@@ -151,7 +173,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         if delay > 0 {
             let later = NIOLoopBound(respond, eventLoop: context.eventLoop)
-            context.eventLoop.scheduleTask(in: .milliseconds(delay)) { later.value() }
+            state.after(milliseconds: delay, on: context.eventLoop) { later.value() }
         } else {
             respond()
         }
@@ -224,7 +246,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         if interval > 0 {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            context.eventLoop.scheduleTask(in: .milliseconds(interval)) {
+            state.after(milliseconds: interval, on: context.eventLoop) {
                 let (handler, context) = bound.value
                 handler.sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, context: context)
             }

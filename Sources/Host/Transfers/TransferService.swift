@@ -83,7 +83,7 @@ final class TransferService {
         resourceTimers.removeValue(forKey: id)
         guard var task = try? journal.task(id: id), [.waiting, .running].contains(task.state) else { return }
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
-        if attempts.removeValue(forKey: id)?.cancel() != nil { clock.endBusy() }
+        if attempts.removeValue(forKey: id)?.cancel() != nil { clock.endNetwork() }
         task.state = .failed
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
@@ -154,7 +154,7 @@ final class TransferService {
         let path = partialPath(task)
         let core = self.core
         let throttle = ProgressThrottle()
-        clock.beginBusy()
+        clock.beginNetwork()
         attempts[id] = Task {
             let sink = FileSink(path: path, existing: existing) { written, expected in
                 guard throttle.due(written == expected) else { return }
@@ -196,7 +196,7 @@ final class TransferService {
     /// The end of an attempt: finished, retried later, or failed for good.
     func attemptEnded(_ id: Int64, result: HTTPAttempt.Result) {
         guard attempts.removeValue(forKey: id) != nil else { return }
-        clock.endBusy()
+        clock.endNetwork()
         lastProgressEvent.removeValue(forKey: id)
         guard var task = try? journal.task(id: id), task.state == .running else { return }
         let session = try? journal.session(app: task.app, identifier: task.session)
