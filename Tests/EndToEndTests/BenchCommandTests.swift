@@ -5,14 +5,14 @@ import Testing
 /// judged here — benchmarks are not tests, and this machine is shared.
 @Suite("Bench command")
 struct BenchCommandTests {
-    @Test("bench --quick --json writes every figure's key; --html writes a self-contained page with plots")
-    func quickJSON() throws {
+    @Test("bench --smoke --json writes every figure's key; --html writes a self-contained page with plots")
+    func smokeJSON() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("figures.json").path
         let html = dir.appendingPathComponent("figures.html").path
-        let result = try CommandLineTests.run(["bench", "--quick", "--density", "40", "--examples", Examples.directory,
+        let result = try CommandLineTests.run(["bench", "--smoke", "--density", "20", "--examples", Examples.directory,
                                                "--json", json, "--html", html, "--quiet"])
         #expect(result.status == 0, "\(result.error)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])

@@ -38,6 +38,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Fewer samples: a minute or two.")
     var quick = false
 
+    /// For the tests: a few samples of each figure, one virtual day, no cold day — every output
+    /// written in seconds, no figure worth reading.
+    @Flag(help: .hidden)
+    var smoke = false
+
     @Option(help: "Where the built example bundles are (default: .build/examples).")
     var examples: String?
 
@@ -68,7 +73,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
         let part = shard?.shard ?? .whole
-        let bench = BenchContext(examples: dir, quick: quick, shard: part, progress: ProgressLine("bench", enabled: !quiet))
+        let bench = BenchContext(examples: dir, size: smoke ? .smoke : quick ? .quick : .full, shard: part, progress: ProgressLine("bench", enabled: !quiet))
         func wants(_ figure: String) -> Bool { only.isEmpty || only.contains(figure) }
         /// A figure of one sample: shard 0 takes it.
         func wantsSingle(_ figure: String) -> Bool { wants(figure) && part.owns(0) }
@@ -76,7 +81,7 @@ struct BenchCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 
-        var report = BenchReport(machine: machineSummary(), quick: quick, shard: part)
+        var report = BenchReport(machine: machineSummary(), quick: quick || smoke, shard: part)
         say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(report.machine)\n")
 
         // Density first, while this process's heap holds nothing of the other figures (each host
@@ -143,20 +148,22 @@ struct BenchCommand: AsyncParsableCommand {
             say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: rows).scalarTable)
         }
         if wantsSingle("week") {
-            bench.progress("7 virtual days of Fleet.app", nil)
-            let week = try await VirtualWeek.measure(examples: dir, days: 7, warm: true)
-            let cold = try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
+            let days = smoke ? 1 : 7
+            bench.progress("\(days) virtual days of Fleet.app", nil)
+            let week = try await VirtualWeek.measure(examples: dir, days: days, warm: true)
+            let cold = smoke ? nil : try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
             bench.clearProgress()
-            say("\n" + week.rendered + (week.wallSeconds <= 10 ? "\n  (target ≤ 10 s of wall time: met)" : "\n  (target ≤ 10 s of wall time: missed)"))
-            say("\n" + cold.rendered)
+            let met: Bool? = days == 7 ? week.wallSeconds <= 10 : nil
+            say("\n" + week.rendered + (met.map { "\n  (target for 7 days ≤ 10 s of wall time: \($0 ? "met" : "missed"))" } ?? ""))
+            if let cold { say("\n" + cold.rendered) }
             // The baseline: the wall time the same activations take back to back, with no clock.
-            report.scalars.append(ScalarRow(key: "week.speedup", name: "virtual clock: 7 days of 50 widgets, virtual s per wall s",
+            report.scalars.append(ScalarRow(key: "week.speedup", name: "virtual clock: \(days) days of 50 widgets, virtual s per wall s",
                                             value: week.speedUp, unit: "×", baselineName: "the same days if the host did nothing but the activations",
                                             baseline: week.activationSeconds > 0 ? Double(week.days) * 86_400 / week.activationSeconds : nil,
-                                            target: "≤ 10 s of wall time", met: week.wallSeconds <= 10,
+                                            target: "≤ 10 s of wall time", met: met,
                                             notes: [week.rendered.replacingOccurrences(of: "\n", with: " ")]))
             report.extraJSON["week"] = week.json
-            report.extraJSON["dayCold"] = cold.json
+            if let cold { report.extraJSON["dayCold"] = cold.json }
         }
         if wants("spawn") || wants("background") || wants("refresh") {
             report.sections.append(("Executables: what a cold start loads", BinarySizes.describe(examples: dir)))

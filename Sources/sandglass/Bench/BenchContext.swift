@@ -5,22 +5,25 @@ import SandglassHost
 struct BenchContext: Sendable {
     /// The built example bundles (and the static hello-world beside them).
     let examples: String
-    /// Fewer samples: a run of a minute or two.
-    let quick: Bool
+    /// How many samples: full, `--quick` or `--smoke`.
+    let size: BenchSize
     /// The part of each figure's samples this run takes (`--shard`).
     let shard: Shard
     /// Progress on standard error (off with `--quiet`).
     let progressLine: ProgressLine
 
-    init(examples: String, quick: Bool, shard: Shard = .whole, progress: ProgressLine) {
+    init(examples: String, size: BenchSize, shard: Shard = .whole, progress: ProgressLine) {
         self.examples = examples
-        self.quick = quick
+        self.size = size
         self.shard = shard
         self.progressLine = progress
     }
 
-    /// This run's share of `quick` samples with `--quick`, else of `full` (at least one).
-    func samples(quick: Int, full: Int) -> Int { Swift.max(1, shard.share(of: self.quick ? quick : full)) }
+    /// This run's share of `quick` samples with `--quick`, of `full` in a full run, of a few with
+    /// `--smoke` (at least one).
+    func samples(quick: Int, full: Int) -> Int {
+        Swift.max(1, shard.share(of: size.choose(smoke: Swift.min(quick, 5), quick: quick, full: full)))
+    }
 
     /// Reports progress of the figure being measured (`fraction` 0…1 when known).
     func progress(_ what: String, _ fraction: Double?) {

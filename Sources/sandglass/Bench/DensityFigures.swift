@@ -42,7 +42,7 @@ enum DensityFigures {
         bench.progress("density: \(live.count) live, idle interval", nil)
         // Let the last launches settle, then the idle interval.
         try await Task.sleep(for: .milliseconds(500))
-        let interval: Duration = bench.quick ? .seconds(3) : .seconds(10)
+        let interval: Duration = bench.size.choose(smoke: .milliseconds(500), quick: .seconds(3), full: .seconds(10))
         let childrenBefore = live.map { ProcessStats.cpuTicks(String($0)) ?? 0 }.reduce(0, +)
         let ticksBefore = ProcessStats.cpuTicks() ?? 0
         let cpuBefore = ProcessStats.cpuNanoseconds()

@@ -13,7 +13,7 @@ enum ThroughputFigures {
     static let widgetsPerExtension = 10
 
     static func measure(_ bench: BenchContext, scratch: String) async throws -> [ScalarRow] {
-        let window: Duration = bench.quick ? .seconds(2) : .seconds(5)
+        let window: Duration = bench.size.choose(smoke: .milliseconds(200), quick: .seconds(2), full: .seconds(5))
         let requestSize = Frame.encode(.timelineRequest(RequestID(1), ActivationContext(kind: "Quarterly", family: "systemSmall", isPreview: false,
                                                                                         displayWidth: 170, displayHeight: 170))).count
         var rows: [ScalarRow] = []
