@@ -90,12 +90,6 @@ struct BenchReport {
     }
 }
 
-/// `1,234 /s`, `12.3 MiB`.
-func formatScalar(_ value: Double, _ unit: String) -> String {
-    let number = abs(value) >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value)
-    return unit.isEmpty ? number : number + " " + unit
-}
-
 /// JSON can hold no NaN or infinity: they become null.
 private func sanitized(_ value: Any) -> Any {
     switch value {
