@@ -38,26 +38,3 @@ struct RawChild {
         return status
     }
 }
-
-/// Runs `body` on a fresh thread (blocking calls, precise timing away from the host's loop and
-/// the cooperative pool) and returns its result.
-func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-}
-
-/// Reads until `count` bytes arrived or the peer closed; returns the bytes read.
-func readAtLeast(_ fd: Int32, _ count: Int) -> Int {
-    var buffer = [UInt8](repeating: 0, count: max(count, 64))
-    var done = 0
-    while done < count {
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        done += n
-    }
-    return done
-}
