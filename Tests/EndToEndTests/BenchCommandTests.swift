@@ -28,7 +28,8 @@ struct BenchCommandTests {
         #expect((object["density"] as? [String: Any])?["live"] is Int)
         #expect((object["kill"] as? [String: Any])?["p99_ms"] is Double)
         let throughput = try #require(object["throughput"] as? [String: Any])
-        for count in ["1", "10", "100"] { #expect((throughput[count] as? [String: Any])?["value"] is Double) }
+        // --smoke measures 1 and 10 warm extensions; a full run adds 100.
+        for count in ["1", "10"] { #expect((throughput[count] as? [String: Any])?["value"] is Double) }
         for key in ["refresh", "week"] { #expect(object[key] is [String: Any], "\(key) is there") }
 
         let page = try String(contentsOfFile: html, encoding: .utf8)

@@ -9,7 +9,8 @@ import SandglassIPC
 /// Baseline, in the same run: one epoll thread driving as many raw echo peers with as many
 /// requests in flight (ten per peer), timeline-request bytes out and reply bytes back.
 enum ThroughputFigures {
-    static let counts = [1, 10, 100]
+    /// How many warm extensions: 1, 10 and 100 (`--smoke`: 1 and 10, which take seconds, not ten).
+    static func counts(_ size: BenchSize) -> [Int] { size == .smoke ? [1, 10] : [1, 10, 100] }
     static let widgetsPerExtension = 10
 
     static func measure(_ bench: BenchContext, scratch: String) async throws -> [ScalarRow] {
@@ -17,7 +18,7 @@ enum ThroughputFigures {
         let requestSize = Frame.encode(.timelineRequest(RequestID(1), ActivationContext(kind: "Quarterly", family: "systemSmall", isPreview: false,
                                                                                         displayWidth: 170, displayHeight: 170))).count
         var rows: [ScalarRow] = []
-        for count in counts {
+        for count in counts(bench.size) {
             bench.progress("throughput, \(count) extensions", nil)
             let directory = scratch + "/throughput-\(count)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
