@@ -16,7 +16,9 @@ enum BackgroundEventFigures {
     /// What each stage of a cold delivery is, for the note beside the figure.
     static let coldStagesExplained = """
         download.finished → spawned: the events committed to the journal, the delivery's activation under \
-        the budget, and the sandboxed spawn (clone → execve in the child; the cgroup join is part of it). \
+        the budget, and the spawn call: the child's own work from clone to execve (the cgroup join is part \
+        of it) is a fraction of the call; the rest is the scheduler — the child waiting for a core after \
+        clone, the parent waking after the child's execve — and grows with the machine's load. \
         spawned → hello: the Downloader executable starting — its statically linked Foundation and the \
         SDK's runtime — up to the SDK's hello, where the hello-world baseline loads the standard library only \
         (see "Executables: what a cold start loads"). hello → request sent: the host's activation of the \
@@ -118,6 +120,7 @@ enum BackgroundEventFigures {
                 stages += [("event.delivered", delivered.at), ("delegate called", delegate)]
                 for i in 1..<stages.count { record("\(stages[i - 1].0) → \(stages[i].0)", stages[i].1 &- stages[i - 1].1) }
                 // Parts of download.finished → spawned, as the child timed them.
+                if let call = spawn?.double("ms") { record("of which the spawn call (until the child's execve is done)", UInt64(call * 1e6)) }
                 if let setup = spawn?.double("childSetupMs") { record("of which clone → execve in the child", UInt64(setup * 1e6)) }
                 if let join = spawn?.double("cgroupJoinMs") { record("of which joining the cgroup", UInt64(join * 1e6)) }
                 try await settle(stamps)
