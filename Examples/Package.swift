@@ -85,6 +85,11 @@ let package = Package(
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "FleetWidget"
         ),
+        /// Not an extension: a static hello-world, the benchmark's floor for a cold start.
+        .executableTarget(
+            name: "HelloWorld",
+            path: "HelloWorld"
+        ),
         /// Today extensions: the article's three widgetPerformUpdate patterns and the async form,
         /// one principal class per extension of TodayPatterns.app.
         .executableTarget(
