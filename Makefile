@@ -4,7 +4,7 @@ EXAMPLES := .build/examples
 SANDGLASS := .build/debug/sandglass
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all deps browser build clock-shim examples test demo bench fuzz fuzz-build fuzz-seeds stress clean
+.PHONY: all deps browser build clock-shim examples test demo bench bench-micro fuzz fuzz-build fuzz-seeds stress clean
 
 all: build
 
@@ -44,6 +44,7 @@ clock-shim: $(CLOCK_SHIM_SOURCE)
 examples: build
 	cd Examples && $(SWIFT) build -c release --static-swift-stdlib
 	@mkdir -p $(EXAMPLES)
+	@cp Examples/.build/release/HelloWorld $(EXAMPLES)/HelloWorld
 	@for app in Examples/Bundles/*.app; do \
 		$(SANDGLASS) bundle --template $$app --executables Examples/.build/release \
 			-o $(EXAMPLES)/$$(basename $$app) || exit 1; \
@@ -60,7 +61,12 @@ demo: examples
 bench: examples
 	$(SWIFT) build -c release --product sandglass
 	@$(MAKE) --no-print-directory clock-shim BIN="$$($(SWIFT) build -c release --show-bin-path)"
-	.build/release/sandglass bench --examples $(EXAMPLES)
+	.build/release/sandglass bench --examples $(EXAMPLES) --json .build/bench.json --html .build/bench.html
+
+# Microbenchmarks of the IPC codec and decoder (ordo-one/package-benchmark), a package of its
+# own so that `make test` never builds it.
+bench-micro: deps
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 # Fuzzing with libFuzzer (swiftc -sanitize=fuzzer; clang's runtime ships with the toolchain):
 # the IPC frame decoder and the bundle / Info.plist loader, each for FUZZ_SECONDS (or FUZZ_RUNS
@@ -115,4 +121,4 @@ stress: examples
 	$(SANDGLASS) stress $(EXAMPLES)/Downloader.app $(EXAMPLES)/Leaderboard.app $(STRESS_ARGS)
 
 clean:
-	rm -rf .build Examples/.build
+	rm -rf .build Examples/.build Benchmarks/.build

@@ -7,6 +7,7 @@ import PackageDescription
 /// - `WidgetKit`: the SDK an extension links (modules WidgetKit, CoreLocation and
 ///   NotificationCenter, so one product dependency makes every import work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
+/// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
 ///
 /// The daemon's parts (control socket, metrics, services) are the module SandglassDaemon.
@@ -16,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit", "CoreLocation", "NotificationCenter"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
+        /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
+        .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
         .executable(name: "sandglass", targets: ["sandglass"]),
     ],
     dependencies: [

@@ -95,6 +95,11 @@ let package = Package(
             path: "MisbehavingWidget"
         ),
         .target(name: "CMisbehaviour", path: "CMisbehaviour"),
+        /// Not an extension: a static hello-world, the benchmark's floor for a cold start.
+        .executableTarget(
+            name: "HelloWorld",
+            path: "HelloWorld"
+        ),
         /// Today extensions: the article's three widgetPerformUpdate patterns and the async form,
         /// one principal class per extension of TodayPatterns.app.
         .executableTarget(

@@ -20,6 +20,50 @@ extension ExtensionHost {
     public func measurePings(_ bundleIdentifier: String, count: Int, cpu: Int? = nil) async -> [UInt64] {
         await core.measurePings(bundleIdentifier, count: count, cpu: cpu)
     }
+
+    /// One refresh of the first widget matching `widget`: an app-intent reload (exempt from the
+    /// budget, so never withheld) requested on the loop → its `timeline` event recorded, in
+    /// nanoseconds. With `cold`, the extension's process is killed (reason `idle`) and reaped
+    /// first, so the refresh includes the launch. `nil` when the reload produced no timeline.
+    @_spi(Measurements)
+    public func measureRefresh(_ widget: String, cold: Bool) async -> UInt64? {
+        await core.measureRefresh(widget, cold: cold)
+    }
+
+    /// Closed-loop refreshes of every widget of the extensions `bundleIdentifiers` for `duration`
+    /// of wall time: each widget is asked for an app-intent reload again as soon as its timeline
+    /// is recorded. Returns the timelines recorded in the window and the window's length in seconds.
+    @_spi(Measurements)
+    public func measureThroughput(of bundleIdentifiers: Set<String>, for duration: Duration) async -> (timelines: Int, seconds: Double) {
+        await core.measureThroughput(bundleIdentifiers, duration: duration)
+    }
+
+    /// Launches extension `bundleIdentifier` (if it is not running) and returns its pid once it
+    /// said hello; `nil` when it could not be launched.
+    @_spi(Measurements)
+    public func launch(_ bundleIdentifier: String) async -> Int32? {
+        await core.launch(bundleIdentifier)
+    }
+
+    /// Calls `body` on the loop, synchronously, for every event recorded from now on whose name
+    /// is in `names`, with CLOCK_MONOTONIC read as it is recorded. Returns an id for
+    /// ``removeStampedObserver(_:)``.
+    @_spi(Measurements)
+    public func observeStamped(_ names: Set<String>, _ body: @escaping @Sendable (HostEvent, UInt64) -> Void) async -> UInt64 {
+        await core.observeStamped(names, body)
+    }
+
+    /// Stops an observer of ``observeStamped(_:_:)``.
+    @_spi(Measurements)
+    public func removeStampedObserver(_ id: UInt64) async {
+        await core.removeStampedObserver(id)
+    }
+
+    /// The container directory of extension `bundleIdentifier`.
+    @_spi(Measurements)
+    public func container(of bundleIdentifier: String) async -> String? {
+        await core.container(of: bundleIdentifier)
+    }
 }
 
 extension HostCore {
@@ -44,6 +88,34 @@ extension HostCore {
         }
         if cpu != nil { pin(process.pid, to: -1) }
         return samples
+    }
+
+    func measureRefresh(_ widget: String, cold: Bool) async -> UInt64? {
+        await RefreshProbe(log: log, scheduler: scheduler, supervisor: supervisor, loop: loop).refresh(widget, cold: cold)
+    }
+
+    func measureThroughput(_ bundles: Set<String>, duration: Duration) async -> (timelines: Int, seconds: Double) {
+        await RefreshProbe(log: log, scheduler: scheduler, supervisor: supervisor, loop: loop).throughput(bundles, duration: duration)
+    }
+
+    func launch(_ id: String) async -> Int32? {
+        guard let ext = supervisor.extensions[id], case .success(let process) = await supervisor.ensureRunning(ext) else { return nil }
+        return process.pid
+    }
+
+    func observeStamped(_ names: Set<String>, _ body: @escaping @Sendable (HostEvent, UInt64) -> Void) -> UInt64 {
+        log.observe { event in
+            guard names.contains(event.name) else { return }
+            body(event, sg_monotonic_ns())
+        }
+    }
+
+    func removeStampedObserver(_ id: UInt64) {
+        log.removeObserver(id)
+    }
+
+    func container(of id: String) -> String? {
+        supervisor.extensions[id]?.container
     }
 
     /// Pins the loop thread and every thread of `pid` to `cpu` (-1: anywhere).

@@ -41,6 +41,11 @@ public struct HostConfiguration: Sendable {
     /// Extra environment variables for every extension process (for example the base URL of a
     /// test server). The host's own variables (`HOME`, `SANDGLASS_*`, …) win over these.
     public var extensionEnvironment: [String: String] = [:]
+    /// How many of the latest events the host keeps in memory; `nil` keeps them all. The run's
+    /// summary, `explain`, the ledger and `events()` read this history, so a bounded host
+    /// answers them for its latest events only; the log file (``logPath``) always has every
+    /// event. A long-running daemon bounds it (`sandglass serve --event-history`).
+    public var eventHistoryLimit: Int?
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

@@ -34,6 +34,7 @@ actor HostCore {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             clock = RunClock(mode: configuration.clock, loop: loop)
             log = EventLog(clock: clock)
+            log.historyLimit = configuration.eventHistoryLimit.map { max(1, $0) } ?? .max
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
             if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser) {

@@ -56,8 +56,10 @@ public enum Message: Sendable, Hashable {
     case backgroundEventsRequest(RequestID, identifier: String)
     /// E→H: whether a configuration's matching block took the identifier.
     case backgroundEventsReply(RequestID, accepted: Bool)
-    /// E→H: the delegate call for event `eventID` returned.
-    case eventHandled(identifier: String, eventID: UInt64)
+    /// E→H: the delegate call for event `eventID` returned. `delegateStartedNs` is when that call
+    /// began, on the machine's CLOCK_MONOTONIC (which host and extension share), or 0 when the
+    /// event made no delegate call (a duplicate, a completion handler).
+    case eventHandled(identifier: String, eventID: UInt64, delegateStartedNs: UInt64 = 0)
     /// E→H: the stored completion handler was called: every event delivered so far is acknowledged.
     case eventsFinished(identifier: String)
     /// H→E: every pending event of the session was delivered (`urlSessionDidFinishEvents`).

@@ -175,9 +175,10 @@ extension MessageCodec {
         case .backgroundEventsReply(let id, let accepted):
             w.writeVarint(id.rawValue)
             w.write(accepted)
-        case .eventHandled(let identifier, let eventID):
+        case .eventHandled(let identifier, let eventID, let delegateStartedNs):
             w.write(identifier)
             w.writeVarint(eventID)
+            w.writeVarint(delegateStartedNs)
         case .eventsFinished(let identifier), .allEventsDelivered(let identifier):
             w.write(identifier)
         case .createTask(let id, let request):
@@ -254,7 +255,8 @@ extension MessageCodec {
         case .backgroundEventsReply:
             return .backgroundEventsReply(try id(), accepted: try r.readBool("accepted"))
         case .eventHandled:
-            return .eventHandled(identifier: try r.readString("session identifier"), eventID: try r.readVarint("event id"))
+            return .eventHandled(identifier: try r.readString("session identifier"), eventID: try r.readVarint("event id"),
+                                 delegateStartedNs: try r.readVarint("delegate start"))
         case .eventsFinished:
             return .eventsFinished(identifier: try r.readString("session identifier"))
         case .allEventsDelivered:

@@ -188,7 +188,8 @@ struct DaemonTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
         let daemon = try Subprocess(CommandLineTests.sandglass, ["serve", try Examples.app("Leaderboard.app"), "--clock", "virtual",
-                                                                 "--control", socket, "--log", log])
+                                                                 "--control", socket, "--log", log,
+                                                                 "--data-directory", dir.appendingPathComponent("data").path])
         defer { daemon.stop() }
         _ = try daemon.waitForLine { $0.hasPrefix("serving ") }
         let client = ControlClient(path: socket)
@@ -210,7 +211,8 @@ struct DaemonTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path
-        let first = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket])
+        // Data directories inside `dir`: a daemon stopped with SIGKILL cannot remove its own.
+        let first = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data1").path])
         defer { first.stop() }
         _ = try first.waitForLine { $0.hasPrefix("serving ") }
         let second = try CommandLineTests.run(["serve", "--control", socket])
@@ -219,7 +221,7 @@ struct DaemonTests {
         // SIGKILL leaves the socket file behind; the next daemon replaces it.
         first.stop()
         #expect(FileManager.default.fileExists(atPath: socket))
-        let third = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket])
+        let third = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data3").path])
         defer { third.stop() }
         _ = try third.waitForLine { $0.hasPrefix("serving ") }
         #expect(try ControlClient(path: socket).send(ControlRequest(command: "status")).ok)

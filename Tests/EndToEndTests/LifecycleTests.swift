@@ -74,4 +74,22 @@ struct LifecycleTests {
             #expect(!processExists(pid))
         }
     }
+
+    @Test("a host with a bounded event history keeps only its latest events in memory; the log file keeps every one")
+    func boundedHistory() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString.prefix(8)).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        try await withHost({ $0.eventHistoryLimit = 4; $0.logPath = log; $0.budgetOverrides.idle = .milliseconds(200) }) { host in
+            try await host.install(Examples.app("Leaderboard.app"))
+            await host.start()
+            let killed = try await host.waitFor("killed") { $0.string("reason") == "idle" }
+            let kept = await host.events()
+            #expect(kept.count == 4)
+            #expect((kept.last?.t ?? 0) >= killed.t, "the latest events stay")
+            #expect(!kept.contains { $0.name == "run.start" }, "the oldest events left memory")
+        }
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.contains("\"run.start\"") == true)
+        #expect(lines.contains { $0.contains("\"timeline\"") } && lines.count > 10)
+    }
 }

@@ -118,6 +118,30 @@ struct SandboxTests {
         }
     }
 
+    @Test("the child joins its memory and pids groups whole; past its task limit no thread starts")
+    func taskLimit() async throws {
+        let controller = CgroupController.probe(tag: "sandglass-probe-\(getpid())")
+        try #require(controller.layout != nil, "cgroups unavailable here: \(controller.unavailableReason ?? "")")
+        controller.removeBase()
+        var policy = SandboxPolicy.standard
+        policy.maxTasks = 8
+        try await withRunner { runner in
+            let membership = try await runner.run(["cgroups"], policy: policy)
+            let lines = (membership.value("cgroups") ?? "").split(separator: ";")
+            // v1: the memory and pids hierarchies; v2: the one unified line.
+            let v1 = lines.filter { $0.contains(":memory:") || $0.contains(":pids:") }
+            let groups = v1.isEmpty ? lines.filter { $0.hasPrefix("0::") } : v1
+            #expect(!groups.isEmpty)
+            for line in groups {
+                #expect(line.contains("/probe-"), "not in its extension group: \(line)")
+            }
+            let threads = try await runner.run(["threads", "32"], policy: policy)
+            #expect(threads.status == 0)
+            #expect((threads.int("started") ?? 32) < 8)
+            #expect(threads.int("rc") == Int(EAGAIN))
+        }
+    }
+
     @Test("without the sandbox the same probe can do all of it (the filter is what denies)")
     func bareSpawn() async throws {
         try await withRunner { runner in

@@ -41,6 +41,22 @@ case "thread":
     let rc = pthread_create(&thread, nil, { _ in nil }, nil)
     if rc == 0 { pthread_join(thread, nil) }
     say("rc=\(rc)")
+case "threads":
+    // Starts up to N threads that never end; says how many started and why the next one did not.
+    let wanted = Int(args[2]) ?? 32
+    var started = 0
+    var rc: Int32 = 0
+    while started < wanted {
+        var thread = pthread_t()
+        rc = pthread_create(&thread, nil, { _ in while true { pause() } }, nil)
+        if rc != 0 { break }
+        started += 1
+    }
+    say("started=\(started) rc=\(rc)")
+    _exit(0)
+case "cgroups":
+    // The process's cgroup lines, `hierarchy:controllers:path` joined by `;`.
+    say("cgroups=\(readFile("/proc/self/cgroup").split(separator: "\n").joined(separator: ";"))")
 case "ptrace":
     // ptrace is variadic in C; call it through a fixed-arity pointer (integer arguments only).
     typealias Ptrace = @convention(c) (Int32, Int32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int

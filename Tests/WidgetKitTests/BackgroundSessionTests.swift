@@ -189,7 +189,7 @@ extension RuntimeTests {
                 okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
             ))
             try harness.host.expect("eventHandled 70") { message -> Void? in
-                if case .eventHandled(identifier, 70) = message { return () }
+                if case .eventHandled(identifier, 70, _) = message { return () }
                 return nil
             }
             // The delegate read the file during the call; it is gone now that the call returned.
@@ -200,7 +200,7 @@ extension RuntimeTests {
                 okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
             ))
             try harness.host.expect("eventHandled 71") { message -> Void? in
-                if case .eventHandled(identifier, 71) = message { return () }
+                if case .eventHandled(identifier, 71, _) = message { return () }
                 return nil
             }
 
@@ -211,7 +211,7 @@ extension RuntimeTests {
                 okResponse(url, length: 11)
             ))
             try harness.host.expect("eventHandled 70 again") { message -> Void? in
-                if case .eventHandled(identifier, 70) = message { return () }
+                if case .eventHandled(identifier, 70, _) = message { return () }
                 return nil
             }
             #expect(!FileManager.default.fileExists(atPath: duplicatePath))
@@ -219,7 +219,7 @@ extension RuntimeTests {
                 session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 2), error: nil, okResponse(url)
             ))
             try harness.host.expect("eventHandled 71 again") { message -> Void? in
-                if case .eventHandled(identifier, 71) = message { return () }
+                if case .eventHandled(identifier, 71, _) = message { return () }
                 return nil
             }
 
@@ -272,7 +272,7 @@ extension RuntimeTests {
                 error: TaskErrorPayload(code: -1005, message: "The network connection was lost."), nil
             ))
             try harness.host.expect("eventHandled 90") { message -> Void? in
-                if case .eventHandled(identifier, 90) = message { return () }
+                if case .eventHandled(identifier, 90, _) = message { return () }
                 return nil
             }
             #expect(try delegate.waitForCalls(1) == [.didComplete(task: 9, errorCode: -1005, statusCode: nil)])

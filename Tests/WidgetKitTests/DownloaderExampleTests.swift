@@ -155,14 +155,14 @@ struct DownloaderExampleTests {
         try second.host.send(.downloadFinished(session: identifier, taskIdentifier: 1, EventStamp(eventID: 1, attempt: 1),
                                                path: path, response))
         try second.host.expect("eventHandled 1") { message -> Void? in
-            if case .eventHandled(identifier, 1) = message { return () }
+            if case .eventHandled(identifier, 1, _) = message { return () }
             return nil
         }
         #expect(!FileManager.default.fileExists(atPath: path))
         try second.host.send(.taskCompleted(session: identifier, taskIdentifier: 1, EventStamp(eventID: 2, attempt: 1),
                                             error: nil, response))
         try second.host.expect("eventHandled 2") { message -> Void? in
-            if case .eventHandled(identifier, 2) = message { return () }
+            if case .eventHandled(identifier, 2, _) = message { return () }
             return nil
         }
         try second.host.send(.allEventsDelivered(identifier: identifier))

@@ -35,12 +35,11 @@ extension HostEnd {
     }
 }
 
-/// A file in a fresh directory, as the host leaves a finished download in the container.
+/// A fresh file, as the host leaves a finished download in the container (the SDK removes it
+/// when `didFinishDownloadingTo` returns, so nothing is left behind).
 func downloadedFile(_ contents: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("sandglass-network-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let path = directory.appendingPathComponent("download.tmp").path
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("sandglass-network-test-\(UUID().uuidString).download").path
     try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
     return path
 }

@@ -36,7 +36,7 @@ typedef struct sg_spawn_request {
     size_t bpf_len;               ///< bytes
     int bpf_wants_listener;       ///< the program returns SECCOMP_RET_USER_NOTIF: create a listener and hand it to the parent
     int landlock_ruleset_fd;      ///< from sg_landlock_create, or -1
-    const int *cgroup_procs_fds;  ///< open `cgroup.procs` files the child writes "0" to (joins before anything else)
+    const int *cgroup_procs_fds;  ///< open join files (v1 `tasks`, v2 `cgroup.procs`) the child writes "0" to (joins before anything else)
     int cgroup_procs_count;
     int new_process_group;        ///< setpgid(0, 0)
     int uid;                      ///< run as this user (setresuid, no supplementary groups), or -1 to stay
@@ -70,6 +70,8 @@ typedef struct sg_spawn_result {
     int listener_fd;      ///< seccomp notification listener, or -1
     int failed_step;      ///< sg_spawn_step, SG_STEP_NONE on success
     int failed_errno;
+    uint64_t cgroup_join_ns;  ///< how long joining the cgroups took in the child (CLOCK_MONOTONIC)
+    uint64_t setup_ns;        ///< clone → execve in the child, all steps (CLOCK_MONOTONIC)
 } sg_spawn_result;
 
 /// Spawns `req->path` with clone(CLONE_VM | CLONE_VFORK | CLONE_PIDFD): returns when the child has

@@ -169,7 +169,8 @@ extension URLSession {
         connection: any RuntimeConnection
     ) {
         delivery.async { [self] in
-            defer { acknowledge(stamp, on: connection) }
+            let call = DelegateCallStart()
+            defer { acknowledge(stamp, delegateStarted: call, on: connection) }
             guard isFirstDelivery(stamp), let task = resolve() else {
                 removeFile(path)
                 return
@@ -189,6 +190,7 @@ extension URLSession {
                    let delegate = delegate as? any URLSessionDownloadDelegate {
                     let location = URL(fileURLWithPath: path)
                     onDelegateQueue {
+                        call.mark()
                         delegate.urlSession(self, downloadTask: downloadTask, didFinishDownloadingTo: location)
                     }
                 }
@@ -210,10 +212,11 @@ extension URLSession {
         connection: any RuntimeConnection
     ) {
         delivery.async { [self] in
-            defer { acknowledge(stamp, on: connection) }
+            let call = DelegateCallStart()
+            defer { acknowledge(stamp, delegateStarted: call, on: connection) }
             guard isFirstDelivery(stamp), let task = resolve() else { return }
             let url = task.properties.withLock { $0.originalRequest?.url ?? ($0.response?.url) }
-            complete(task, error: error?.error(failingURL: url), response: response.map(HTTPURLResponse.init))
+            complete(task, error: error?.error(failingURL: url), response: response.map(HTTPURLResponse.init), call: call)
         }
     }
 
@@ -237,7 +240,7 @@ extension URLSession {
     // MARK: Delivery (on the delivery queue)
 
     /// Marks `task` completed and hands the outcome to its consumer, once.
-    private func complete(_ task: URLSessionTask, error: (any Error)?, response: URLResponse?) {
+    private func complete(_ task: URLSessionTask, error: (any Error)?, response: URLResponse?, call: DelegateCallStart? = nil) {
         let outcome = task.properties.withLock { properties -> (URLSessionTask.Consumer, Data, String?, URLResponse?)? in
             guard !properties.completionDelivered else { return nil }
             properties.completionDelivered = true
@@ -254,7 +257,10 @@ extension URLSession {
         switch consumer {
         case .delegate:
             if let delegate = delegate as? any URLSessionTaskDelegate {
-                onDelegateQueue { delegate.urlSession(self, task: task, didCompleteWithError: error) }
+                onDelegateQueue {
+                    call?.mark()
+                    delegate.urlSession(self, task: task, didCompleteWithError: error)
+                }
             }
         case .dataHandler(let handler):
             onDelegateQueue { handler(error == nil ? body : nil, response, error) }
@@ -320,10 +326,10 @@ extension URLSession {
         return NetworkService.shared.recordDelivery(identifier, stamp.eventID)
     }
 
-    /// `eventHandled` for a background event.
-    private func acknowledge(_ stamp: EventStamp?, on connection: any RuntimeConnection) {
+    /// `eventHandled` for a background event, with the instant its delegate call began.
+    private func acknowledge(_ stamp: EventStamp?, delegateStarted call: DelegateCallStart, on connection: any RuntimeConnection) {
         guard let stamp, let identifier = backgroundIdentifier else { return }
-        connection.send(.eventHandled(identifier: identifier, eventID: stamp.eventID))
+        connection.send(.eventHandled(identifier: identifier, eventID: stamp.eventID, delegateStartedNs: call.nanoseconds))
     }
 
     private func removeFile(_ path: String) {

@@ -22,6 +22,14 @@ struct Errno: Error, CustomStringConvertible {
 
 /// The system calls the SDK makes, each retried on `EINTR`.
 enum Syscalls {
+    /// CLOCK_MONOTONIC in nanoseconds (not the virtual clock: the shim leaves it alone). The
+    /// corresponding C function is `clock_gettime`.
+    static func monotonicNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
     /// Bytes read, 0 at end of stream. The corresponding C function is `read`.
     static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         while true {

@@ -25,6 +25,9 @@ struct SpawnedProcess {
     let outputFD: Int32
     /// The seccomp notification listener, when the filter reports denials.
     let listenerFD: Int32?
+    /// In the child: joining the cgroups, and every step from clone to execve (nanoseconds).
+    var cgroupJoinNanoseconds: UInt64 = 0
+    var setupNanoseconds: UInt64 = 0
 }
 
 /// The sandboxed spawn: a thin Swift layer over `sg_spawn` in CSandbox.
@@ -109,7 +112,9 @@ enum Spawner {
             pidfd: result.pidfd,
             channelFD: ipc[0],
             outputFD: output[0],
-            listenerFD: result.listener_fd >= 0 ? result.listener_fd : nil
+            listenerFD: result.listener_fd >= 0 ? result.listener_fd : nil,
+            cgroupJoinNanoseconds: result.cgroup_join_ns,
+            setupNanoseconds: result.setup_ns
         )
     }
 }

@@ -127,9 +127,10 @@ final class Supervisor {
                 continuation.resume(returning: outcome)
                 return
             }
-            let deadline = loop.schedule(at: started + budget.nanoseconds) { [unowned self, unowned process] in
+            let due = started + budget.nanoseconds
+            let deadline = loop.schedule(at: due) { [unowned self, unowned process] in
                 self.kill(process, of: ext, .timeBudget,
-                          detail: "\(kind.rawValue) ran over its \(format(budget)) budget")
+                          detail: "\(kind.rawValue) ran over its \(format(budget)) budget", deadline: due)
             }
             process.pending[id] = ExtensionProcess.Pending(
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
@@ -396,12 +397,15 @@ final class Supervisor {
         }
         log.emit("spawned", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
+                             ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
+                             ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
                              ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
                              ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
         process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in
             process.launchTimer = nil
             guard process.state == .launching else { return }
-            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget")
+            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget",
+                      deadline: started + ext.budgets.launch.nanoseconds)
         }
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
@@ -615,7 +619,9 @@ final class Supervisor {
     // MARK: kill and reap
 
     /// Kills `process` (SIGKILL) and records why; the first reason given is the one recorded.
-    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String) {
+    /// A kill at a budget's end gives its `deadline` (CLOCK_MONOTONIC), recorded as `deadlineNs`
+    /// beside `killedAtNs` so that the kill's lateness can be read from the log.
+    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String, deadline: UInt64? = nil) {
         guard process.killReason == nil else { return }
         process.killReason = reason
         let wasLaunching = process.state == .launching
@@ -627,6 +633,7 @@ final class Supervisor {
         let killedAt = sg_monotonic_ns()
         process.sendKill()
         fields.append(("killedAtNs", .int(Int64(killedAt))))
+        if let deadline { fields.append(("deadlineNs", .int(Int64(deadline)))) }
         log.emit("killed", fields)
     }
 

@@ -144,10 +144,13 @@ final class EventDelivery {
         sendIfReady(conversation, ext: ext)
     }
 
-    /// `eventHandled`: the delegate call for `eventID` returned.
-    func handled(_ key: SessionRegistry.Key, eventID: UInt64, ext: ManagedExtension, pid: Int32) {
-        log.emit("event.handled", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                   ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))])
+    /// `eventHandled`: the delegate call for `eventID` returned; `delegateStartedAtNs` says when
+    /// it began (CLOCK_MONOTONIC, as the extension read it), when there was one.
+    func handled(_ key: SessionRegistry.Key, eventID: UInt64, delegateStartedNs: UInt64, ext: ManagedExtension, pid: Int32) {
+        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                                             ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))]
+        if delegateStartedNs > 0 { fields.append(("delegateStartedAtNs", .int(Int64(clamping: delegateStartedNs)))) }
+        log.emit("event.handled", fields)
         if let process = ext.process, process.pid == pid { supervisor.hooks.stepReached(.handlerRunning, ext, process) }
     }
 

@@ -86,8 +86,9 @@ final class NetworkService {
             process.channel.send(.taskList(id, tasks))
         case .backgroundEventsReply(let id, let accepted):
             delivery.replied(id, accepted: accepted, ext: ext, pid: process.pid)
-        case .eventHandled(let identifier, let eventID):
-            delivery.handled(SessionRegistry.Key(app: app, identifier: identifier), eventID: eventID, ext: ext, pid: process.pid)
+        case .eventHandled(let identifier, let eventID, let delegateStartedNs):
+            delivery.handled(SessionRegistry.Key(app: app, identifier: identifier), eventID: eventID,
+                             delegateStartedNs: delegateStartedNs, ext: ext, pid: process.pid)
         case .eventsFinished(let identifier):
             delivery.finished(SessionRegistry.Key(app: app, identifier: identifier), ext: ext, pid: process.pid)
         default:

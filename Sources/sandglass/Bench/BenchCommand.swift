@@ -1,34 +1,47 @@
 import ArgumentParser
 import Foundation
 @_spi(Measurements) import SandglassHost
-import SandglassIPC
 
 /// `sandglass bench`: each figure beside a baseline measured in the same run, as a ratio.
 struct BenchCommand: AsyncParsableCommand {
+    static let figures = ["spawn", "layers", "ipc", "kill", "refresh", "background", "throughput", "density", "week"]
+
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure Sandglass against baselines from the same run and print the ratios.",
         discussion: """
-        spawn: sandboxed cold spawn → hello of the Leaderboard example, against the same binary spawned \
-        without any sandbox, interleaved. ipc: a ping/pong request through the host's channel and the \
-        SDK's reader thread, against a raw socketpair round trip of the same size to a child that echoes. \
-        week: 7 virtual days of the 50 widgets of Fleet.app (mixed reload policies) on the virtual clock \
-        with warm processes, in wall seconds (target ≤ 10 s), and the speed-up; then one virtual day with \
-        the default idle budget (a cold launch for most reloads), to show where the time goes.
+        Figures (all by default; --only picks some):
+          spawn       sandboxed spawn → hello of the Leaderboard example vs the same binary unsandboxed
+          layers      the same with one layer alone (rlimits, seccomp, Landlock, cgroup, isolation)
+          ipc         ping round trip through the host's channel vs a raw socketpair echo
+          kill        budget deadline → process reaped vs clock_nanosleep → kill → waitpid
+          refresh     reload request → timeline recorded, warm and cold
+          background  download complete → didFinishDownloadingTo, cold (relaunch) and warm,
+                      vs the cold start of a static hello-world
+          throughput  refreshes per second with 1, 10 and 100 warm extensions vs raw echo peers
+          density     live extensions one host holds, its RSS and idle CPU
+          week        7 virtual days of Fleet.app's 50 widgets: virtual seconds per wall second
+        Targets: spawn ≤ 1.10×, ipc ≤ 2.0×, kill p99 ≤ 2 ms, background cold ≤ 1.2×, density ≥ 500 live
+        with the host idle near 0 % CPU. The machine is shared: read the spreads, not one number.
 
         Examples:
           sandglass bench --quick
-          sandglass bench --json figures.json
-          sandglass bench --only week
+          sandglass bench --json figures.json --html figures.html
+          sandglass bench --only kill --only background
           sandglass bench --shard 2/4 --json shard-2.json   # a quarter of the samples, for a campaign
 
-        With --shard INDEX/COUNT the samples of each figure are split: sample k is taken by shard k mod COUNT \
-        (the week, one sample, by shard 0).
+        With --shard INDEX/COUNT the samples of each figure are split: sample k is taken by shard k mod COUNT; \
+        the figures of one sample (throughput, density, week) by shard 0.
         """
     )
 
-    @Flag(help: "Fewer samples: a few seconds.")
+    @Flag(help: "Fewer samples: a minute or two.")
     var quick = false
+
+    /// For the tests: a few samples of each figure, one virtual day, no cold day — every output
+    /// written in seconds, no figure worth reading.
+    @Flag(help: .hidden)
+    var smoke = false
 
     @Option(help: "Where the built example bundles are (default: .build/examples).")
     var examples: String?
@@ -36,8 +49,14 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Write the figures as JSON here.")
     var json: String?
 
-    @Option(help: "Measure only these figures: spawn, ipc, week (repeat the option for several).")
+    @Option(help: "Write a self-contained HTML page with the distributions plotted here.")
+    var html: String?
+
+    @Option(help: "Measure only these figures (repeat for several): \(BenchCommand.figures.joined(separator: ", ")).")
     var only: [String] = []
+
+    @Option(help: "The most extensions the density figure launches (default: 1000; 500 with --quick).")
+    var density: Int?
 
     @Option(help: ShardOption.help)
     var shard: ShardOption?
@@ -46,105 +65,122 @@ struct BenchCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
-        let app = dir + "/Leaderboard.app"
-        let bundle = "com.example.leaderboard.widget"
-        let part = shard?.shard ?? .whole
-        let launches = part.share(of: quick ? 100 : 400)
-        let pings = max(1, part.share(of: quick ? 5_000 : 50_000))
-        let progress = ProgressLine("bench", enabled: !quiet)
-        defer { progress.finish() }
-
-        let unknown = only.filter { !["spawn", "ipc", "week"].contains($0) }
+        let unknown = only.filter { !Self.figures.contains($0) }
         if !unknown.isEmpty {
-            _ = try await reportingBadInput { () throws -> Int in throw BadInput("unknown figure \(unknown.joined(separator: ", ")); the figures are spawn, ipc, week") }
+            _ = try await reportingBadInput { () throws -> Int in
+                throw BadInput("unknown figure \(unknown.joined(separator: ", ")); the figures are \(Self.figures.joined(separator: ", "))")
+            }
         }
-        say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(machineSummary())\n")
-        var figures: [String: Any] = ["machine": machineSummary(), "shard": part.description]
-        if only.isEmpty || only.contains("spawn") || only.contains("ipc") {
-            try await measureProcesses(app: app, bundle: bundle, launches: launches, pings: pings, progress: progress, figures: &figures)
+        let dir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
+        let part = shard?.shard ?? .whole
+        let bench = BenchContext(examples: dir, size: smoke ? .smoke : quick ? .quick : .full, shard: part, progress: ProgressLine("bench", enabled: !quiet))
+        func wants(_ figure: String) -> Bool { only.isEmpty || only.contains(figure) }
+        /// A figure of one sample: shard 0 takes it.
+        func wantsSingle(_ figure: String) -> Bool { wants(figure) && part.owns(0) }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-bench-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+        var report = BenchReport(machine: machineSummary(), quick: quick || smoke, shard: part)
+        say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(report.machine)\n")
+
+        // Density first, while this process's heap holds nothing of the other figures (each host
+        // keeps its run's event history, and glibc keeps freed memory): its RSS is the host's.
+        if wantsSingle("density") {
+            let result = try await DensityFigures.measure(bench, ceiling: density ?? (quick ? 500 : 1000), scratch: scratch)
+            report.scalars += result.rows
+            report.extraJSON["density"] = result.json
+            bench.clearProgress()
+            say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: result.rows).scalarTable)
+            for note in result.rows[0].notes { say("  " + note) }
         }
-        if (only.isEmpty || only.contains("week")) && part.owns(0) {
-            progress.update(nil, "7 virtual days of Fleet's 50 widgets, then one cold day · \(progress.elapsed)")
-            let week = try await VirtualWeek.measure(examples: dir, days: 7, warm: true)
-            progress.finish()
-            say("\n" + week.rendered + (week.wallSeconds <= 10 ? "\n  (target ≤ 10 s of wall time: met)" : "\n  (target ≤ 10 s of wall time: missed)"))
-            progress.update(nil, "one cold virtual day of Fleet · \(progress.elapsed)")
-            let cold = try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
-            progress.finish()
-            say("\n" + cold.rendered)
-            figures["week"] = week.json
-            figures["week.speedup"] = week.speedUp
-            figures["dayCold"] = cold.json
+        if wants("spawn") || wants("layers") || wants("ipc") {
+            let result = try await SpawnFigures.measure(bench, layers: wants("layers"), ipc: wants("ipc"))
+            var rows = result.rows
+            if !result.layerShares.isEmpty, let index = rows.firstIndex(where: { $0.key == "spawn" }) {
+                rows[index].notes.append("Each layer alone over the bare launch (medians): "
+                    + result.layerShares.map { "\($0.0) \(String(format: "%+.1f", $0.1 * 100)) %" }.joined(separator: ", ") + ".")
+                report.extraJSON["spawn"] = ["layerShares": Dictionary(uniqueKeysWithValues: result.layerShares)]
+            }
+            if let index = rows.firstIndex(where: { $0.key == "ipc" }), rows[index].met == false {
+                rows[index].notes.append("A host round trip is: the loop thread writes the frame, the SDK's reader thread wakes, decodes and writes the pong, the loop's epoll wakes and decodes it; the raw echo is one blocking write and read on each side. The difference is the two wake-ups through epoll and the reader thread, not the codec (see Benchmarks/: encode + decode of a frame is well under a microsecond).")
+            }
+            report.rows += rows
+            show(FigureTable(rows: rows), bench)
+            for row in rows { for note in row.notes { say("  " + note) } }
         }
+        if wants("kill") {
+            let result = try await KillFigures.measure(bench)
+            var row = result.row
+            row.notes.append("Deadline → SIGKILL sent (the loop's timerfd waking late): p50 \(formatMicroseconds(result.timerLate.p50)), p99 \(formatMicroseconds(result.timerLate.p99)), max \(formatMicroseconds(result.timerLate.max)); raw thread's clock_nanosleep lateness p50 \(formatMicroseconds(result.rawTimerLate.p50)), p99 \(formatMicroseconds(result.rawTimerLate.p99)).")
+            row.notes.append("SIGKILL → reaped (the kernel tears the process down, the pidfd wakes the loop, wait4): p50 \(formatMicroseconds(result.killToReap.p50)), p99 \(formatMicroseconds(result.killToReap.p99)), max \(formatMicroseconds(result.killToReap.max)).")
+            if row.met == false {
+                let raw = row.baseline.p99
+                row.notes.append(raw > 2000
+                    ? "Missed, and so is the raw baseline in the same run (p99 \(formatMicroseconds(raw))): the tail is the machine's — the kernel tearing the process down and the scheduler on loaded cores — not the host's timer. Run when the machine is idle (see `uptime`) to read the host's own precision."
+                    : "Missed where the raw baseline (p99 \(formatMicroseconds(raw))) is not: the difference is the host's — its loop's timer and reaping above.")
+            }
+            report.rows.append(row)
+            show(FigureTable(rows: [row]), bench)
+            for note in row.notes { say("  " + note) }
+        }
+        if wants("refresh") {
+            let rows = try await RefreshFigures.measure(bench)
+            report.rows += rows
+            show(FigureTable(rows: rows), bench)
+        }
+        if wants("background") {
+            let result = try await BackgroundEventFigures.measure(bench)
+            var rows = result.rows
+            let cold = result.coldStages.map { "\($0.0) \(String(format: "%.2f", $0.1)) ms" }.joined(separator: ", ")
+            let warm = result.warmStages.map { "\($0.0) \(String(format: "%.2f", $0.1)) ms" }.joined(separator: ", ")
+            rows[0].notes.append("Where the time goes (medians): \(cold).")
+            if rows[0].met == false { rows[0].notes.append(BackgroundEventFigures.coldStagesExplained) }
+            rows[1].notes.append("Where the time goes (medians): \(warm).")
+            report.rows += rows
+            show(FigureTable(rows: rows), bench)
+            for row in rows { for note in row.notes { say("  " + note) } }
+        }
+        if wantsSingle("throughput") {
+            let rows = try await ThroughputFigures.measure(bench, scratch: scratch)
+            report.scalars += rows
+            bench.clearProgress()
+            say("\n" + BenchReport(machine: "", quick: quick, shard: part, rows: [], scalars: rows).scalarTable)
+        }
+        if wantsSingle("week") {
+            let days = smoke ? 1 : 7
+            bench.progress("\(days) virtual days of Fleet.app", nil)
+            let week = try await VirtualWeek.measure(examples: dir, days: days, warm: true)
+            let cold = smoke ? nil : try await VirtualWeek.measure(examples: dir, days: 1, warm: false)
+            bench.clearProgress()
+            let met: Bool? = days == 7 ? week.wallSeconds <= 10 : nil
+            say("\n" + week.rendered + (met.map { "\n  (target for 7 days ≤ 10 s of wall time: \($0 ? "met" : "missed"))" } ?? ""))
+            if let cold { say("\n" + cold.rendered) }
+            // The baseline: the wall time the same activations take back to back, with no clock.
+            report.scalars.append(ScalarRow(key: "week.speedup", name: "virtual clock: \(days) days of 50 widgets, virtual s per wall s",
+                                            value: week.speedUp, unit: "×", baselineName: "the same days if the host did nothing but the activations",
+                                            baseline: week.activationSeconds > 0 ? Double(week.days) * 86_400 / week.activationSeconds : nil,
+                                            target: "≤ 10 s of wall time", met: met,
+                                            notes: [week.rendered.replacingOccurrences(of: "\n", with: " ")]))
+            report.extraJSON["week"] = week.json
+            if let cold { report.extraJSON["dayCold"] = cold.json }
+        }
+        if wants("spawn") || wants("background") || wants("refresh") {
+            report.sections.append(("Executables: what a cold start loads", BinarySizes.describe(examples: dir)))
+        }
+
         if let json {
-            let data = try JSONSerialization.data(withJSONObject: figures, options: [.prettyPrinted, .sortedKeys])
-            try data.write(to: URL(fileURLWithPath: json))
+            try report.jsonData().write(to: URL(fileURLWithPath: json))
             say("\nfigures written to \(json)")
         }
+        if let html {
+            try Data(BenchPage.render(report).utf8).write(to: URL(fileURLWithPath: html))
+            say("page written to \(html)")
+        }
     }
 
-    private func measureProcesses(app: String, bundle: String, launches: Int, pings: Int, progress: ProgressLine,
-                                  figures: inout [String: Any]) async throws {
-        var sandboxedConfig = HostConfiguration.temporary()
-        sandboxedConfig.schedulesWidgets = false
-        sandboxedConfig.budgetOverrides.idle = .seconds(600)
-        var bareConfig = HostConfiguration.temporary()
-        bareConfig.schedulesWidgets = false
-        bareConfig.sandbox = .bare
-        bareConfig.budgetOverrides.idle = .seconds(600)
-        let sandboxed = try await ExtensionHost(sandboxedConfig)
-        let bare = try await ExtensionHost(bareConfig)
-        defer {
-            try? FileManager.default.removeItem(atPath: sandboxedConfig.dataDirectory)
-            try? FileManager.default.removeItem(atPath: bareConfig.dataDirectory)
-        }
-        try await sandboxed.install(app)
-        try await bare.install(app)
-
-        // Spawn → hello, interleaved so that machine noise hits both alike.
-        var spawnSandboxed = Distribution(), spawnBare = Distribution()
-        for _ in 0..<5 {
-            _ = await sandboxed.measureColdLaunch(bundle)
-            _ = await bare.measureColdLaunch(bundle)
-        }
-        for i in 0..<launches {
-            progress.update(Double(i) / Double(launches) * 0.5, "spawn → hello \(i)/\(launches) · \(progress.elapsed)")
-            if let ns = await sandboxed.measureColdLaunch(bundle) { spawnSandboxed.record(ns) }
-            if let ns = await bare.measureColdLaunch(bundle) { spawnBare.record(ns) }
-        }
-
-        // IPC: pings through the sandboxed host, then the raw baseline.
-        progress.update(0.5, "IPC round trips (\(pings) pings, four ways) · \(progress.elapsed)")
-        let frameSize = Frame.encode(.ping(UInt64(pings))).count
-        _ = await sandboxed.measurePings(bundle, count: 500, cpu: 0)
-        let ipc = Distribution(await sandboxed.measurePings(bundle, count: pings, cpu: 0))
-        let raw = Distribution(try await RawRoundTrip.measure(count: pings, size: frameSize, cpu: 0))
-        let ipcFree = Distribution(await sandboxed.measurePings(bundle, count: pings))
-        let rawFree = Distribution(try await RawRoundTrip.measure(count: pings, size: frameSize, cpu: nil))
-
-        await sandboxed.shutdown()
-        await bare.shutdown()
-        progress.finish()
-
-        let table = FigureTable(rows: [
-            .init(name: "spawn → hello, sandboxed", distribution: spawnSandboxed, baselineName: "same binary, no sandbox", baseline: spawnBare, target: 1.10),
-            .init(name: "IPC ping round trip, one CPU", distribution: ipc, baselineName: "raw socketpair echo, one CPU", baseline: raw, target: 2.0),
-            .init(name: "IPC ping round trip, unpinned", distribution: ipcFree, baselineName: "raw socketpair echo, unpinned", baseline: rawFree, target: nil),
-        ])
-        say(table.rendered)
-        figures["spawn"] = table.rows[0].json
-        figures["ipc"] = table.rows[1].json
-        figures["spawn.ratio"] = table.rows[0].ratio
-        figures["ipc.ratio"] = table.rows[1].ratio
-        figures["ipcUnpinned"] = table.rows[2].json
+    private func show(_ table: FigureTable, _ bench: BenchContext) {
+        bench.clearProgress()
+        say("\n" + table.rendered)
     }
-}
-
-/// `2 cores · Linux 6.18 · Swift 6.3.1`.
-func machineSummary() -> String {
-    var uts = utsname()
-    uname(&uts)
-    let release = withUnsafeBytes(of: uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    return "\(ProcessInfo.processInfo.activeProcessorCount) cores · Linux \(release)"
 }

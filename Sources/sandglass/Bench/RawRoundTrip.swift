@@ -69,15 +69,3 @@ enum RawRoundTrip {
         return true
     }
 }
-
-/// `sandglass bench-echo SIZE`: echoes SIZE-byte messages on standard input (a socket) until EOF.
-struct BenchEchoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench-echo", abstract: "The benchmark's echo peer.", shouldDisplay: false)
-
-    @Argument var size: Int
-
-    func run() throws {
-        var buffer = [UInt8](repeating: 0, count: size)
-        while RawRoundTrip.readAll(0, &buffer), RawRoundTrip.writeAll(0, &buffer) {}
-    }
-}

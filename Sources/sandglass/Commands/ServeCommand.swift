@@ -53,6 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
+    @Option(help: "How many of the latest events to keep in memory for `ctl status` and the summary at the end (the --log file keeps every one).")
+    var eventHistory = 100_000
+
     @Flag(help: "Also print the readable trace of every event on standard output.")
     var verbose = false
 
@@ -61,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
             var configuration = dataDirectory.map { HostConfiguration(dataDirectory: $0) } ?? .temporary()
             configuration.clock = clock.mode
             configuration.logPath = log
+            configuration.eventHistoryLimit = eventHistory
             configuration.trace = verbose ? .standardOutput : nil
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {

@@ -47,6 +47,9 @@ actor ProbeRunner {
     private var sandbox: Sandbox?
     let container: String
     private let groupName = "probe-\(UUID().uuidString.prefix(8))"
+    /// The group's OOM kills after the last run (the group lives as long as the runner): read
+    /// before a run, not after its spawn, which a child over its limit can outrun.
+    private var oomKills = 0
 
     /// A copy of the probe the extension user can reach wherever the repository lives.
     let probe: String
@@ -71,13 +74,13 @@ actor ProbeRunner {
         if sandbox == nil || sandbox!.policy != policy {
             sandbox?.close()
             sandbox = try Sandbox(policy: policy)
+            oomKills = 0
         }
         let (spawned, cgroup) = try sandbox!.spawn(
             executable: probe, arguments: arguments,
             environment: ["HOME": container, "TMPDIR": container + "/tmp", "PATH": "/usr/bin:/bin"],
             container: container, executableRoot: URL(fileURLWithPath: probe).deletingLastPathComponent().path,
             memoryBytes: memoryBytes, group: groupName)
-        let oomBefore = cgroup?.oomKillCount() ?? 0
         defer {
             close(spawned.channelFD)
             close(spawned.outputFD)
@@ -127,7 +130,14 @@ actor ProbeRunner {
             status: sg_wifexited(status) != 0 ? sg_wexitstatus(status) : nil,
             signal: sg_wifsignaled(status) != 0 ? sg_wtermsig(status) : nil,
             denials: denials,
-            killedForMemory: (cgroup?.oomKillCount() ?? 0) > oomBefore)
+            killedForMemory: recordOOMKills(cgroup))
+    }
+
+    /// Whether the group's OOM killer struck since the last run.
+    private func recordOOMKills(_ cgroup: ExtensionCgroup?) -> Bool {
+        let count = cgroup?.oomKillCount() ?? 0
+        defer { oomKills = count }
+        return count > oomKills
     }
 
     func finish() {

@@ -1,0 +1,177 @@
+import CSandbox
+import Foundation
+@_spi(Measurements) import SandglassHost
+
+
+/// Background-event latency with the Downloader example and the fixture server on 127.0.0.1:
+/// from the host's `download.finished` (the body complete on disk; CLOCK_MONOTONIC read as the
+/// event is recorded) to the instant the extension enters `urlSession(_:downloadTask:
+/// didFinishDownloadingTo:)` (the SDK reads CLOCK_MONOTONIC right before the call and reports it
+/// with `eventHandled`: `delegateStartedAtNs` of `event.handled`). Cold: the extension was
+/// killed while the download ran, so the host relaunches it by the session identifier. Warm: it
+/// is running. Baseline, interleaved: the cold start of the static hello-world (spawn → output).
+enum BackgroundEventFigures {
+    static let bundle = "com.example.downloader.widget"
+
+    /// What each stage of a cold delivery is, for the note beside the figure.
+    static let coldStagesExplained = """
+        download.finished → spawned: the events committed to the journal, the delivery's activation under \
+        the budget, and the spawn call: the child's own work from clone to execve (the cgroup join is part \
+        of it) is a fraction of the call; the rest is the scheduler — the child waiting for a core after \
+        clone, the parent waking after the child's execve — and grows with the machine's load. \
+        spawned → hello: the Downloader executable starting — its statically linked Foundation and the \
+        SDK's runtime — up to the SDK's hello, where the hello-world baseline loads the standard library only \
+        (see "Executables: what a cold start loads"). hello → request sent: the host's activation of the \
+        extension for background events. Request sent → session attached: the request through the SDK's \
+        main actor to the extension's onBackgroundURLSessionEvents block, which re-creates the session by \
+        its identifier; the host journals the session and answers. Session attached → event.delivered: \
+        the journal read and the events marked delivered. event.delivered → \
+        delegate called: the frame through the SDK's reader thread to the session's delegate queue, paying \
+        a new process's first use of each code path.
+        """
+
+    struct Result {
+        var rows: [FigureRow]
+        /// Median milliseconds of each stage of a cold delivery, in order.
+        var coldStages: [(String, Double)]
+        var warmStages: [(String, Double)]
+    }
+
+    private struct Stamp: Sendable {
+        let name: String
+        let event: HostEvent
+        let at: UInt64
+    }
+
+    static func measure(_ bench: BenchContext) async throws -> Result {
+        let server = try await FixtureServer.start()
+        var configuration = HostConfiguration.temporary()
+        // The response waits 40 ms: time enough to kill the extension before the body is complete.
+        configuration.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?delay=40")
+        configuration.budgetOverrides.idle = .seconds(600)
+        // To see where the time goes, event by event: SANDGLASS_BENCH_LOG=run.jsonl.
+        configuration.logPath = ProcessInfo.processInfo.environment["SANDGLASS_BENCH_LOG"]
+        let host = try await ExtensionHost(configuration)
+        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        try await host.install(bench.examples + "/Downloader.app")
+        let stamps = Locked<[Stamp]>([])
+        let names: Set<String> = ["download.started", "download.finished", "spawned", "hello", "event.delivered", "event.handled",
+                                  "events.finished", "exited", "timeline", "reload.denied",
+                                  "activation.start", "session.attached"]
+        let observer = await host.observeStamped(names) { event, at in
+            guard event.bundle == bundle else { return }
+            stamps.withLock { $0.append(Stamp(name: event.name, event: event, at: at)) }
+        }
+        await host.start()
+        // The first timeline starts the first download; its delivery is the warm-up.
+        _ = try await waitFor(stamps, timeout: 30) { $0.name == "events.finished" }
+        try await settle(stamps)
+        let hello = try HelloWorldBaseline.executable(in: bench.examples)
+        let container = await host.container(of: bundle) ?? ""
+
+        var cold = Distribution(), warm = Distribution(), floor = Distribution()
+        var coldStages: [String: Distribution] = [:], warmStages: [String: Distribution] = [:]
+        var coldOrder: [String] = [], warmOrder: [String] = []
+        let rounds = bench.samples(quick: 25, full: 120)
+        bench.progress("background events", 0)
+        for round in 0..<rounds {
+            for isCold in [true, false] {
+                // The example's cache (FileManager's caches directory: ~/.cache on Linux): stale again.
+                for cache in ["/.cache/feed.bin", "/Library/Caches/feed.bin"] { try? FileManager.default.removeItem(atPath: container + cache) }
+                stamps.withLock { $0.removeAll() }
+                await host.requestReload(widget: "Downloader", reason: .appIntent)
+                _ = try await waitFor(stamps, timeout: 10) { $0.name == "download.started" }
+                if isCold {
+                    await host.kill(bundle, reason: .idle)
+                    _ = try await waitFor(stamps, timeout: 10) { $0.name == "exited" }
+                }
+                let delivered = try await waitFor(stamps, timeout: 10) {
+                    $0.name == "event.delivered" && $0.event.string("callback") == "didFinishDownloadingTo"
+                }
+                let handled = try await waitFor(stamps, timeout: 10) {
+                    $0.name == "event.handled" && $0.event.int("eventId") == delivered.event.int("eventId")
+                }
+                _ = try await waitFor(stamps, timeout: 10) { $0.name == "events.finished" }
+                let all = stamps.withLock { $0 }
+                guard let finished = all.first(where: { $0.name == "download.finished" }),
+                      let started = handled.event.int("delegateStartedAtNs") else {
+                    throw BadInput("the Downloader example reported no delegate call (is the SDK older than the host?)")
+                }
+                let delegate = UInt64(started)
+                isCold ? cold.record(delegate - finished.at) : warm.record(delegate - finished.at)
+                func record(_ name: String, _ ns: UInt64) {
+                    if isCold { if !coldOrder.contains(name) { coldOrder.append(name) } } else if !warmOrder.contains(name) { warmOrder.append(name) }
+                    if isCold { coldStages[name, default: Distribution()].record(ns) } else { warmStages[name, default: Distribution()].record(ns) }
+                }
+                // The stages in the order they happened (a relaunched extension may attach its session
+                // before or after the host's backgroundEvents request).
+                var stages: [(String, UInt64)] = [("download.finished", finished.at)]
+                var spawn: HostEvent?
+                let after = all.filter { $0.at > finished.at && $0.at < delivered.at }
+                if isCold, let spawned = after.first(where: { $0.name == "spawned" }), let said = after.first(where: { $0.name == "hello" }) {
+                    stages += [("spawned", spawned.at), ("hello", said.at)]
+                    spawn = spawned.event
+                }
+                if let request = after.first(where: { $0.name == "activation.start" && $0.event.string("kind") == "backgroundEvents" }) {
+                    stages.append(("request sent", request.at))
+                }
+                if let attach = after.first(where: { $0.name == "session.attached" }) { stages.append(("session attached", attach.at)) }
+                stages.sort { $0.1 < $1.1 }
+                stages += [("event.delivered", delivered.at), ("delegate called", delegate)]
+                for i in 1..<stages.count { record("\(stages[i - 1].0) → \(stages[i].0)", stages[i].1 &- stages[i - 1].1) }
+                // Parts of download.finished → spawned, as the child timed them.
+                if let call = spawn?.double("ms") { record("of which the spawn call (until the child's execve is done)", UInt64(call * 1e6)) }
+                if let setup = spawn?.double("childSetupMs") { record("of which clone → execve in the child", UInt64(setup * 1e6)) }
+                if let join = spawn?.double("cgroupJoinMs") { record("of which joining the cgroup", UInt64(join * 1e6)) }
+                try await settle(stamps)
+            }
+            for sample in try await HelloWorldBaseline.measure(hello, count: 2) { floor.record(sample.firstOutput) }
+            if round % 5 == 0 { bench.progress("background events", Double(round) / Double(rounds)) }
+        }
+        await host.removeStampedObserver(observer)
+        await host.shutdown()
+        await server.stop()
+        // The child's own timings right after the stage they belong to (download.finished → spawned).
+        func medians(_ stages: [String: Distribution], _ order: [String]) -> [(String, Double)] {
+            let parts = order.filter { $0.hasPrefix("of which") }
+            var listed = order.filter { !$0.hasPrefix("of which") }
+            listed.insert(contentsOf: parts, at: (listed.firstIndex { $0.hasSuffix("→ spawned") } ?? -1) + 1)
+            return listed.compactMap { name in stages[name].map { (name, $0.p50 / 1000) } }
+        }
+        return Result(
+            rows: [
+                FigureRow(key: "backgroundEvent.cold", name: "download done → delegate, cold", distribution: cold,
+                          baselineName: "static hello-world: spawn → output", baseline: floor, target: .ratio(1.2)),
+                FigureRow(key: "backgroundEvent.warm", name: "download done → delegate, warm", distribution: warm,
+                          baselineName: "static hello-world: spawn → output", baseline: floor, target: nil),
+            ],
+            coldStages: medians(coldStages, coldOrder), warmStages: medians(warmStages, warmOrder))
+    }
+
+    /// The first stamp (since the last clearing) that satisfies `predicate`, polling every
+    /// millisecond for at most `timeout` seconds.
+    private static func waitFor(_ stamps: Locked<[Stamp]>, timeout: Double, _ predicate: (Stamp) -> Bool) async throws -> Stamp {
+        let deadline = sg_monotonic_ns() + UInt64(timeout * 1e9)
+        while sg_monotonic_ns() < deadline {
+            if let found = stamps.withLock({ $0.first(where: predicate) }) { return found }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let seen = stamps.withLock { $0.map(\.name) }
+        throw BadInput("background events: a step did not happen within \(Int(timeout)) s; events since the round began: \(seen.joined(separator: ", "))")
+    }
+
+    /// After a delivery, `urlSessionDidFinishEvents` asks WidgetCenter for a reload: wait for it
+    /// to end (timeline or denial) so that the next round starts from rest.
+    private static func settle(_ stamps: Locked<[Stamp]>) async throws {
+        let deadline = sg_monotonic_ns() + 2_000_000_000
+        while sg_monotonic_ns() < deadline {
+            let done = stamps.withLock { all -> Bool in
+                guard let finished = all.lastIndex(where: { $0.name == "events.finished" }) else { return false }
+                return all[finished...].contains { $0.name == "timeline" || $0.name == "reload.denied" }
+            }
+            if done { break }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
