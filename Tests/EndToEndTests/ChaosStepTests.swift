@@ -10,10 +10,17 @@ struct ChaosStepTests {
     static let leaderboard = "com.example.leaderboard.widget"
     static let downloader = "com.example.downloader.widget"
 
+    /// Budgets for a machine busy with every other suite: launches may take long, and no idle
+    /// exit takes away the process a step is aimed at.
+    static func patient(_ configuration: inout HostConfiguration) {
+        configuration.budgetOverrides.launch = .seconds(30)
+        configuration.budgetOverrides.idle = .seconds(600)
+    }
+
     @Test("a kill at each step of a launch and an activation fires there; the next activation answers",
           arguments: [ProtocolStep.spawned, .hello, .requestWritten, .replyRead])
     func activationSteps(step: ProtocolStep) async throws {
-        try await withHost({ $0.schedulesWidgets = false }) { host in
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.killAt(step, of: Self.leaderboard)
             let outcome = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard")
@@ -68,7 +75,7 @@ struct ChaosStepTests {
     @Test("suspension: a SIGSTOPped extension answers once SIGCONTed; frozen past its budget, it is killed")
     func suspension() async throws {
         // A budget long enough that the stop-to-continue round trip fits on a loaded machine.
-        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.timeline = .seconds(4) }) { host in
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0); $0.budgetOverrides.timeline = .seconds(4) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             let pid = try #require(await host.suspend(Self.leaderboard))
@@ -85,8 +92,7 @@ struct ChaosStepTests {
 
     @Test("a memory limit lowered under the footprint kills (memory); restored, the next launch answers")
     func memoryLimit() async throws {
-        // No idle exit: the limit is lowered under a live process, however slow the machine.
-        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(600) }) { host in
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             await host.setMemoryLimit(Self.leaderboard, bytes: 256 << 10)
