@@ -4,7 +4,7 @@ EXAMPLES := .build/examples
 SANDGLASS := .build/debug/sandglass
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all deps browser build clock-shim examples test demo bench bench-micro clean
+.PHONY: all deps browser build clock-shim examples test demo bench bench-micro fuzz fuzz-build fuzz-seeds stress clean
 
 all: build
 
@@ -67,6 +67,58 @@ bench: examples
 # own so that `make test` never builds it.
 bench-micro: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+# Fuzzing with libFuzzer (swiftc -sanitize=fuzzer; clang's runtime ships with the toolchain):
+# the IPC frame decoder and the bundle / Info.plist loader, each for FUZZ_SECONDS (or FUZZ_RUNS
+# inputs, whichever ends first), starting from
+# the seed corpus in Fuzz/corpus (new inputs go to .build/fuzz/corpus-*, findings to
+# .build/fuzz/crash-*). Not part of `make test`: every input kept in Fuzz/corpus is decoded by
+# the unit tests instead (FuzzCorpusTests).
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
+FUZZ_JOBS ?= 1
+FUZZ := .build/fuzz
+FUZZ_FLAGS := -O -sanitize=fuzzer -parse-as-library
+BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleIdentifierRules.swift \
+	BundleLoader.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
+	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift
+
+fuzz-build: $(FUZZ)/frame-decoder $(FUZZ)/bundle-loader
+
+$(FUZZ)/libSandglassIPC.a: Sources/IPC/*.swift
+	@mkdir -p $(FUZZ)
+	$(SWIFT)c $(FUZZ_FLAGS) -module-name SandglassIPC -emit-module -emit-module-path $(FUZZ)/SandglassIPC.swiftmodule \
+		-emit-library -static -o $@ Sources/IPC/*.swift
+
+$(FUZZ)/frame-decoder: Fuzz/FrameDecoderFuzzer.swift $(FUZZ)/libSandglassIPC.a
+	$(SWIFT)c $(FUZZ_FLAGS) -I $(FUZZ) -L $(FUZZ) -lSandglassIPC -o $@ Fuzz/FrameDecoderFuzzer.swift
+
+$(FUZZ)/bundle-loader: Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES) $(FUZZ)/libSandglassIPC.a
+	$(SWIFT)c $(FUZZ_FLAGS) -module-name BundleLoaderFuzzer -I $(FUZZ) -L $(FUZZ) -lSandglassIPC -o $@ \
+		Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES)
+
+# The bundle loader runs with -close_fd_mask=2: Foundation's plist parser warns on standard
+# error for every malformed input.
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ)/corpus-ipc $(FUZZ)/corpus-bundle
+	$(FUZZ)/frame-decoder -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ)/crash-ipc- $(FUZZ)/corpus-ipc Fuzz/corpus/ipc
+	$(FUZZ)/bundle-loader -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS) -close_fd_mask=2 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ)/crash-bundle- $(FUZZ)/corpus-bundle Fuzz/corpus/bundle
+
+# Regenerates the IPC seeds from Tests/IPCTests/Samples.swift (an uninstrumented build).
+fuzz-seeds:
+	@mkdir -p $(FUZZ)/plain
+	$(SWIFT)c -parse-as-library -module-name SandglassIPC -emit-module -emit-module-path $(FUZZ)/plain/SandglassIPC.swiftmodule \
+		-emit-library -static -o $(FUZZ)/plain/libSandglassIPC.a Sources/IPC/*.swift
+	$(SWIFT)c -parse-as-library -I $(FUZZ)/plain -L $(FUZZ)/plain -lSandglassIPC -o $(FUZZ)/plain/seed-writer \
+		Fuzz/SeedWriter.swift Tests/IPCTests/Samples.swift
+	$(FUZZ)/plain/seed-writer Fuzz/corpus/ipc
+
+# A chaos run over the examples (STRESS_ARGS to change it).
+STRESS_ARGS ?= --seed 1 --iterations 300
+stress: examples
+	$(SANDGLASS) stress $(EXAMPLES)/Downloader.app $(EXAMPLES)/Leaderboard.app $(STRESS_ARGS)
 
 clean:
 	rm -rf .build Examples/.build Benchmarks/.build

@@ -85,6 +85,16 @@ let package = Package(
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "FleetWidget"
         ),
+        /// The misbehaviour corpus: Misbehaving.app holds ten extensions of this executable, each
+        /// doing one thing wrong (fork bomb, busy loop, sleeping forever, never and double
+        /// completion, oversized and out-of-order frames, writes outside its container, ptrace,
+        /// exec of another binary), chosen by its bundle identifier.
+        .executableTarget(
+            name: "MisbehavingWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass"), "CMisbehaviour"],
+            path: "MisbehavingWidget"
+        ),
+        .target(name: "CMisbehaviour", path: "CMisbehaviour"),
         /// Not an extension: a static hello-world, the benchmark's floor for a cold start.
         .executableTarget(
             name: "HelloWorld",

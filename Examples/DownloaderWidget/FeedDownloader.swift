@@ -83,6 +83,9 @@ final class FeedDownloader: NSObject, URLSessionDownloadDelegate, @unchecked Sen
     func downloadIfIdle(from url: URL, started: @escaping () -> Void) {
         let session = session(for: Self.sessionIdentifier)
         session.getAllTasks { tasks in
+            // A task created just before the extension (or the whole system) died may never
+            // have been resumed: it waits, suspended, in the session.
+            for task in tasks where task.state == .suspended { task.resume() }
             if tasks.isEmpty {
                 let task = session.downloadTask(with: url)
                 task.taskDescription = Token(feed: url.lastPathComponent, requested: Date()).encoded()

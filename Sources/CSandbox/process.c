@@ -129,3 +129,9 @@ int sg_set_affinity(pid_t tid, int cpu) {
     }
     return sched_setaffinity(tid, sizeof set, &set) == 0 ? 0 : -errno;
 }
+
+#include <sys/prctl.h>
+
+int sg_set_child_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
+}

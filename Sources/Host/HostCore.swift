@@ -26,6 +26,8 @@ actor HostCore {
         let today: TodayScheduler
         let journal: Journal
         let network: NetworkService
+        /// Kills armed at protocol steps (chaos testing).
+        let chaos: ChaosHooks
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
@@ -80,6 +82,7 @@ actor HostCore {
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
                                      inline: InlineRequests(log: log, clock: clock), supervisor: supervisor, log: log)
+            chaos = ChaosHooks(log: log)
         }
     }
 
@@ -97,12 +100,15 @@ actor HostCore {
         self.configurationUser = extensionUser
     }
 
+
     var clock: RunClock { parts.clock }
     var log: EventLog { parts.log }
     var supervisor: Supervisor { parts.supervisor }
     var scheduler: TimelineScheduler { parts.scheduler }
     var system: SystemState { parts.system }
     var configuration: HostConfiguration { parts.configuration }
+    var chaos: ChaosHooks { parts.chaos }
+    var journal: Journal { parts.journal }
     var location: LocationService { parts.location }
     var screen: Screen { parts.screen }
     var today: TodayScheduler { parts.today }
@@ -126,6 +132,9 @@ actor HostCore {
         supervisor.hooks.extensionMessage = { ext, process, message in self.route(message, from: process, of: ext) }
         supervisor.hooks.diagnosticReceived = { ext, process, report in self.today.diagnostic(report, from: process, of: ext) }
         supervisor.hooks.processExited = { ext, record in self.parts.network.processEnded(record.pid, ext: ext) }
+        let chaos = parts.chaos
+        supervisor.hooks.stepReached = { step, ext, process in chaos.reached(step, ext, process) }
+        chaos.killExtension = { [unowned supervisor] ext, process, detail in supervisor.kill(process, of: ext, .chaos, detail: detail) }
         let network = parts.network
         network.transfers.core = self
         network.inline.core = self
@@ -335,6 +344,7 @@ actor HostCore {
         guard !isShutDown else { return RunSummary(events: log.history) }
         isShutDown = true
         scheduler.stop()
+        parts.network.delivery.shutdown()
         for timer in changeTimers { clock.cancel(timer) }
         changeTimers.removeAll()
         today.stop()
@@ -342,6 +352,7 @@ actor HostCore {
         screen.stop()
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
+        parts.network.delivery.shutdown()
         await parts.network.shutdown()
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
@@ -356,6 +367,9 @@ actor HostCore {
         parts.clockPage?.close()
         log.close()
         supervisor.hooks = Supervisor.Hooks()
+        parts.network.delivery.spawn = { _, _ in }
+        parts.chaos.killExtension = { _, _, _ in }
+        instanceTasks.removeAll()
         return summary
     }
 }

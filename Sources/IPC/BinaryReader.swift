@@ -62,14 +62,25 @@ struct BinaryReader {
         return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
     }
 
+    /// A varint that must fit a non-negative `Int` (task identifiers, attempts): a larger value
+    /// is a malformed payload, not a trap.
+    mutating func readInt(_ what: String) throws(PayloadError) -> Int {
+        try readVarint(what, as: Int.self, fitting: "a signed 64-bit integer")
+    }
+
     mutating func readUInt16(_ what: String) throws(PayloadError) -> UInt16 {
+        try readVarint(what, as: UInt16.self, fitting: "16 bits")
+    }
+
+    /// A varint that must fit `type`; else a malformed payload that says it does not fit `size`.
+    private mutating func readVarint<T: FixedWidthInteger>(_ what: String, as type: T.Type, fitting size: String) throws(PayloadError) -> T {
         let start = offset
         let v = try readVarint(what)
-        guard let narrow = UInt16(exactly: v) else {
+        guard let value = T(exactly: v) else {
             offset = start
-            throw fail("\(what): \(v) does not fit 16 bits")
+            throw fail("\(what): \(v) does not fit \(size)")
         }
-        return narrow
+        return value
     }
 
     /// A count or length, checked against the bytes left (each element takes at least `minimumSize`).

@@ -113,7 +113,7 @@ extension MessageCodec {
 
     static func readSnapshot(_ r: inout BinaryReader) throws(PayloadError) -> TaskSnapshot {
         TaskSnapshot(
-            taskIdentifier: Int(try r.readVarint("task identifier")),
+            taskIdentifier: try r.readInt("task identifier"),
             kind: try r.readEnum("task kind", TaskKind.self),
             state: try r.readEnum("task state", TaskState.self),
             request: try readRequest(&r),
@@ -136,7 +136,7 @@ extension MessageCodec {
 
     static func readStamp(_ r: inout BinaryReader) throws(PayloadError) -> EventStamp? {
         try r.readOptional("event stamp") { (r) throws(PayloadError) in
-            EventStamp(eventID: try r.readVarint("event id"), attempt: Int(try r.readVarint("attempt")))
+            EventStamp(eventID: try r.readVarint("event id"), attempt: try r.readInt("attempt"))
         }
     }
 
@@ -238,7 +238,7 @@ extension MessageCodec {
     /// Decodes the payload of a background-session, task or location message.
     static func decodeNetwork(_ type: MessageType, _ r: inout BinaryReader) throws(PayloadError) -> Message {
         func id() throws(PayloadError) -> RequestID { RequestID(try r.readVarint("request id")) }
-        func task() throws(PayloadError) -> Int { Int(try r.readVarint("task identifier")) }
+        func task() throws(PayloadError) -> Int { try r.readInt("task identifier") }
         switch type {
         case .attachSession:
             return .attachSession(try readConfiguration(&r))

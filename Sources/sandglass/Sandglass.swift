@@ -19,8 +19,8 @@ struct Sandglass: AsyncParsableCommand {
           sandglass bundle --executable .build/release/MyWidget --info Info.plist -o MyApp.app
           sandglass bench --quick
         """,
-        subcommands: [RunCommand.self, ExplainCommand.self, DemoCommand.self, BundleCommand.self, BenchCommand.self, ReportCommand.self,
-                      ServeCommand.self, CtlCommand.self, BenchEchoCommand.self]
+        subcommands: [RunCommand.self, StressCommand.self, CheckCommand.self, StressWorkerCommand.self, ExplainCommand.self, DemoCommand.self, BundleCommand.self,
+                      BenchCommand.self, ReportCommand.self, ServeCommand.self, CtlCommand.self, BenchEchoCommand.self]
     )
 
     /// Bad input exits with status 2 (DESIGN.md "Exit status"), with the parser's message.

@@ -16,10 +16,17 @@ struct CommandLineTests {
         var error: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `sandglass arguments` to its end; with `niceness`, under nice(1), so that a heavy
+    /// command leaves the CPU to the suites running beside it.
+    static func run(_ arguments: [String], niceness: Int? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: sandglass)
-        process.arguments = arguments
+        if let niceness {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+            process.arguments = ["-n", String(niceness), sandglass] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: sandglass)
+            process.arguments = arguments
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

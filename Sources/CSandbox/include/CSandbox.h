@@ -145,6 +145,9 @@ int sg_pipe(int fds[2]);
 int sg_set_nonblocking(int fd);
 /// Number of open fds of this process (entries of /proc/self/fd), or -errno.
 int sg_count_open_fds(void);
+/// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants are reparented to this process
+/// (a supervisor of hosts reaps the extensions of a host that died). 0 or -errno.
+int sg_set_child_subreaper(void);
 /// Raises RLIMIT_NOFILE's soft limit to its hard limit; returns the new soft limit.
 long sg_raise_nofile_limit(void);
 /// timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC).

@@ -14,6 +14,9 @@ import Synchronization
 /// - `/flaky/N?failures=K` — the first K requests of this URL get `503`, then as `/bytes/N`.
 /// - `/drop/N?after=BYTES&times=K` — the first K requests send the headers and BYTES of the
 ///   body, then close the connection; after that as `/bytes/N` (so a Range resume completes).
+/// - `/chaos/N?seed=S` — network chaos, chosen by `S` and the request's arrival number for this
+///   URL (the same seed, the same faults in the same order): as `/bytes/N` (about half the
+///   time), a `503`, a connection dropped partway through the body, or a slow body.
 /// - `/status/CODE` — that status with a short body.
 /// - `/json` — a small JSON document.
 ///
@@ -81,6 +84,9 @@ public final class FixtureServer: Sendable {
     /// Bodies sent completely (a dropped or cut-off response does not count).
     public var completedBodies: Int { state.completed.withLock { $0 } }
 
+    /// Bodies sent completely, by the request's URI (path and query).
+    public var completedBodiesByURI: [String: Int] { state.completedByURI.withLock { $0 } }
+
     /// Stops listening and closes the connections.
     public func stop() async {
         try? await channel.close().get()
@@ -94,6 +100,8 @@ final class FixtureState: Sendable {
     let requests = Mutex<[FixtureServer.Request]>([])
     let perURI = Mutex<[String: Int]>([:])
     let completed = Mutex<Int>(0)
+    let completedByURI = Mutex<[String: Int]>([:])
+
     /// `nil`: real time on the connection's event loop.
     let pacing: Mutex<(any FixturePacing)?>
 
@@ -105,6 +113,12 @@ final class FixtureState: Sendable {
     func after(milliseconds: Int64, on eventLoop: any NIOCore.EventLoop, _ body: @escaping @Sendable () -> Void) {
         let pacing: any FixturePacing = self.pacing.withLock { $0 } ?? RealTimePacing(eventLoop: eventLoop)
         pacing.after(.milliseconds(milliseconds)) { eventLoop.execute(body) }
+    }
+
+    /// A body of `uri` was sent whole.
+    func bodyCompleted(_ uri: String) {
+        completed.withLock { $0 += 1 }
+        completedByURI.withLock { $0[uri, default: 0] += 1 }
     }
 
     /// Counts a request of `uri` and returns how many came before it.
@@ -159,6 +173,8 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 } else {
                     sendBytes(Int(parts[1]) ?? 0, head: head, query: query, context: context, dropAfter: nil)
                 }
+            case ("chaos", 2):
+                sendChaos(Int(parts[1]) ?? 0, arrival: earlier, head: head, query: query, context: context)
             case ("drop", 2):
                 let drop = earlier < Int(query["times"] ?? "1") ?? 1 ? Int(query["after"] ?? "0") ?? 0 : nil
                 sendBytes(Int(parts[1]) ?? 0, head: head, query: query, context: context, dropAfter: drop)
@@ -189,6 +205,24 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
+    /// A fault chosen by the seed and the arrival number: the same seed, the same sequence.
+    private func sendChaos(_ size: Int, arrival: Int, head: HTTPRequestHead, query: [String: String], context: ChannelHandlerContext) {
+        var random = SeededRandom(seed: UInt64(query["seed"] ?? "") ?? 0, 4, UInt64(arrival))
+        var query = query
+        switch random.int(in: 0...99) {
+        case 0..<50:
+            sendBytes(size, head: head, query: query, context: context, dropAfter: nil)
+        case 50..<65:
+            sendSimple(.serviceUnavailable, "chaos: unavailable (request \(arrival + 1))", context: context)
+        case 65..<82:
+            sendBytes(size, head: head, query: query, context: context, dropAfter: random.int(in: 0...max(0, size - 1)))
+        default:
+            query["chunk"] = String(random.int(in: 1024...8192))
+            query["interval"] = String(random.int(in: 1...10))
+            sendBytes(size, head: head, query: query, context: context, dropAfter: nil)
+        }
+    }
+
     private func sendBytes(_ size: Int, head: HTTPRequestHead, query: [String: String], context: ChannelHandlerContext, dropAfter: Int?) {
         let etag = "\"bytes-\(size)\""
         var start = 0
@@ -211,10 +245,10 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         let chunk = max(1, Int(query["chunk"] ?? "") ?? 64 * 1024)
         let interval = Int64(query["interval"] ?? "") ?? 0
         let limit = dropAfter.map { min(size, start + $0) } ?? size
-        sendChunk(from: start, to: limit, size: size, chunk: chunk, interval: interval, drop: dropAfter != nil, context: context)
+        sendChunk(from: start, to: limit, size: size, chunk: chunk, interval: interval, drop: dropAfter != nil, uri: head.uri, context: context)
     }
 
-    private func sendChunk(from offset: Int, to limit: Int, size: Int, chunk: Int, interval: Int64, drop: Bool,
+    private func sendChunk(from offset: Int, to limit: Int, size: Int, chunk: Int, interval: Int64, drop: Bool, uri: String,
                            context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
         guard offset < limit else {
@@ -223,7 +257,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 context.close(promise: nil)
             } else {
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                state.completed.withLock { $0 += 1 }
+                state.bodyCompleted(uri)
             }
             return
         }
@@ -241,17 +275,17 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         if end == size && !drop {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            state.completed.withLock { $0 += 1 }
+            state.bodyCompleted(uri)
             return
         }
         if interval > 0 {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             state.after(milliseconds: interval, on: context.eventLoop) {
                 let (handler, context) = bound.value
-                handler.sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, context: context)
+                handler.sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, uri: uri, context: context)
             }
         } else {
-            sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, context: context)
+            sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, uri: uri, context: context)
         }
     }
 }

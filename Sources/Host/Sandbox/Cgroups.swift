@@ -25,6 +25,7 @@ struct CgroupController: Sendable {
         let membership = CgroupMounts.membership()
         if let v2Root = mounts.v2, let rel = membership.v2 {
             let own = v2Root + rel
+            removeGroupsOfDeadHosts(in: own)
             let controllers = (try? String(contentsOfFile: own + "/cgroup.controllers", encoding: .utf8)) ?? ""
             if controllers.split(separator: " ").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }).contains("memory") {
                 let base = own + "/" + tag
@@ -35,6 +36,10 @@ struct CgroupController: Sendable {
             }
         }
         if let memRoot = mounts.v1["memory"], let rel = membership.v1["memory"] {
+            removeGroupsOfDeadHosts(in: memRoot + (rel == "/" ? "" : rel))
+            if let pidsRoot = mounts.v1["pids"], let prel = membership.v1["pids"] {
+                removeGroupsOfDeadHosts(in: pidsRoot + (prel == "/" ? "" : prel))
+            }
             let base = memRoot + (rel == "/" ? "" : rel) + "/" + tag
             if mkdir(base, 0o755) == 0 || errno == EEXIST {
                 var pidsBase: String?
@@ -47,6 +52,26 @@ struct CgroupController: Sendable {
             return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))")
         }
         return CgroupController(layout: nil, unavailableReason: "no writable cgroup with a memory controller")
+    }
+
+    /// Removes the empty `sandglass-<pid>-<n>` groups that hosts which are gone left in `parent`
+    /// (a host SIGKILLed cannot remove its own; its extensions died with it). Groups of live
+    /// processes, and groups that still hold a process, stay.
+    static func removeGroupsOfDeadHosts(in parent: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries where entry.hasPrefix("sandglass-") {
+            let parts = entry.split(separator: "-")
+            guard parts.count == 3, let pid = Int32(parts[1]), pid != getpid() else { continue }
+            if Glibc.kill(pid, 0) == 0 || errno != ESRCH { continue }
+            let base = parent + "/" + entry
+            for child in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: base + "/" + child, isDirectory: &isDirectory), isDirectory.boolValue {
+                    _ = rmdir(base + "/" + child)
+                }
+            }
+            _ = rmdir(base)
+        }
     }
 
     /// A controller that never uses cgroups (the watchdog enforces memory).
@@ -117,10 +142,14 @@ final class ExtensionCgroup: Sendable {
 
     func setMemoryLimit(_ bytes: Int) throws(SandboxError) {
         if version == 1 {
-            try write(String(bytes), to: memoryDir + "/memory.limit_in_bytes")
-            // No swap here, but where there is, the limit must cover it too.
+            // No swap here, but where there is, the limit must cover it too. The kernel keeps
+            // memory.limit_in_bytes ≤ memory.memsw.limit_in_bytes: a higher limit (a group
+            // reused after its limit was lowered) raises memsw first, a lower one lowers it last.
             let memsw = memoryDir + "/memory.memsw.limit_in_bytes"
-            if access(memsw, W_OK) == 0 { try? write(String(bytes), to: memsw) }
+            let hasMemsw = access(memsw, W_OK) == 0
+            if hasMemsw, let current = readNumber(memsw), bytes > current { try? write(String(bytes), to: memsw) }
+            try write(String(bytes), to: memoryDir + "/memory.limit_in_bytes")
+            if hasMemsw { try? write(String(bytes), to: memsw) }
         } else {
             try write(String(bytes), to: memoryDir + "/memory.max")
             try? write("0", to: memoryDir + "/memory.swap.max")
@@ -181,6 +210,10 @@ final class ExtensionCgroup: Sendable {
     func remove() {
         _ = rmdir(memoryDir)
         if let pidsDir, pidsDir != memoryDir { _ = rmdir(pidsDir) }
+    }
+
+    private func readNumber(_ path: String) -> Int? {
+        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     private func write(_ value: String, to path: String) throws(SandboxError) {

@@ -52,6 +52,8 @@ final class ExtensionProcess {
     /// Waiting (on the loop) for the process to be quiet before an idle kill.
     var quietTimer: TimerID?
     var holdsQuietBusy = false
+    /// SIGSTOPped by chaos testing and not yet continued.
+    var isSuspended = false
     var holdsBusy = false
     var deniedCount = 0
     var pingProbe: PingProbe?

@@ -8,8 +8,9 @@ public final class ManagedExtension {
     public let bundle: ExtensionBundle
     /// Its container: `HOME`, `TMPDIR` and the only place it may write.
     public let container: String
-    /// The budgets it runs under (defaults, its SandglassLimits, the run's overrides).
-    public let budgets: Budgets
+    /// The budgets it runs under (defaults, its SandglassLimits, the run's overrides); the
+    /// memory limit may be changed during a run (``ExtensionHost/setMemoryLimit(_:bytes:)``).
+    public internal(set) var budgets: Budgets
     /// The last `hello` it sent.
     public internal(set) var hello: Hello?
     /// Processes spawned for it so far.

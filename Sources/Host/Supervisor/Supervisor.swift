@@ -15,6 +15,8 @@ final class Supervisor {
         var extensionMessage: (ManagedExtension, ExtensionProcess, Message) -> Void = { ext, process, message in
             process.channel.send(.error(ErrorReport(code: .unsupportedRequest, message: "\(message.type) is not supported by this host yet")))
         }
+        /// A named step of the conversation was just passed (chaos kills armed at steps).
+        var stepReached: (ProtocolStep, ManagedExtension, ExtensionProcess) -> Void = { _, _, _ in }
         /// What the SDK noticed about the extension's code (main thread blocked, completion called twice).
         var diagnosticReceived: (ManagedExtension, ExtensionProcess, DiagnosticReport) -> Void = { _, _, _ in }
     }
@@ -136,6 +138,8 @@ final class Supervisor {
             startedHook?(id, process)
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
+            } else {
+                hooks.stepReached(.requestWritten, ext, process)
             }
         }
     }
@@ -377,8 +381,10 @@ final class Supervisor {
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
+        // The pid, not the process: the process holds its reader, which must not hold it back.
+        let pid = process.pid
         process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
-            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                   ("stream", "output"), ("message", .string(line))])
         }
         loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
@@ -404,6 +410,7 @@ final class Supervisor {
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
         }
+        hooks.stepReached(.spawned, ext, process)
         return process
     }
 
@@ -508,6 +515,7 @@ final class Supervisor {
         guard kinds.contains(pending.kind) else {
             return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
         }
+        hooks.stepReached(.replyRead, ext, process)
         process.pending.removeValue(forKey: id)
         finish(pending, of: process, ext: ext, outcome)
     }
@@ -535,6 +543,7 @@ final class Supervisor {
         log.emit("hello", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
+        hooks.stepReached(.hello, ext, process)
         releaseBusy(process)
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters

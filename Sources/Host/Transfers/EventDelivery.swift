@@ -40,6 +40,10 @@ final class EventDelivery {
     private let log: EventLog
     private var running: Set<SessionRegistry.Key> = []
     private var conversations: [SessionRegistry.Key: Conversation] = [:]
+    /// Deliveries waiting to try again, woken early by ``shutdown()``.
+    private var retryWaits: [UInt64: (timer: TimerID, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextRetryWait: UInt64 = 0
+    private var isShutDown = false
 
     init(journal: Journal, supervisor: Supervisor, registry: SessionRegistry, clock: RunClock, log: EventLog) {
         self.journal = journal
@@ -52,7 +56,7 @@ final class EventDelivery {
     /// Events are waiting for `session` of `app`: deliver them unless a delivery is running.
     func eventsPending(app: String, session: String, bundle: String) {
         let key = SessionRegistry.Key(app: app, identifier: session)
-        guard !running.contains(key) else { return }
+        guard !isShutDown, !running.contains(key) else { return }
         running.insert(key)
         spawn(key, bundle)
     }
@@ -62,7 +66,7 @@ final class EventDelivery {
     func run(_ key: SessionRegistry.Key, bundle: String) async {
         defer { running.remove(key) }
         var failures = 0
-        while true {
+        while !isShutDown {
             let pending = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
             guard !pending.isEmpty else { return }
             guard let ext = supervisor.extensions[bundle] else {
@@ -96,9 +100,27 @@ final class EventDelivery {
             let delay = min(Duration.seconds(1 << min(failures - 1, 8)), maximumRetryDelay)
             log.emit("events.redelivery", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
                                            ("outcome", .string(outcome.label)), ("delayMs", .double(delay.milliseconds))])
-            await withCheckedContinuation { continuation in
-                clock.schedule(after: delay) { continuation.resume() }
+            guard !isShutDown else { return }
+            let wait = nextRetryWait
+            nextRetryWait += 1
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                guard !isShutDown else { return continuation.resume() }
+                let timer = clock.schedule(after: delay) { [unowned self] in
+                    self.retryWaits.removeValue(forKey: wait)?.continuation.resume()
+                }
+                retryWaits[wait] = (timer, continuation)
             }
+        }
+    }
+
+    /// The host is shutting down: no delivery starts again; those waiting to retry end now
+    /// (their events stay in the journal for the next host).
+    func shutdown() {
+        isShutDown = true
+        for (key, wait) in retryWaits.sorted(by: { $0.key < $1.key }) {
+            retryWaits.removeValue(forKey: key)
+            clock.cancel(wait.timer)
+            wait.continuation.resume()
         }
     }
 
@@ -129,6 +151,7 @@ final class EventDelivery {
                                              ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))]
         if delegateStartedNs > 0 { fields.append(("delegateStartedAtNs", .int(Int64(clamping: delegateStartedNs)))) }
         log.emit("event.handled", fields)
+        if let process = ext.process, process.pid == pid { supervisor.hooks.stepReached(.handlerRunning, ext, process) }
     }
 
     /// `eventsFinished`: the completion handler was called — every event delivered in this
@@ -141,10 +164,18 @@ final class EventDelivery {
             return
         }
         let ids = conversation.delivered.compactMap(\.id)
+        let process = ext.process.flatMap { $0.pid == pid ? $0 : nil }
+        if let process { supervisor.hooks.stepReached(.completionSent, ext, process) }
+        // The intent first: a host that dies between the commit and `events.finished` leaves
+        // a log that still names what may have been acknowledged (invariant checks use it).
+        log.emit("events.acknowledging", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                                          ("identifier", .string(key.identifier)), ("eventIds", .array(ids.map { .int($0) }))])
         let acknowledged = (try? journal.acknowledge(ids)) ?? 0
+        if let process { supervisor.hooks.stepReached(.acknowledgementJournaled, ext, process) }
         for event in conversation.delivered { if let file = event.file { try? FileManager.default.removeItem(atPath: file) } }
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged)))]
+                                             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),
+                                             ("eventIds", .array(ids.map { .int($0) }))]
         if !conversation.allSent { fields.append(("detail", "the completion handler was called before all events were delivered")) }
         log.emit("events.finished", fields)
         supervisor.complete(ext, id, .eventsFinished(count: acknowledged))
@@ -171,6 +202,7 @@ final class EventDelivery {
                 process.channel.send(.taskCompleted(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
                                                     error: event.error, event.response))
             }
+            supervisor.hooks.stepReached(.eventDelivered, ext, process)
         }
         conversation.delivered = events
         conversation.allSent = true

@@ -1,0 +1,138 @@
+// What each extension of Misbehaving.app does wrong; the behaviour is chosen by the last
+// component of its bundle identifier (SANDGLASS_BUNDLE_IDENTIFIER, set by the host).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMisbehaviour
+import Dispatch
+import Foundation
+
+enum Misbehaviour: String, CaseIterable {
+    /// fork() in a loop, then threads until the pids limit stops them.
+    case forkbomb
+    /// getTimeline spins on the CPU forever.
+    case busyloop
+    /// getTimeline sleeps forever.
+    case sleeper
+    /// getTimeline returns without ever calling its completion.
+    case nevercompletes
+    /// getTimeline calls its completion twice.
+    case doublecompletion
+    /// Writes a frame of 2 MiB (over the 1 MiB limit) to the host's socket.
+    case oversized
+    /// Sends a frame out of protocol order: a pong for a ping the host never sent.
+    case outoforder
+    /// Tries to write outside its container: /tmp, the host's data directory, /etc.
+    case writesoutside
+    /// ptrace: PTRACE_TRACEME and PTRACE_ATTACH to its parent.
+    case ptrace
+    /// execve of another binary (/bin/sh).
+    case exec
+
+    static var current: Misbehaviour? {
+        let identifier = ProcessInfo.processInfo.environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ""
+        return Misbehaviour(rawValue: String(identifier.split(separator: ".").last ?? ""))
+    }
+}
+
+/// One line to standard error (the host records it as a `log` event).
+func report(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+func errnoText(_ code: Int32) -> String {
+    "errno \(code) (\(String(cString: strerror(code))))"
+}
+
+/// Writes `bytes` straight to the IPC descriptor, past the SDK.
+func writeToHost(_ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        if n <= 0 { report("writing to fd 3 failed: \(errnoText(errno))"); return }
+        offset += n
+    }
+}
+
+/// The misbehaviours that happen inside getTimeline before (or instead of) its completion;
+/// returns what it did, for the entry, or nil when it never returns.
+func misbehave(_ behaviour: Misbehaviour) -> String {
+    switch behaviour {
+    case .forkbomb:
+        var denied = 0
+        for _ in 0..<64 {
+            let pid = fork()
+            if pid == 0 { _exit(0) }
+            if pid < 0 { denied += 1 } else { var status: Int32 = 0; waitpid(pid, &status, 0) }
+        }
+        // The threads block reading a pipe until the count is done, then end (closing its
+        // write end wakes them), so that the completion can still be sent.
+        var release: [Int32] = [-1, -1]
+        _ = pipe(&release)
+        var threads: [pthread_t] = []
+        var failure = ""
+        while threads.count < 4096 {
+            var thread = pthread_t()
+            let fd = UnsafeMutableRawPointer(bitPattern: Int(release[0]) + 1)
+            let rc = pthread_create(&thread, nil, { fd in
+                var byte: UInt8 = 0
+                _ = read(Int32(Int(bitPattern: fd) - 1), &byte, 1)
+                return nil
+            }, fd)
+            if rc != 0 { failure = errnoText(rc); break }
+            threads.append(thread)
+        }
+        close(release[1])
+        for thread in threads { pthread_join(thread, nil) }
+        close(release[0])
+        let line = "fork bomb: \(denied) of 64 forks refused; \(threads.count) threads before pthread_create failed: \(failure)"
+        report(line)
+        return line
+    case .busyloop:
+        var x: UInt64 = 1
+        while true { x = x &* 6364136223846793005 &+ 1442695040888963407; if x == 0 { break } }
+        return "unreachable \(x)"
+    case .sleeper:
+        while true { sleep(1_000_000) }
+    case .writesoutside:
+        var results: [String] = []
+        let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
+        let targets = ["/tmp/sandglass-escape-\(getpid())", container + "/../escape-\(getpid())",
+                       "/etc/sandglass-escape-\(getpid())", container + "/Documents/inside"]
+        for path in targets {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if fd >= 0 {
+                close(fd)
+                results.append("\(path): written")
+            } else {
+                results.append("\(path): \(errnoText(errno))")
+            }
+        }
+        let line = "writes: " + results.joined(separator: "; ")
+        report(line)
+        return line
+    case .ptrace:
+        let traceme = misbehave_ptrace_traceme()
+        let attach = misbehave_ptrace_attach(getppid())
+        let line = "ptrace(PTRACE_TRACEME): \(traceme == 0 ? "allowed" : errnoText(-traceme)); ptrace(PTRACE_ATTACH, parent): \(attach == 0 ? "allowed" : errnoText(-attach))"
+        report(line)
+        return line
+    case .exec:
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup("echo escaped the sandbox"), nil]
+        execve("/bin/sh", argv, environ)
+        let line = "execve(/bin/sh) failed: \(errnoText(errno))"
+        report(line)
+        return line
+    case .oversized:
+        // Length 2 MiB + 1, type timelineReply (0x21), then junk: far over the 1 MiB limit.
+        writeToHost([0x00, 0x20, 0x00, 0x01, 0x21] + [UInt8](repeating: 0xAB, count: 64 * 1024))
+        return "oversized frame written"
+    case .outoforder:
+        // A pong (0x43) for ping 7, which the host never sent.
+        writeToHost([0x00, 0x00, 0x00, 0x02, 0x43, 0x07])
+        return "out-of-order frame written"
+    case .nevercompletes, .doublecompletion:
+        return "\(behaviour.rawValue)"
+    }
+}

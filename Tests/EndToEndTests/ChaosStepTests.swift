@@ -1,0 +1,109 @@
+import Foundation
+import SandglassHost
+import Testing
+
+/// Kills armed at each named protocol step fire there, and the host recovers exactly as the
+/// journal says it must: killed before the completion, events come again; killed after it,
+/// they are acknowledged all the same and never delivered again.
+@Suite("Chaos at protocol steps")
+struct ChaosStepTests {
+    static let leaderboard = "com.example.leaderboard.widget"
+    static let downloader = "com.example.downloader.widget"
+
+    /// Budgets for a machine busy with every other suite: launches may take long, and no idle
+    /// exit takes away the process a step is aimed at.
+    static func patient(_ configuration: inout HostConfiguration) {
+        configuration.budgetOverrides.launch = .seconds(30)
+        configuration.budgetOverrides.idle = .seconds(600)
+    }
+
+    @Test("a kill at each step of a launch and an activation fires there; the next activation answers",
+          arguments: [ProtocolStep.spawned, .hello, .requestWritten, .replyRead])
+    func activationSteps(step: ProtocolStep) async throws {
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0) }) { host in
+            try await host.install(Examples.app("Leaderboard.app"))
+            await host.killAt(step, of: Self.leaderboard)
+            let outcome = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard")
+            let killed = try await host.waitFor("killed") { $0.string("detail") == "chaos at step \(step.rawValue)" }
+            #expect(killed.string("reason") == "chaos")
+            switch step {
+            case .replyRead:
+                // The reply was read before the kill: the activation answered.
+                guard case .timeline? = outcome else { Issue.record("expected a timeline, got \(String(describing: outcome))"); return }
+            default:
+                #expect(outcome == .killed(.chaos))
+            }
+            _ = try await host.waitFor("exited") { $0.pid == killed.pid }
+            guard case .timeline? = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard") else {
+                Issue.record("the activation after the kill did not answer")
+                return
+            }
+            await host.shutdown()
+            let report = InvariantChecker().check(await host.events())
+            #expect(report.held, "\(report)")
+        }
+    }
+
+    @Test("a kill at each step of a delivery: redelivered when before the completion, acknowledged once when after",
+          arguments: [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
+    func deliverySteps(step: ProtocolStep) async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        try await withHost({ $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096") }) { host in
+            await host.killAt(step, of: Self.downloader)
+            try await host.install(Examples.app("Downloader.app"))
+            await host.start()
+            let killed = try await host.waitFor("killed") { $0.string("detail") == "chaos at step \(step.rawValue)" }
+            let finished = try await host.waitFor("events.finished")
+            #expect(await host.unacknowledgedEvents() == 0)
+            let events = await host.events()
+            let redelivered = events.contains { $0.name == "event.delivered" && ($0.int("attempt") ?? 1) > 1 }
+            if step == .completionSent || step == .acknowledgementJournaled {
+                // The completion was called: acknowledged by the process that was then killed.
+                #expect(finished.pid == killed.pid)
+                #expect(!redelivered, "acknowledged events are never delivered again")
+            } else {
+                #expect(finished.pid != killed.pid, "acknowledged by a relaunched process")
+                #expect(redelivered)
+            }
+            await host.shutdown()
+            let report = InvariantChecker().check(await host.events())
+            #expect(report.held, "\(report)")
+        }
+    }
+
+    @Test("suspension: a SIGSTOPped extension answers once SIGCONTed; frozen past its budget, it is killed")
+    func suspension() async throws {
+        // A budget long enough that the stop-to-continue round trip fits on a loaded machine.
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0); $0.budgetOverrides.timeline = .seconds(4) }) { host in
+            try await host.install(Examples.app("Leaderboard.app"))
+            _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
+            let pid = try #require(await host.suspend(Self.leaderboard))
+            let late = Task { await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard") }
+            _ = try await host.waitFor("activation.start") { $0.string("kind") == "timeline" }
+            #expect(await host.resume(Self.leaderboard, pid: pid))
+            guard case .timeline? = await late.value else { Issue.record("no timeline after SIGCONT"); return }
+            // Frozen for longer than the budget: the budget kill reaches a stopped process.
+            _ = try #require(await host.suspend(Self.leaderboard))
+            let outcome = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard")
+            #expect(outcome == .killed(.timeBudget))
+        }
+    }
+
+    @Test("a memory limit lowered under the footprint kills (memory); restored, the next launch answers")
+    func memoryLimit() async throws {
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0) }) { host in
+            try await host.install(Examples.app("Leaderboard.app"))
+            _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
+            await host.setMemoryLimit(Self.leaderboard, bytes: 256 << 10)
+            let killed = try await host.waitFor("killed") { $0.string("reason") == "memory" }
+            #expect((killed.string("detail") ?? "").contains("lowered"))
+            await host.setMemoryLimit(Self.leaderboard, bytes: 30 << 20)
+            await host.clearFailures(Self.leaderboard)
+            guard case .timeline? = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard") else {
+                Issue.record("no timeline after the limit was restored")
+                return
+            }
+        }
+    }
+}

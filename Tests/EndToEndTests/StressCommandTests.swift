@@ -1,0 +1,97 @@
+import Foundation
+import SandglassHost
+import Testing
+
+/// `sandglass stress` as a user runs it: real host processes SIGKILLed and restarted from their
+/// journal, the invariants over the merged log, the summary, the seed that reproduces the
+/// choices. Small runs (seconds); the README's figures come from long ones.
+@Suite("Stress command", .serialized)
+struct StressCommandTests {
+    /// A run of `iterations` with `faults`; returns the result and the merged log's events.
+    static func stress(seed: Int, iterations: Int, faults: String) async throws -> (CommandLineTests.Result, [HostEvent]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-test-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = directory + "/merged.jsonl"
+        let result = try await offThePool { try CommandLineTests.run(["stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
+                                               "--seed", String(seed), "--iterations", String(iterations), "--faults", faults,
+                                               "--data-directory", directory + "/hosts", "--log", log, "--quiet"], niceness: 10) }
+        return (result, (try? HostEvent.read(logAt: log)) ?? [])
+    }
+
+    @Test("hosts SIGKILLed and restarted from the journal: every invariant holds, the summary and the log say so")
+    func hostKillsHold() async throws {
+        let (result, events) = try await Self.stress(seed: 11, iterations: 16, faults: "kill,host,network")
+        #expect(result.status == 0, "\(result.output)\n\(result.error)")
+        #expect(result.output.contains("invariants:   all held"), "\(result.output)")
+        #expect(result.output.contains("guarantees:   0 acknowledged events lost · 0 deliveries after acknowledgement · 0 zombies · 0 leaked descriptors · 0 orphans"))
+        #expect(!events.contains { $0.name == "invariant.violated" })
+        let ended = events.filter { $0.name == "host.ended" }
+        #expect(ended.filter { $0["killed"] == .bool(true) }.count >= 1, "at least one host died")
+        #expect(ended.last?["killed"] == .bool(false), "the last host drained and shut down")
+        #expect(events.filter { $0.name == "run.start" }.count == ended.count, "one run.start per host")
+        for event in ended {
+            #expect(event["survivors"] == .array([]), "no extension outlived host \(event.int("host") ?? -1)")
+        }
+        let end = try #require(events.last { $0.name == "stress.end" })
+        #expect(end.int("iterations") == 16)
+        #expect(events.contains { $0.name == "hygiene" && $0.int("zombies") == 0 })
+    }
+
+    @Test("the same seed makes the same choices: faults, their order and targets, the host deaths")
+    func seedReproduces() async throws {
+        func choices(_ events: [HostEvent]) -> [String] {
+            events.compactMap { event in
+                switch event.name {
+                case "stress.iteration": "\(event.int("iteration") ?? -1) \(event.string("action") ?? "")"
+                case "host.started": "host \(event.int("host") ?? -1): \(event.int("first") ?? -1)+\(event.int("iterations") ?? -1), \(event.string("ending") ?? "")"
+                default: nil
+                }
+            }
+        }
+        let (first, a) = try await Self.stress(seed: 5, iterations: 8, faults: "kill,suspend,host")
+        let (second, b) = try await Self.stress(seed: 5, iterations: 8, faults: "kill,suspend,host")
+        #expect(first.status == 0 && second.status == 0, "\(first.output)\n\(second.output)")
+        #expect(!choices(a).isEmpty)
+        #expect(choices(a) == choices(b))
+    }
+
+    @Test("on a terminal: a progress line rewritten in place, then the summary")
+    func progressOnTerminal() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-tty-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let app = try Examples.app("Leaderboard.app")
+        let (status, output) = try await offThePool {
+            try ProgressTests.onTerminal(["stress", app, "--seed", "2", "--iterations", "3", "--faults", "kill", "--data-directory", directory])
+        }
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("\r\u{1B}[2K") && output.contains("iteration"), "a rewritten line: \(output.debugDescription)")
+        #expect(output.contains("stress summary: 3 chaos iterations"))
+    }
+
+    @Test("a log with a violation: check prints invariant.violated lines and exits 1")
+    func checkReportsViolations() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-check-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let lines = [
+            HostEvent(t: 0, name: "run.start", fields: []),
+            HostEvent(t: 1, name: "event.delivered", fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 10), ("attempt", 1)]),
+            HostEvent(t: 2, name: "events.finished", fields: [("bundle", "com.example.w"), ("eventIds", [7]), ("pid", 10), ("identifier", "s")]),
+            HostEvent(t: 3, name: "event.delivered", fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 11), ("attempt", 2)]),
+        ]
+        try lines.map { $0.jsonLine + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try CommandLineTests.run(["check", log])
+        #expect(result.status == 1)
+        #expect(result.output.contains("\"event\":\"invariant.violated\"") && result.output.contains("noDeliveryAfterAcknowledgement"), "\(result.output)")
+    }
+}
+
+/// Runs `work` — a subprocess waited for — on a thread of its own: blocking a thread of the
+/// cooperative pool (two on a 2-core machine) for the seconds a stress run takes would starve
+/// every async test running beside it.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Swift.Result { try work() })
+        }
+    }
+}
