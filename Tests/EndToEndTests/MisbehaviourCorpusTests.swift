@@ -55,7 +55,10 @@ struct MisbehaviourCorpusTests {
                     continue
                 }
             }
-            #expect(!events.contains { $0.name == "killed" && $0.bundle == Self.good })
+            // Unharmed: never killed, except by its own idle termination once its timelines are done
+            // (which a slow machine reaches while the misbehaving ones run out their budgets).
+            let goodKills = events.filter { $0.name == "killed" && $0.bundle == Self.good }
+            #expect(goodKills.allSatisfy { $0.string("reason") == "idle" }, "\(goodKills)")
 
             // What each one tried did not get out.
             let tried = events.filter { $0.name == "log" && $0.bundle == "com.example.misbehaving.writesoutside" }.compactMap { $0.string("message") }
