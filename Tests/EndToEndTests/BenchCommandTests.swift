@@ -6,13 +6,13 @@ import Testing
 @Suite("Bench command")
 struct BenchCommandTests {
     @Test("bench --smoke --json writes every figure's key; --html writes a self-contained page with plots")
-    func smokeJSON() throws {
+    func smokeJSON() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("figures.json").path
         let html = dir.appendingPathComponent("figures.html").path
-        let result = try CommandLineTests.run(["bench", "--smoke", "--density", "20", "--examples", Examples.directory,
+        let result = try await CommandLineTests.run(["bench", "--smoke", "--density", "20", "--examples", Examples.directory,
                                                "--json", json, "--html", html, "--quiet"])
         #expect(result.status == 0, "\(result.error)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])

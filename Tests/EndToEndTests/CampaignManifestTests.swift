@@ -10,7 +10,7 @@ struct CampaignManifestTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("deploy/campaign-job.yaml is an indexed Job whose pods each run one shard")
-    func indexedJob() throws {
+    func indexedJob() async throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("deploy/campaign-job.yaml"), encoding: .utf8)
         let job = try MiniYAML.parse(text)
         #expect(job["apiVersion"]?.string == "batch/v1")
@@ -52,12 +52,12 @@ struct CampaignManifestTests {
     }
 
     @Test("bench --shard takes its share of the samples and says which shard it was")
-    func benchShard() throws {
+    func benchShard() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("shard.json").path
-        let result = try CommandLineTests.run(["bench", "--quick", "--only", "spawn", "--shard", "3/4", "--quiet", "--json", json,
+        let result = try await CommandLineTests.run(["bench", "--quick", "--only", "spawn", "--shard", "3/4", "--quiet", "--json", json,
                                                "--examples", Examples.directory])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("shard 3/4"))
@@ -65,12 +65,12 @@ struct CampaignManifestTests {
         #expect(figures["shard"] as? String == "3/4")
         let spawn = try #require(figures["spawn"] as? [String: Any])
         #expect(spawn["samples"] as? Int == (try Shard(parsing: "3/4")).share(of: 100), "a quarter of the quick run's 100 launches: \(spawn)")
-        let bad = try CommandLineTests.run(["bench", "--shard", "4/4"])
+        let bad = try await CommandLineTests.run(["bench", "--shard", "4/4"])
         #expect(bad.status == 2)
     }
 
     @Test("the README shows the campaign: apply the manifest, then merge the shards' logs into one report")
-    func readme() throws {
+    func readme() async throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("deploy/campaign-job.yaml"))
         #expect(readme.contains("JOB_COMPLETION_INDEX"))
@@ -78,7 +78,7 @@ struct CampaignManifestTests {
     }
 
     @Test("the YAML reader reads what it claims and refuses the rest")
-    func miniYAML() throws {
+    func miniYAML() async throws {
         let node = try MiniYAML.parse("""
         a: 1   # comment
         b:

@@ -10,15 +10,21 @@ struct CommandLineTests {
         return candidate.appendingPathComponent("sandglass").path
     }
 
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var output: String
         var error: String
     }
 
-    /// Runs `sandglass arguments` to its end; with `niceness`, under nice(1), so that a heavy
-    /// command leaves the CPU to the suites running beside it.
-    static func run(_ arguments: [String], niceness: Int? = nil) throws -> Result {
+    /// Runs `sandglass arguments` to its end on a thread of its own, leaving the cooperative pool
+    /// (two threads on a 2-core machine) to the async tests running beside it.
+    static func run(_ arguments: [String], niceness: Int? = nil) async throws -> Result {
+        try await offThePool { try run(blocking: arguments, niceness: niceness) }
+    }
+
+    /// Runs `sandglass arguments` to its end, blocking this thread; with `niceness`, under
+    /// nice(1), so that a heavy command leaves the CPU to the suites running beside it.
+    static func run(blocking arguments: [String], niceness: Int? = nil) throws -> Result {
         let process = Process()
         if let niceness {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
@@ -39,10 +45,10 @@ struct CommandLineTests {
     }
 
     @Test("run writes the event log with run.start first and exits 0")
-    func runWritesLog() throws {
+    func runWritesLog() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let result = try Self.run(["run", try Examples.app("Leaderboard.app"), "--duration", "1s", "--log", log, "--quiet"])
+        let result = try await Self.run(["run", try Examples.app("Leaderboard.app"), "--duration", "1s", "--log", log, "--quiet"])
         #expect(result.status == 0, "\(result.error)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
@@ -57,7 +63,7 @@ struct CommandLineTests {
     }
 
     @Test("a malformed bundle is bad input: exit 2, the file and key named")
-    func malformedBundle() throws {
+    func malformedBundle() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString)/Bad.app")
         defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
         let appex = dir.appendingPathComponent("PlugIns/BadWidget.appex")
@@ -68,46 +74,46 @@ struct CommandLineTests {
             .write(to: appex.appendingPathComponent("Info.plist"))
         FileManager.default.createFile(atPath: appex.appendingPathComponent("BadWidget").path, contents: Data("#!/bin/true\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
-        let result = try Self.run(["run", dir.path, "--duration", "1s", "--quiet"])
+        let result = try await Self.run(["run", dir.path, "--duration", "1s", "--quiet"])
         #expect(result.status == 2)
         #expect(result.error.contains("Bad.app/PlugIns/BadWidget.appex/Info.plist"))
         #expect(result.error.contains("NSExtension.NSExtensionPointIdentifier"))
     }
 
     @Test("a bad option is bad input: exit 2 with the parser's message")
-    func badOption() throws {
-        let result = try Self.run(["run", "X.app", "--duration", "soon"])
+    func badOption() async throws {
+        let result = try await Self.run(["run", "X.app", "--duration", "soon"])
         #expect(result.status == 2)
         #expect(result.error.contains("duration"))
     }
 
     @Test("explain reads a run's log: the blocking reason now, the budget, the decisions; an unknown widget is bad input")
-    func explainFromLog() throws {
+    func explainFromLog() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let run = try Self.run(["run", try Examples.app("Fleet.app"), "--duration", "1d", "--clock", "virtual",
+        let run = try await Self.run(["run", try Examples.app("Fleet.app"), "--duration", "1d", "--clock", "virtual",
                                 "--budget", "idle=2d", "--log", log, "--quiet"])
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("invariant violations: 0"))
 
-        let all = try Self.run(["explain", "--log", log])
+        let all = try await Self.run(["explain", "--log", log])
         #expect(all.status == 0, "\(all.error)")
         #expect(all.output.split(separator: "\n").count == 50, "one line per widget")
 
-        let greedy = try Self.run(["explain", "--log", log, "--widget", "com.example.fleet.alpha/Greedy/systemSmall", "--at", "12h", "--last", "3"])
+        let greedy = try await Self.run(["explain", "--log", log, "--widget", "com.example.fleet.alpha/Greedy/systemSmall", "--at", "12h", "--last", "3"])
         #expect(greedy.status == 0, "\(greedy.error)")
         #expect(greedy.output.contains("blocked: reload budget exhausted (60 of 60 reloads used in the last 24 h) until"))
         #expect(greedy.output.contains("in the last 24 h: 60 charged"))
         #expect(greedy.output.contains("decisions (last 3 of"))
 
-        let hourly = try Self.run(["explain", "--log", log, "--widget", "Hourly"])
+        let hourly = try await Self.run(["explain", "--log", log, "--widget", "Hourly"])
         #expect(hourly.output.components(separatedBy: "Hourly · com.example.fleet.").count - 1 == 5, "a kind names the widgets of every extension")
         #expect(hourly.output.contains("reloads by its timeline's policy"))
 
-        let unknown = try Self.run(["explain", "--log", log, "--widget", "Nope"])
+        let unknown = try await Self.run(["explain", "--log", log, "--widget", "Nope"])
         #expect(unknown.status == 2)
         #expect(unknown.error.contains("no widget Nope"))
-        let missing = try Self.run(["explain", "--log", log + ".missing"])
+        let missing = try await Self.run(["explain", "--log", log + ".missing"])
         #expect(missing.status == 2)
         #expect(missing.error.contains("cannot read the event log"))
     }

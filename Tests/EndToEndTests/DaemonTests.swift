@@ -69,11 +69,11 @@ struct DaemonTests {
         }
 
         // ctl through the command line, as a person types it.
-        let statusCommand = try CommandLineTests.run(["ctl", "status", "--control", socket])
+        let statusCommand = try CommandLineTests.run(blocking: ["ctl", "status", "--control", socket])
         #expect(statusCommand.status == 0, "\(statusCommand.error)")
         #expect(statusCommand.output.contains("\(bundle): running as pid \(firstPid!)"))
 
-        let killed = try CommandLineTests.run(["ctl", "kill", bundle, "--reason", "chaos", "--control", socket])
+        let killed = try CommandLineTests.run(blocking: ["ctl", "kill", bundle, "--reason", "chaos", "--control", socket])
         #expect(killed.status == 0, "\(killed.error)")
         #expect(killed.output.contains("killed \(bundle) (pid \(firstPid!))"))
         try eventually("the kill is counted in the metrics") {
@@ -85,7 +85,7 @@ struct DaemonTests {
         #expect(try Self.get(port: port, path: "/nothing").hasPrefix("HTTP/1.1 404"))
 
         // The reload relaunches the extension: a new process, a new timeline.
-        let reload = try CommandLineTests.run(["ctl", "reload", "--control", socket])
+        let reload = try CommandLineTests.run(blocking: ["ctl", "reload", "--control", socket])
         #expect(reload.status == 0, "\(reload.error)")
         #expect(reload.output.contains("asked 2 widgets"))
         var secondPid: Int32?
@@ -95,27 +95,27 @@ struct DaemonTests {
             return secondPid != nil && secondPid != firstPid && text.contains("\"reason\":\"reloadAllTimelines\",\"origin\":\"app\"")
         }
 
-        let visibility = try CommandLineTests.run(["ctl", "visibility", "seldom", "--control", socket])
+        let visibility = try CommandLineTests.run(blocking: ["ctl", "visibility", "seldom", "--control", socket])
         #expect(visibility.status == 0, "\(visibility.error)")
         #expect(visibility.output.contains("every widget now seen seldom"))
-        let perKind = try CommandLineTests.run(["ctl", "visibility", "never", "--kind", "NextMatch", "--control", socket])
+        let perKind = try CommandLineTests.run(blocking: ["ctl", "visibility", "never", "--kind", "NextMatch", "--control", socket])
         #expect(perKind.status == 0, "\(perKind.error)")
-        let badVisibility = try CommandLineTests.run(["ctl", "visibility", "sometimes", "--control", socket])
+        let badVisibility = try CommandLineTests.run(blocking: ["ctl", "visibility", "sometimes", "--control", socket])
         #expect(badVisibility.status == 1 && badVisibility.error.contains("always, never, often, seldom"))
-        let moved = try CommandLineTests.run(["ctl", "location", "48.8566,2.3522", "--control", socket])
+        let moved = try CommandLineTests.run(blocking: ["ctl", "location", "48.8566,2.3522", "--control", socket])
         #expect(moved.status == 0, "\(moved.error)")
-        let denied = try CommandLineTests.run(["ctl", "location", "denied", "--control", socket])
+        let denied = try CommandLineTests.run(blocking: ["ctl", "location", "denied", "--control", socket])
         #expect(denied.status == 0 && denied.output.contains("authorization is now denied"), "\(denied.error)")
-        let badLocation = try CommandLineTests.run(["ctl", "location", "north", "--control", socket])
+        let badLocation = try CommandLineTests.run(blocking: ["ctl", "location", "north", "--control", socket])
         #expect(badLocation.status == 1 && badLocation.error.contains("LAT,LON"))
         try eventually("the changes are in the log") {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             return text.contains("\"visibility\":\"seldom\"") && text.contains("\"event\":\"visibility.changed\"")
                 && text.contains("\"authorization\":\"denied\"") && text.components(separatedBy: "\"event\":\"scenario.change\"").count - 1 == 3
         }
-        let realClock = try CommandLineTests.run(["ctl", "clock", "1h", "--control", socket])
+        let realClock = try CommandLineTests.run(blocking: ["ctl", "clock", "1h", "--control", socket])
         #expect(realClock.status == 1 && realClock.error.contains("runs on the real clock"))
-        let unknown = try CommandLineTests.run(["ctl", "kill", "com.example.nothing", "--control", socket])
+        let unknown = try CommandLineTests.run(blocking: ["ctl", "kill", "com.example.nothing", "--control", socket])
         #expect(unknown.status == 1 && unknown.error.contains("no extension com.example.nothing is installed"))
 
         // SIGTERM: graceful. The live extension is killed with hostShutdown and reaped, the log ends with run.end.
@@ -194,7 +194,7 @@ struct DaemonTests {
         _ = try daemon.waitForLine { $0.hasPrefix("serving ") }
         let client = ControlClient(path: socket)
         try eventually("the first timelines") { (try client.send(ControlRequest(command: "status")).status?.timelines ?? 0) >= 2 }
-        let advanced = try CommandLineTests.run(["ctl", "clock", "2h", "--control", socket])
+        let advanced = try CommandLineTests.run(blocking: ["ctl", "clock", "2h", "--control", socket])
         #expect(advanced.status == 0, "\(advanced.error)")
         #expect(advanced.output.contains("advanced the virtual clock by 2h"))
         let status = try #require(try client.send(ControlRequest(command: "status")).status)
@@ -215,7 +215,7 @@ struct DaemonTests {
         let first = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data1").path])
         defer { first.stop() }
         _ = try first.waitForLine { $0.hasPrefix("serving ") }
-        let second = try CommandLineTests.run(["serve", "--control", socket])
+        let second = try CommandLineTests.run(blocking: ["serve", "--control", socket])
         #expect(second.status == 2)
         #expect(second.error.contains("already listening on \(socket)"))
         // SIGKILL leaves the socket file behind; the next daemon replaces it.

@@ -29,7 +29,9 @@ struct MisbehaviourCorpusTests {
 
     @Test("every misbehaviour contained with its verdict, at once, beside a good widget that answers every time")
     func allAtOnce() async throws {
-        try await withHost({ $0.schedulesWidgets = false }) { host in
+        // Idle termination is not what this test is about: on a loaded machine the slowest
+        // misbehaviour can outlast a quick extension's default 5 s idle budget.
+        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(120) }) { host in
             for app in ["Misbehaving.app", "MemoryHog.app", "Garbage.app", "Network.app", "Leaderboard.app"] {
                 try await host.install(Examples.app(app))
             }
@@ -46,19 +48,19 @@ struct MisbehaviourCorpusTests {
                 return all
             }
             let events = await host.events()
-            for (bundle, verdict) in Self.expected {
-                #expect(ContainmentVerdict.of(bundle, in: events) == verdict, "\(bundle): \(String(describing: outcomes[bundle] ?? nil))")
+            var wrong: [String] = []
+            for (bundle, verdict) in Self.expected where ContainmentVerdict.of(bundle, in: events) != verdict {
+                wrong.append("\(bundle): \(ContainmentVerdict.of(bundle, in: events)), not \(verdict) (activation: \(String(describing: outcomes[bundle] ?? nil)))")
             }
+            // Thrown, so that the run's trace is printed with the failure.
+            if !wrong.isEmpty { throw VerdictMismatch(description: wrong.joined(separator: "\n")) }
             for n in 0..<5 {
                 guard case .timeline? = outcomes["good \(n)"] ?? nil else {
                     Issue.record("the good widget's timeline \(n) did not answer: \(String(describing: outcomes["good \(n)"] ?? nil))")
                     continue
                 }
             }
-            // Unharmed: never killed, except by its own idle termination once its timelines are done
-            // (which a slow machine reaches while the misbehaving ones run out their budgets).
-            let goodKills = events.filter { $0.name == "killed" && $0.bundle == Self.good }
-            #expect(goodKills.allSatisfy { $0.string("reason") == "idle" }, "\(goodKills)")
+            #expect(!events.contains { $0.name == "killed" && $0.bundle == Self.good }, "the good widget is never killed")
 
             // What each one tried did not get out.
             let tried = events.filter { $0.name == "log" && $0.bundle == "com.example.misbehaving.writesoutside" }.compactMap { $0.string("message") }
@@ -99,4 +101,9 @@ struct MisbehaviourCorpusTests {
         default: "Misbehaving"
         }
     }
+}
+
+/// Extensions whose containment verdict is not the expected one.
+struct VerdictMismatch: Error, CustomStringConvertible {
+    let description: String
 }

@@ -62,12 +62,12 @@ struct ReportEndToEndTests {
     }
 
     @Test("run --trace --report --json writes a trace whose tracks and slices match the log; report merges logs")
-    func commandLine() throws {
+    func commandLine() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("run.jsonl").path, trace = dir.appendingPathComponent("run.trace.json").path
         let page = dir.appendingPathComponent("run.html").path
-        let result = try CommandLineTests.run(["run", try Examples.app("Leaderboard.app"), try Examples.app("Hanging.app"),
+        let result = try await CommandLineTests.run(["run", try Examples.app("Leaderboard.app"), try Examples.app("Hanging.app"),
                                                "--duration", "2s", "--budget", "timeline=500ms", "--log", log,
                                                "--trace", trace, "--report", page, "--json"])
         #expect(result.status == 0, "\(result.error)")
@@ -95,14 +95,14 @@ struct ReportEndToEndTests {
         // Two logs (as two shards would give) merge into one report; the exit status is the verdict.
         let copy = dir.appendingPathComponent("second.jsonl").path
         try FileManager.default.copyItem(atPath: log, toPath: copy)
-        let merged = try CommandLineTests.run(["report", log, copy, "-o", dir.appendingPathComponent("merged.html").path,
+        let merged = try await CommandLineTests.run(["report", log, copy, "-o", dir.appendingPathComponent("merged.html").path,
                                                "--trace", dir.appendingPathComponent("merged.json").path, "--json"])
         #expect(merged.status == 0, "\(merged.error)")
         let verdict = try #require(try JSONSerialization.jsonObject(with: Data(merged.output.utf8)) as? [String: Any], "\(merged.output)")
         #expect((verdict["runs"] as? [Any])?.count == 2)
         #expect(verdict["passed"] as? Bool == true, "kills over a budget are warnings, not failures")
 
-        let bad = try CommandLineTests.run(["report", dir.appendingPathComponent("missing.jsonl").path, "-o", page])
+        let bad = try await CommandLineTests.run(["report", dir.appendingPathComponent("missing.jsonl").path, "-o", page])
         #expect(bad.status == 2)
         #expect(bad.error.contains("missing.jsonl"))
     }

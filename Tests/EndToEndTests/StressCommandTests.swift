@@ -12,7 +12,7 @@ struct StressCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-test-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/merged.jsonl"
-        let result = try await offThePool { try CommandLineTests.run(["stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
+        let result = try await offThePool { try CommandLineTests.run(blocking: ["stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
                                                "--seed", String(seed), "--iterations", String(iterations), "--faults", faults,
                                                "--data-directory", directory + "/hosts", "--log", log, "--quiet"], niceness: 10) }
         return (result, (try? HostEvent.read(logAt: log)) ?? [])
@@ -61,7 +61,7 @@ struct StressCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let app = try Examples.app("Leaderboard.app")
         let (status, output) = try await offThePool {
-            try ProgressTests.onTerminal(["stress", app, "--seed", "2", "--iterations", "3", "--faults", "kill", "--data-directory", directory])
+            try ProgressTests.onTerminal(blocking: ["stress", app, "--seed", "2", "--iterations", "3", "--faults", "kill", "--data-directory", directory])
         }
         #expect(status == 0, "\(output)")
         #expect(output.contains("\r\u{1B}[2K") && output.contains("iteration"), "a rewritten line: \(output.debugDescription)")
@@ -79,19 +79,8 @@ struct StressCommandTests {
             HostEvent(t: 3, name: "event.delivered", fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 11), ("attempt", 2)]),
         ]
         try lines.map { $0.jsonLine + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
-        let result = try CommandLineTests.run(["check", log])
+        let result = try CommandLineTests.run(blocking: ["check", log])
         #expect(result.status == 1)
         #expect(result.output.contains("\"event\":\"invariant.violated\"") && result.output.contains("noDeliveryAfterAcknowledgement"), "\(result.output)")
-    }
-}
-
-/// Runs `work` — a subprocess waited for — on a thread of its own: blocking a thread of the
-/// cooperative pool (two on a 2-core machine) for the seconds a stress run takes would starve
-/// every async test running beside it.
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Swift.Result { try work() })
-        }
     }
 }

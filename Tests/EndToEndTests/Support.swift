@@ -82,3 +82,14 @@ func zombieChildren() -> [Int32] {
     }
     return zombies
 }
+
+/// Runs `work` — a subprocess waited for — on a thread of its own: blocking a thread of the
+/// cooperative pool (two on a 2-core machine) for the seconds a stress run takes would starve
+/// every async test running beside it.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Swift.Result { try work() })
+        }
+    }
+}
