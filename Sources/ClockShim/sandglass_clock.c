@@ -80,20 +80,9 @@ int clock_gettime(clockid_t id, struct timespec *ts) {
 
 int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
     struct timespec ts;
-    if (virtual_now(CLOCK_MONOTONIC, &ts) == 0) {
-        tv->tv_sec = ts.tv_sec;
-        tv->tv_usec = ts.tv_nsec / 1000;
-        if (tz) {
-            struct timezone *zone = tz;
-            zone->tz_minuteswest = 0;
-            zone->tz_dsttime = 0;
-        }
-        return 0;
-    }
-    struct timespec real;
-    if (raw_clock_gettime(CLOCK_REALTIME, &real) != 0) return -1;
-    tv->tv_sec = real.tv_sec;
-    tv->tv_usec = real.tv_nsec / 1000;
+    if (virtual_now(CLOCK_MONOTONIC, &ts) != 0 && raw_clock_gettime(CLOCK_REALTIME, &ts) != 0) return -1;
+    tv->tv_sec = ts.tv_sec;
+    tv->tv_usec = ts.tv_nsec / 1000;
     if (tz) {
         struct timezone *zone = tz;
         zone->tz_minuteswest = 0;
