@@ -40,7 +40,7 @@ struct DaemonTests {
     }
 
     @Test("serve: ctl status, reload and kill work; /metrics answers; SIGTERM stops it gracefully with nothing lost")
-    func daemon() throws {
+    func daemon() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -51,9 +51,9 @@ struct DaemonTests {
             "--log", log, "--data-directory", data, "--budget", "idle=120s",
         ])
         defer { daemon.stop() }
-        let metricsLine = try daemon.waitForLine { $0.hasPrefix("metrics on http://127.0.0.1:") }
+        let metricsLine = try await daemon.waitForLine { $0.hasPrefix("metrics on http://127.0.0.1:") }
         let port = try #require(Int(metricsLine.split(separator: ":").last?.split(separator: "/").first ?? ""))
-        _ = try daemon.waitForLine { $0.hasPrefix("serving ") }
+        _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
 
         var info = stat()
         #expect(lstat(socket, &info) == 0)
@@ -62,21 +62,21 @@ struct DaemonTests {
         let client = ControlClient(path: socket)
         let bundle = "com.example.leaderboard.widget"
         var firstPid: Int32?
-        try eventually("the widget's extension is running and has a timeline") {
+        try await eventually("the widget's extension is running and has a timeline") {
             let status = try client.send(ControlRequest(command: "status")).status
             firstPid = status?.extensions.first { $0.bundle == bundle }?.pid
             return firstPid != nil && (status?.timelines ?? 0) >= 1
         }
 
         // ctl through the command line, as a person types it.
-        let statusCommand = try CommandLineTests.run(blocking: ["ctl", "status", "--control", socket])
+        let statusCommand = try await CommandLineTests.run(["ctl", "status", "--control", socket])
         #expect(statusCommand.status == 0, "\(statusCommand.error)")
         #expect(statusCommand.output.contains("\(bundle): running as pid \(firstPid!)"))
 
-        let killed = try CommandLineTests.run(blocking: ["ctl", "kill", bundle, "--reason", "chaos", "--control", socket])
+        let killed = try await CommandLineTests.run(["ctl", "kill", bundle, "--reason", "chaos", "--control", socket])
         #expect(killed.status == 0, "\(killed.error)")
         #expect(killed.output.contains("killed \(bundle) (pid \(firstPid!))"))
-        try eventually("the kill is counted in the metrics") {
+        try await eventually("the kill is counted in the metrics") {
             (try? Self.get(port: port, path: "/metrics"))?.contains("sandglass_kills_total{reason=\"chaos\"} 1") == true
         }
         let metrics = try Self.get(port: port, path: "/metrics")
@@ -85,42 +85,42 @@ struct DaemonTests {
         #expect(try Self.get(port: port, path: "/nothing").hasPrefix("HTTP/1.1 404"))
 
         // The reload relaunches the extension: a new process, a new timeline.
-        let reload = try CommandLineTests.run(blocking: ["ctl", "reload", "--control", socket])
+        let reload = try await CommandLineTests.run(["ctl", "reload", "--control", socket])
         #expect(reload.status == 0, "\(reload.error)")
         #expect(reload.output.contains("asked 2 widgets"))
         var secondPid: Int32?
-        try eventually("the reload ran in a new process") {
+        try await eventually("the reload ran in a new process") {
             secondPid = try client.send(ControlRequest(command: "status")).status?.extensions.first { $0.bundle == bundle }?.pid
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             return secondPid != nil && secondPid != firstPid && text.contains("\"reason\":\"reloadAllTimelines\",\"origin\":\"app\"")
         }
 
-        let visibility = try CommandLineTests.run(blocking: ["ctl", "visibility", "seldom", "--control", socket])
+        let visibility = try await CommandLineTests.run(["ctl", "visibility", "seldom", "--control", socket])
         #expect(visibility.status == 0, "\(visibility.error)")
         #expect(visibility.output.contains("every widget now seen seldom"))
-        let perKind = try CommandLineTests.run(blocking: ["ctl", "visibility", "never", "--kind", "NextMatch", "--control", socket])
+        let perKind = try await CommandLineTests.run(["ctl", "visibility", "never", "--kind", "NextMatch", "--control", socket])
         #expect(perKind.status == 0, "\(perKind.error)")
-        let badVisibility = try CommandLineTests.run(blocking: ["ctl", "visibility", "sometimes", "--control", socket])
+        let badVisibility = try await CommandLineTests.run(["ctl", "visibility", "sometimes", "--control", socket])
         #expect(badVisibility.status == 1 && badVisibility.error.contains("always, never, often, seldom"))
-        let moved = try CommandLineTests.run(blocking: ["ctl", "location", "48.8566,2.3522", "--control", socket])
+        let moved = try await CommandLineTests.run(["ctl", "location", "48.8566,2.3522", "--control", socket])
         #expect(moved.status == 0, "\(moved.error)")
-        let denied = try CommandLineTests.run(blocking: ["ctl", "location", "denied", "--control", socket])
+        let denied = try await CommandLineTests.run(["ctl", "location", "denied", "--control", socket])
         #expect(denied.status == 0 && denied.output.contains("authorization is now denied"), "\(denied.error)")
-        let badLocation = try CommandLineTests.run(blocking: ["ctl", "location", "north", "--control", socket])
+        let badLocation = try await CommandLineTests.run(["ctl", "location", "north", "--control", socket])
         #expect(badLocation.status == 1 && badLocation.error.contains("LAT,LON"))
-        try eventually("the changes are in the log") {
+        try await eventually("the changes are in the log") {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             return text.contains("\"visibility\":\"seldom\"") && text.contains("\"event\":\"visibility.changed\"")
                 && text.contains("\"authorization\":\"denied\"") && text.components(separatedBy: "\"event\":\"scenario.change\"").count - 1 == 3
         }
-        let realClock = try CommandLineTests.run(blocking: ["ctl", "clock", "1h", "--control", socket])
+        let realClock = try await CommandLineTests.run(["ctl", "clock", "1h", "--control", socket])
         #expect(realClock.status == 1 && realClock.error.contains("runs on the real clock"))
-        let unknown = try CommandLineTests.run(blocking: ["ctl", "kill", "com.example.nothing", "--control", socket])
+        let unknown = try await CommandLineTests.run(["ctl", "kill", "com.example.nothing", "--control", socket])
         #expect(unknown.status == 1 && unknown.error.contains("no extension com.example.nothing is installed"))
 
         // SIGTERM: graceful. The live extension is killed with hostShutdown and reaped, the log ends with run.end.
         kill(daemon.process.processIdentifier, SIGTERM)
-        #expect(try daemon.waitForExit(timeout: 60) == 0, "\(daemon.standardError)")
+        #expect(try await daemon.waitForExit(timeout: 60) == 0, "\(daemon.standardError)")
         let events = try RunLog.read([log])[0].events
         #expect(events.last?.name == "run.end")
         #expect(events.contains { $0.name == "killed" && $0.pid == secondPid && $0.string("reason") == "hostShutdown" })
@@ -140,7 +140,7 @@ struct DaemonTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try await FixtureServer.start()
         do {
-            try resumeAfterStop(dir: dir, server: server)
+            try await resumeAfterStop(dir: dir, server: server)
         } catch {
             await server.stop()
             throw error
@@ -148,7 +148,7 @@ struct DaemonTests {
         await server.stop()
     }
 
-    private func resumeAfterStop(dir: URL, server: FixtureServer) throws {
+    private func resumeAfterStop(dir: URL, server: FixtureServer) async throws {
         let data = dir.appendingPathComponent("data").path, socket = dir.appendingPathComponent("ctl.sock").path
         func serve(_ log: String) throws -> Subprocess {
             try Subprocess(CommandLineTests.sandglass, [
@@ -159,11 +159,11 @@ struct DaemonTests {
         let firstLog = dir.appendingPathComponent("first.jsonl").path
         let first = try serve(firstLog)
         defer { first.stop() }
-        try eventually("the download has started") {
+        try await eventually("the download has started") {
             ((try? String(contentsOfFile: firstLog, encoding: .utf8)) ?? "").contains("\"event\":\"download.started\"")
         }
         kill(first.process.processIdentifier, SIGTERM)
-        #expect(try first.waitForExit() == 0, "\(first.standardError)")
+        #expect(try await first.waitForExit() == 0, "\(first.standardError)")
         let stopped = try RunLog.read([firstLog])[0].events
         #expect(stopped.last?.name == "run.end")
         #expect(!stopped.contains { $0.name == "events.finished" }, "stopped before the download's events were handed over")
@@ -171,18 +171,18 @@ struct DaemonTests {
         let secondLog = dir.appendingPathComponent("second.jsonl").path
         let second = try serve(secondLog)
         defer { second.stop() }
-        try eventually(timeout: 60, "the resumed download's events are acknowledged") {
+        try await eventually(timeout: 60, "the resumed download's events are acknowledged") {
             ((try? String(contentsOfFile: secondLog, encoding: .utf8)) ?? "").contains("\"event\":\"events.finished\"")
         }
         kill(second.process.processIdentifier, SIGTERM)
-        #expect(try second.waitForExit() == 0)
+        #expect(try await second.waitForExit() == 0)
         let resumed = try RunLog.read([secondLog])[0].events
         #expect(resumed.contains { $0.name == "task.recovered" }, "the journal had the task")
         #expect(resumed.contains { $0.name == "download.finished" && $0.int("taskId") == stopped.first { $0.name == "download.started" }?.int("taskId") })
     }
 
     @Test("ctl clock advances a virtual-clock daemon: the widgets' reloads of two hours happen at once")
-    func virtualClock() throws {
+    func virtualClock() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -191,10 +191,10 @@ struct DaemonTests {
                                                                  "--control", socket, "--log", log,
                                                                  "--data-directory", dir.appendingPathComponent("data").path])
         defer { daemon.stop() }
-        _ = try daemon.waitForLine { $0.hasPrefix("serving ") }
+        _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
         let client = ControlClient(path: socket)
-        try eventually("the first timelines") { (try client.send(ControlRequest(command: "status")).status?.timelines ?? 0) >= 2 }
-        let advanced = try CommandLineTests.run(blocking: ["ctl", "clock", "2h", "--control", socket])
+        try await eventually("the first timelines") { (try client.send(ControlRequest(command: "status")).status?.timelines ?? 0) >= 2 }
+        let advanced = try await CommandLineTests.run(["ctl", "clock", "2h", "--control", socket])
         #expect(advanced.status == 0, "\(advanced.error)")
         #expect(advanced.output.contains("advanced the virtual clock by 2h"))
         let status = try #require(try client.send(ControlRequest(command: "status")).status)
@@ -202,11 +202,11 @@ struct DaemonTests {
         #expect(status.timelines > 2, "Leaderboard's timelines end within 2 h: reloads happened")
         #expect(status.runTimeMs >= 3_600_000)
         kill(daemon.process.processIdentifier, SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(try await daemon.waitForExit() == 0)
     }
 
     @Test("a second daemon on the same socket is refused; a stale socket file is replaced")
-    func socketInUse() throws {
+    func socketInUse() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -214,8 +214,8 @@ struct DaemonTests {
         // Data directories inside `dir`: a daemon stopped with SIGKILL cannot remove its own.
         let first = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data1").path])
         defer { first.stop() }
-        _ = try first.waitForLine { $0.hasPrefix("serving ") }
-        let second = try CommandLineTests.run(blocking: ["serve", "--control", socket])
+        _ = try await first.waitForLine { $0.hasPrefix("serving ") }
+        let second = try await CommandLineTests.run(["serve", "--control", socket])
         #expect(second.status == 2)
         #expect(second.error.contains("already listening on \(socket)"))
         // SIGKILL leaves the socket file behind; the next daemon replaces it.
@@ -223,10 +223,10 @@ struct DaemonTests {
         #expect(FileManager.default.fileExists(atPath: socket))
         let third = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data3").path])
         defer { third.stop() }
-        _ = try third.waitForLine { $0.hasPrefix("serving ") }
+        _ = try await third.waitForLine { $0.hasPrefix("serving ") }
         #expect(try ControlClient(path: socket).send(ControlRequest(command: "status")).ok)
         kill(third.process.processIdentifier, SIGTERM)
-        #expect(try third.waitForExit() == 0)
+        #expect(try await third.waitForExit() == 0)
     }
 
     /// A plain HTTP/1.1 GET on 127.0.0.1: the whole response, status line first.

@@ -69,7 +69,7 @@ struct StressCommandTests {
     }
 
     @Test("a log with a violation: check prints invariant.violated lines and exits 1")
-    func checkReportsViolations() throws {
+    func checkReportsViolations() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-check-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
         let lines = [
@@ -79,7 +79,7 @@ struct StressCommandTests {
             HostEvent(t: 3, name: "event.delivered", fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 11), ("attempt", 2)]),
         ]
         try lines.map { $0.jsonLine + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
-        let result = try CommandLineTests.run(blocking: ["check", log])
+        let result = try await CommandLineTests.run(["check", log])
         #expect(result.status == 1)
         #expect(result.output.contains("\"event\":\"invariant.violated\"") && result.output.contains("noDeliveryAfterAcknowledgement"), "\(result.output)")
     }

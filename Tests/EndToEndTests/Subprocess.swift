@@ -63,6 +63,17 @@ final class Subprocess: @unchecked Sendable {
         }
     }
 
+    /// ``waitForLine(timeout:_:)`` on a thread of its own, leaving the cooperative pool to the
+    /// async tests running beside it.
+    func waitForLine(timeout: TimeInterval = 30, _ predicate: @escaping @Sendable (Substring) -> Bool) async throws -> String {
+        try await offThePool { try self.waitForLine(timeout: timeout, predicate) }
+    }
+
+    /// ``waitForExit(timeout:)`` on a thread of its own.
+    func waitForExit(timeout: TimeInterval = 60) async throws -> Int32 {
+        try await offThePool { try self.waitForExit(timeout: timeout) }
+    }
+
     /// Waits for the process to end and returns its status.
     func waitForExit(timeout: TimeInterval = 60) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
@@ -100,5 +111,17 @@ func eventually(timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ wha
         if try condition() { return }
         guard Date() < deadline else { throw Subprocess.Failure("\(what): not within \(timeout) s") }
         Thread.sleep(forTimeInterval: interval)
+    }
+}
+
+/// ``eventually(timeout:interval:_:_:)`` for async tests: between looks it suspends instead of
+/// blocking a thread of the cooperative pool.
+func eventually(timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ what: String,
+                _ condition: () throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return }
+        guard Date() < deadline else { throw Subprocess.Failure("\(what): not within \(timeout) s") }
+        try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
     }
 }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// Progress of a long run on standard error: on a terminal a single line rewritten in place
 /// (and erased at the end); elsewhere — a CI log, a file — plain lines, one at each tenth of
-/// the way and at most one every few seconds, none at all for work that ends quickly.
+/// the way and at least once a minute, at most one every few seconds, none at all for work
+/// that ends quickly.
 final class ProgressLine: Sendable {
     enum Mode: Sendable {
         /// A terminal: one rewritten line.
@@ -29,6 +30,8 @@ final class ProgressLine: Sendable {
 
     /// Plain lines wait this long after the start, and as long between them.
     static let plainInterval: Duration = .seconds(3)
+    /// A long run prints a plain line at least this often, between its tenths.
+    static let plainHeartbeat: Duration = .seconds(60)
 
     /// A progress line for `label` (`run`, `bench`): `.line` on a terminal, else `.plain` —
     /// or `.off` when `enabled` is false.
@@ -55,7 +58,8 @@ final class ProgressLine: Sendable {
                 let tenth = Int((fraction ?? 0) * 10)
                 guard now - started >= Self.plainInterval else { return nil }
                 if let last = s.lastPlain, now - last < Self.plainInterval { return nil }
-                guard fraction == nil || tenth > s.lastTenth || s.lastPlain == nil else { return nil }
+                let heartbeat = s.lastPlain.map { now - $0 >= Self.plainHeartbeat } ?? true
+                guard fraction == nil || tenth > s.lastTenth || heartbeat else { return nil }
                 s.lastTenth = tenth
                 s.lastPlain = now
                 return "\(label): " + (fraction.map { String(format: "%.0f%% · ", $0 * 100) } ?? "") + detail + "\n"
