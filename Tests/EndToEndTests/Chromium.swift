@@ -24,11 +24,17 @@ enum Chromium {
     /// Why the browser tests are skipped.
     static let skipReason: Comment = "Chromium is not installed (apt-get install -y chromium; make test installs it): the report is not opened in a browser"
 
-    struct Page {
+    struct Page: Sendable {
         /// The DOM after the page's scripts ran.
         var dom: String
         /// The browser's log (console messages with --enable-logging).
         var log: String
+    }
+
+    /// ``open(_:fragment:timeout:)`` on a thread of its own: the browser takes seconds, which
+    /// a thread of the cooperative pool should not spend waiting.
+    static func open(_ file: String, fragment: String? = nil, timeout: TimeInterval = 90) async throws -> Page {
+        try await offThePool { try open(file, fragment: fragment, timeout: timeout) as Page }
     }
 
     /// Opens `file` headless, lets its scripts run, and returns the DOM; fails after `timeout`.
@@ -38,8 +44,8 @@ enum Chromium {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let domPath = dir.appendingPathComponent("dom.html"), logPath = dir.appendingPathComponent("log.txt")
-        FileManager.default.createFile(atPath: domPath.path, contents: nil)
-        FileManager.default.createFile(atPath: logPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: domPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [

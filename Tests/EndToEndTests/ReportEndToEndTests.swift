@@ -46,7 +46,7 @@ struct ReportEndToEndTests {
 
         let page = dir.appendingPathComponent("report.html").path
         try HTMLReport(runs: runs).write(to: page)
-        let rendered = try Chromium.open(page)
+        let rendered = try await Chromium.open(page)
         #expect(rendered.dom.contains("data-report-ready=\"yes\""), "the page's script ran to the end")
         #expect(!rendered.dom.contains("data-script-errors=\""), "no script error: \(rendered.dom.components(separatedBy: "data-script-errors=").dropFirst().first?.prefix(300) ?? "")")
         let consoleErrors = rendered.log.split(separator: "\n").filter { $0.contains("CONSOLE") && ($0.contains("Uncaught") || $0.contains("Error")) }
@@ -55,7 +55,7 @@ struct ReportEndToEndTests {
         #expect(rendered.dom.contains("relaunched by identifier"))
 
         // Zoomed from the address: the script redraws every chart eight times as wide.
-        let zoomed = try Chromium.open(page, fragment: "zoom=8")
+        let zoomed = try await Chromium.open(page, fragment: "zoom=8")
         #expect(!zoomed.dom.contains("data-script-errors=\""))
         #expect(zoomed.dom.contains("class=\"timeaxis gantt\" data-duration=") && zoomed.dom.contains("width=\"8246\""),
                 "the lifecycle chart is redrawn at zoom 8")
