@@ -37,6 +37,7 @@ enum ExtensionMain {
             Syscalls.exitProcess(64)
         }
         Syscalls.ignoreBrokenPipe()
+        Syscalls.lineBufferStandardOutput()
         let bundleIdentifier = environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ProcessInfo.processInfo.processName
         let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, role: role, fd: fd) { ending in
             finish(ending)

@@ -1,7 +1,8 @@
+// @preconcurrency: C's `stdout` is a global variable, which Swift 6 refuses to read otherwise.
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-import Musl
+@preconcurrency import Musl
 #elseif canImport(Darwin)
 import Darwin
 #else
@@ -88,6 +89,13 @@ enum Syscalls {
     /// Ignores `SIGPIPE` for the process. The corresponding C function is `signal`.
     static func ignoreBrokenPipe() {
         _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Makes standard output line-buffered (on a pipe stdio buffers whole blocks): each line an
+    /// extension prints reaches the host's event log when printed, not lost with the buffer
+    /// when the process is SIGKILLed. The corresponding C function is `setvbuf`.
+    static func lineBufferStandardOutput() {
+        _ = setvbuf(stdout, nil, _IOLBF, 0)
     }
 
     /// Writes `text` to standard error, unbuffered: the SDK's channel for fatal local problems.
