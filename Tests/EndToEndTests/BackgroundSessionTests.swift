@@ -37,6 +37,12 @@ struct BackgroundSessionTests {
                 let delivered = try await host.waitFor("event.delivered") { $0.string("callback") == "didFinishDownloadingTo" }
                 #expect(delivered.pid != idle.pid, "delivered to a new process, relaunched for the session")
                 #expect(delivered.int("attempt") == 1)
+                // The new process is told of the ended task: its delegate sees the request and the
+                // taskDescription the first process gave it (the Downloader keeps its token there).
+                let attached = try await host.waitFor("session.attached") { $0.pid == delivered.pid }
+                #expect(attached.int("endedTasks") == 1 && attached.int("tasks") == 0)
+                let stored = try await host.waitFor("log") { $0.pid == delivered.pid && ($0.string("message") ?? "").contains("stored:") }
+                #expect(stored.string("message")?.contains("feed '65536' requested") == true, "\(stored.string("message") ?? "")")
                 let done = try await host.waitFor("events.finished")
                 #expect(done.int("acknowledged") == 2)
                 let end = try await host.waitFor("activation.end") { $0.string("kind") == "backgroundEvents" }

@@ -59,6 +59,40 @@ struct JournalTests {
             #expect(try reopened.task(app: "com.example.app", session: "feed", taskIdentifier: 1)?.taskDescription == "token")
             #expect(try reopened.acknowledge(ids) == 2)
             #expect(try reopened.eventCount() == 0)
+            #expect(try reopened.task(app: "com.example.app", session: "feed", taskIdentifier: 1) == nil, "forgotten with its events")
+        }
+    }
+
+    @Test("an ended task is told to an attaching process while its events wait, then forgotten: the journal holds only work in flight")
+    func endedTasks() throws {
+        try withJournal { path in
+            let journal = try Journal(path: path)
+            try journal.saveSession(session())
+            var live = try journal.createTask(task())
+            live.state = .running
+            try journal.update(live)
+            for round in 0..<50 {
+                var ended = try journal.createTask(task())
+                ended.state = round % 2 == 0 ? .finished : .failed
+                let events = try journal.finish(ended, events: [
+                    EventRecord(app: ended.app, session: "feed", bundle: ended.bundle, taskIdentifier: ended.taskIdentifier,
+                                kind: .taskCompleted, createdAt: 1),
+                ])
+                let attachable = try journal.attachableTasks(app: "com.example.app", session: "feed")
+                #expect(attachable.map(\.taskIdentifier) == [live.taskIdentifier, ended.taskIdentifier])
+                #expect(attachable.last?.snapshot.state == .completed && attachable.last?.taskDescription == "token")
+                #expect(try journal.liveTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [live.taskIdentifier],
+                        "getAllTasks lists what has not ended")
+                try journal.acknowledge(events.compactMap(\.id))
+            }
+            #expect(try journal.taskCount() == 1, "50 ended and acknowledged tasks leave nothing behind")
+            // Invalidated with its tasks cancelled: the dropped events take their ended tasks along.
+            live.state = .cancelled
+            _ = try journal.finish(live, events: [EventRecord(app: live.app, session: "feed", bundle: live.bundle,
+                                                              taskIdentifier: live.taskIdentifier, kind: .taskCompleted, createdAt: 2)])
+            #expect(try journal.dropEvents(app: "com.example.app", session: "feed") == 1)
+            #expect(try journal.taskCount() == 0)
+            #expect(try journal.createTask(task()).taskIdentifier == 52, "identifiers are never reused")
         }
     }
 

@@ -214,7 +214,9 @@ public enum TraceRenderer {
         case "download.failed":
             return "download of task #\(e.int("taskId") ?? 0) failed for good: \(e.string("error") ?? "")"
         case "session.attached":
-            return "\(pid) attached background session \(e.string("session") ?? "") (\(e.int("tasks") ?? 0) tasks of it still open)"
+            let ended = e.int("endedTasks") ?? 0
+            return "\(pid) attached background session \(e.string("session") ?? "") (\(e.int("tasks") ?? 0) tasks of it still open"
+                + (ended > 0 ? ", \(ended) ended with events waiting)" : ")")
         case "session.invalidated":
             return "session \(e.string("session") ?? "") of \(pid) invalidated" + (e.string("reason").map { " (\($0): pid \(e.int("holder") ?? 0) holds it)" } ?? " by the extension")
         case "event.delivered":

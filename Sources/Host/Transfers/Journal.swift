@@ -7,6 +7,11 @@ import SandglassIPC
 /// survives the death of the extension and of the host: a restarted host resumes unfinished
 /// downloads and redelivers every unacknowledged event.
 ///
+/// A task that has ended stays while its events wait (a relaunched extension is told of it with
+/// its request and `taskDescription`, as the delegate sees them on Apple's system) and is
+/// forgotten with their acknowledgement: the journal holds the work in flight, not a history
+/// (that is the event log's), so a long-running host does not grow it.
+///
 /// Writes are small transactions with `synchronous = NORMAL`: committed data survives a crash
 /// of the host process (the WAL is in the page cache), which is the failure this models.
 final class Journal: Sendable {
@@ -77,6 +82,13 @@ final class Journal: Sendable {
             }
             try db.create(index: "event_by_session", on: "event", columns: ["app", "session", "id"])
         }
+        migrator.registerMigration("v2: ended tasks are forgotten once acknowledged") { db in
+            try db.create(index: "task_by_state", on: "task", columns: ["app", "session", "state"])
+            // Journals written before: every ended task whose events were acknowledged.
+            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT app, session FROM task") {
+                try forgetEndedTasks(db, app: row["app"], session: row["session"])
+            }
+        }
         return migrator
     }
 
@@ -130,11 +142,30 @@ final class Journal: Sendable {
         }
     }
 
-    /// The tasks of a session, oldest first.
-    func tasks(app: String, session: String) throws -> [TaskRecord] {
+    /// The tasks of a session that have not ended (what `getAllTasks` lists), oldest first.
+    func liveTasks(app: String, session: String) throws -> [TaskRecord] {
         try database.read { db in
-            try TaskRecord.filter(Column("app") == app && Column("session") == session).order(Column("id")).fetchAll(db)
+            try TaskRecord.filter(Column("app") == app && Column("session") == session && TaskRecord.State.live.map(\.rawValue).contains(Column("state")))
+                .order(Column("id")).fetchAll(db)
         }
+    }
+
+    /// What a process that attaches the session is told of: its live tasks and the ended ones
+    /// whose events are still to be acknowledged (their delegate calls carry those tasks).
+    func attachableTasks(app: String, session: String) throws -> [TaskRecord] {
+        try database.read { db in
+            try TaskRecord.fetchAll(db, sql: """
+                SELECT * FROM task WHERE app = ? AND session = ?
+                AND (state IN ('suspended', 'waiting', 'running')
+                     OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
+                ORDER BY id
+                """, arguments: [app, session, app, session])
+        }
+    }
+
+    /// Tasks in the journal, live or ended (for invariants and tests).
+    func taskCount() throws -> Int {
+        try database.read { db in try TaskRecord.fetchCount(db) }
     }
 
     /// Tasks that were waiting or running when the host last stopped.
@@ -183,21 +214,41 @@ final class Journal: Sendable {
     func markDelivered(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
         try database.write { db in
-            try EventRecord.filter(ids.contains(Column("id"))).updateAll(db, Column("deliveries") += 1)
+            _ = try EventRecord.filter(ids.contains(Column("id"))).updateAll(db, Column("deliveries") += 1)
         }
     }
 
-    /// Drops acknowledged events; returns how many went.
+    /// Drops acknowledged events, and the ended tasks that have no event left; returns how many
+    /// events went.
     @discardableResult
     func acknowledge(_ ids: [Int64]) throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try database.write { db in try EventRecord.filter(ids.contains(Column("id"))).deleteAll(db) }
+        return try database.write { db in
+            let acknowledged = EventRecord.filter(ids.contains(Column("id")))
+            let sessions = try Row.fetchAll(db, acknowledged.select(Column("app"), Column("session")).distinct())
+            let count = try acknowledged.deleteAll(db)
+            for row in sessions { try Self.forgetEndedTasks(db, app: row["app"], session: row["session"]) }
+            return count
+        }
     }
 
-    /// Drops every pending event of a session (it was invalidated with its tasks cancelled).
+    /// Drops every pending event of a session (it was invalidated with its tasks cancelled), and
+    /// its ended tasks.
     @discardableResult
     func dropEvents(app: String, session: String) throws -> Int {
-        try database.write { db in try EventRecord.filter(Column("app") == app && Column("session") == session).deleteAll(db) }
+        try database.write { db in
+            let count = try EventRecord.filter(Column("app") == app && Column("session") == session).deleteAll(db)
+            try Self.forgetEndedTasks(db, app: app, session: session)
+            return count
+        }
+    }
+
+    /// Deletes the session's ended tasks that have no event waiting.
+    private static func forgetEndedTasks(_ db: Database, app: String, session: String) throws {
+        try db.execute(sql: """
+            DELETE FROM task WHERE app = ? AND session = ? AND state IN ('finished', 'failed', 'cancelled')
+            AND taskIdentifier NOT IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?)
+            """, arguments: [app, session, app, session])
     }
 
     /// Events left in the journal (for invariants and tests).

@@ -32,6 +32,9 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
         case finished
         case failed
         case cancelled
+
+        /// The states of a task that has not ended.
+        static let live: [State] = [.suspended, .waiting, .running]
     }
 
     var id: Int64?

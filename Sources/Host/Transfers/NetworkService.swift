@@ -44,7 +44,7 @@ final class NetworkService {
             let key = SessionRegistry.Key(app: app, identifier: identifier)
             registry.detach(key, pid: process.pid)
             if cancelTasks {
-                for task in (try? journal.tasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
+                for task in (try? journal.liveTasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
                 // invalidateAndCancel: the session is gone, and so are the events it had waiting.
                 _ = try? journal.dropEvents(app: app, session: identifier)
             }
@@ -81,8 +81,7 @@ final class NetworkService {
                 try? transfers.cancel(task)
             }
         case .getTasks(let id, let session):
-            let tasks = session.isEmpty ? [] : ((try? journal.tasks(app: app, session: session)) ?? [])
-                .filter { $0.state != .finished && $0.state != .failed && $0.state != .cancelled }.map(\.snapshot)
+            let tasks = session.isEmpty ? [] : ((try? journal.liveTasks(app: app, session: session)) ?? []).map(\.snapshot)
             process.channel.send(.taskList(id, tasks))
         case .backgroundEventsReply(let id, let accepted):
             delivery.replied(id, accepted: accepted, ext: ext, pid: process.pid)
@@ -112,11 +111,14 @@ final class NetworkService {
             sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
             requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
             sharedContainer: configuration.sharedContainerIdentifier))
-        let tasks = ((try? journal.tasks(app: key.app, session: key.identifier)) ?? [])
-            .filter { $0.state != .finished && $0.state != .failed && $0.state != .cancelled }.map(\.snapshot)
+        // Ended tasks whose events wait come too: their delegate calls carry them, with their
+        // request and description, in a process that never saw them (a cold relaunch).
+        let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)
         process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
+        let ended = tasks.filter { $0.state == .completed }.count
         log.emit("session.attached", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                      ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count)))])
+                                      ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
+                                      ("endedTasks", .int(Int64(ended)))])
         delivery.attached(key, ext: ext, pid: process.pid)
     }
 
