@@ -116,6 +116,7 @@ let package = Package(
                 "SandglassHost", "CSandbox", "sandbox-probe", "SandglassIPC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/HostTests"
         ),

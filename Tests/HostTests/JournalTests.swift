@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import SandglassHost
 import SandglassIPC
 import Testing
@@ -93,6 +94,37 @@ struct JournalTests {
             #expect(try journal.dropEvents(app: "com.example.app", session: "feed") == 1)
             #expect(try journal.taskCount() == 0)
             #expect(try journal.createTask(task()).taskIdentifier == 52, "identifiers are never reused")
+        }
+    }
+
+    @Test("a journal written before ended tasks were forgotten sheds the acknowledged ones when it is opened")
+    func migratesOldJournal() throws {
+        try withJournal { path in
+            do {
+                let journal = try Journal(path: path)
+                try journal.saveSession(session())
+                var waiting = try journal.createTask(task())
+                waiting.state = .finished
+                _ = try journal.finish(waiting, events: [EventRecord(app: waiting.app, session: "feed", bundle: waiting.bundle,
+                                                                     taskIdentifier: waiting.taskIdentifier, kind: .taskCompleted, createdAt: 1)])
+                _ = try journal.createTask(task())
+            }
+            // As the first version left it: finished tasks whose events were acknowledged, no index.
+            let old = try DatabaseQueue(path: path)
+            try old.write { db in
+                for identifier in 10..<20 {
+                    try db.execute(sql: """
+                        INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
+                        VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
+                        """, arguments: [identifier])
+                }
+                try db.execute(sql: "DROP INDEX task_by_state")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v2%'")
+            }
+            try old.close()
+            let reopened = try Journal(path: path)
+            #expect(try reopened.taskCount() == 2, "the suspended task and the ended one whose event waits")
+            #expect(try reopened.attachableTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [1, 2])
         }
     }
 
