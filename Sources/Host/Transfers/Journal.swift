@@ -156,7 +156,7 @@ final class Journal: Sendable {
         try database.read { db in
             try TaskRecord.fetchAll(db, sql: """
                 SELECT * FROM task WHERE app = ? AND session = ?
-                AND (state IN ('suspended', 'waiting', 'running')
+                AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
                      OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
                 ORDER BY id
                 """, arguments: [app, session, app, session])
@@ -246,7 +246,7 @@ final class Journal: Sendable {
     /// Deletes the session's ended tasks that have no event waiting.
     private static func forgetEndedTasks(_ db: Database, app: String, session: String) throws {
         try db.execute(sql: """
-            DELETE FROM task WHERE app = ? AND session = ? AND state IN ('finished', 'failed', 'cancelled')
+            DELETE FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.ended)))
             AND taskIdentifier NOT IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?)
             """, arguments: [app, session, app, session])
     }

@@ -35,6 +35,13 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
 
         /// The states of a task that has not ended.
         static let live: [State] = [.suspended, .waiting, .running]
+        /// The states of a task that has ended.
+        static let ended: [State] = [.finished, .failed, .cancelled]
+
+        /// `states` as the list of an SQL `IN (…)`: `'finished', 'failed'`.
+        static func sqlList(_ states: [State]) -> String {
+            states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        }
     }
 
     var id: Int64?

@@ -95,7 +95,7 @@ final class TransferService {
 
     /// `cancel()`: stops the task; its session gets a cancelled completion.
     func cancel(_ task: TaskRecord) throws {
-        guard let id = task.id, ![.finished, .failed, .cancelled].contains(task.state) else { return }
+        guard let id = task.id, !TaskRecord.State.ended.contains(task.state) else { return }
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
         attempts.removeValue(forKey: id)?.cancel()
         var task = task
