@@ -18,14 +18,18 @@ struct CommandLineTests {
 
     /// Runs `sandglass arguments` to its end on a thread of its own, leaving the cooperative pool
     /// (two threads on a 2-core machine) to the async tests running beside it.
-    static func run(_ arguments: [String], niceness: Int? = nil) async throws -> Result {
-        try await offThePool { try run(blocking: arguments, niceness: niceness) }
+    static func run(_ arguments: [String], niceness: Int? = nil, environment: [String: String] = [:]) async throws -> Result {
+        try await offThePool { try run(blocking: arguments, niceness: niceness, environment: environment) }
     }
 
     /// Runs `sandglass arguments` to its end, blocking this thread; with `niceness`, under
-    /// nice(1), so that a heavy command leaves the CPU to the suites running beside it.
-    static func run(blocking arguments: [String], niceness: Int? = nil) throws -> Result {
+    /// nice(1), so that a heavy command leaves the CPU to the suites running beside it;
+    /// `environment` adds to this process's.
+    static func run(blocking arguments: [String], niceness: Int? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let niceness {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
             process.arguments = ["-n", String(niceness), sandglass] + arguments
@@ -72,12 +76,16 @@ struct CommandLineTests {
         try plist(["CFBundleIdentifier": "com.example.bad.widget", "CFBundleExecutable": "BadWidget",
                    "NSExtension": ["NSExtensionPointIdentifier": "com.apple.share-services"]])
             .write(to: appex.appendingPathComponent("Info.plist"))
-        FileManager.default.createFile(atPath: appex.appendingPathComponent("BadWidget").path, contents: Data("#!/bin/true\n".utf8),
+        _ = FileManager.default.createFile(atPath: appex.appendingPathComponent("BadWidget").path, contents: Data("#!/bin/true\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
-        let result = try await Self.run(["run", dir.path, "--duration", "1s", "--quiet"])
+        // Its own TMPDIR, to see that the temporary data directory goes with the failed run.
+        let scratch = dir.deletingLastPathComponent().appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let result = try await Self.run(["run", dir.path, "--duration", "1s", "--quiet"], environment: ["TMPDIR": scratch.path])
         #expect(result.status == 2)
         #expect(result.error.contains("Bad.app/PlugIns/BadWidget.appex/Info.plist"))
         #expect(result.error.contains("NSExtension.NSExtensionPointIdentifier"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "the temporary data directory is removed")
     }
 
     @Test("a bad option is bad input: exit 2 with the parser's message")

@@ -87,6 +87,10 @@ struct RunCommand: AsyncParsableCommand {
         let exitCode = try await reportingBadInput { () async throws -> Int32 in
             guard !apps.isEmpty else { throw BadInput("name at least one .app bundle to run") }
             var configuration = dataDirectory.map { HostConfiguration(dataDirectory: $0) } ?? .temporary()
+            // A temporary data directory goes when the command ends, however it ends (a bundle
+            // that does not install included).
+            let temporary = dataDirectory == nil ? configuration.dataDirectory : nil
+            defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
             var loaded: Scenario?
             if let scenario {
                 do {
@@ -142,7 +146,6 @@ struct RunCommand: AsyncParsableCommand {
                     }
                 }
             }
-            if dataDirectory == nil { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
             return summary.invariantViolations > 0 || !failures.isEmpty ? 1 : 0
         }
         if exitCode != 0 { throw ExitCode(exitCode) }

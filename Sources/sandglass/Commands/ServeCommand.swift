@@ -62,6 +62,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingBadInput {
             var configuration = dataDirectory.map { HostConfiguration(dataDirectory: $0) } ?? .temporary()
+            // A temporary data directory goes when the command ends, however it ends (a bundle
+            // that does not install included).
+            let temporary = dataDirectory == nil ? configuration.dataDirectory : nil
+            defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
             configuration.clock = clock.mode
             configuration.logPath = log
             configuration.eventHistoryLimit = eventHistory
@@ -108,7 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
             var services: [any Service] = []
             let traceRecorder = try await trace.asyncMap { try await TraceRecorder.record(host, to: $0) }
             services.append(HostService(host: host, observers: [tally.record, hostMetrics.record]) { summary in
-                say("stopped: every extension killed with reason hostShutdown and reaped; the journal is kept\n\(summary)")
+                let journal = temporary == nil ? "the journal is kept for the next start" : "the temporary data directory is removed (--data-directory keeps it)"
+                say("stopped: every extension killed with reason hostShutdown and reaped; \(journal)\n\(summary)")
             })
             services.append(controlServer)
             say("control socket \(controlPath) (mode 0600) — try `sandglass ctl status\(control == nil ? "" : " --control \(controlPath)")`")
@@ -132,7 +137,6 @@ struct ServeCommand: AsyncParsableCommand {
                 logger: logger))
             try await group.run()
             try await traceRecorder?.finish()
-            if dataDirectory == nil { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         }
     }
 }
