@@ -100,7 +100,6 @@ actor HostCore {
         self.configurationUser = extensionUser
     }
 
-
     var clock: RunClock { parts.clock }
     var log: EventLog { parts.log }
     var supervisor: Supervisor { parts.supervisor }
@@ -352,7 +351,6 @@ actor HostCore {
         screen.stop()
         for task in instanceTasks { task.cancel() }
         await supervisor.shutdown()
-        parts.network.delivery.shutdown()
         await parts.network.shutdown()
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }

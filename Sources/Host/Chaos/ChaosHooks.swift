@@ -22,8 +22,6 @@ final class ChaosHooks {
         self.log = log
     }
 
-    var isEmpty: Bool { arms.isEmpty }
-
     func arm(_ step: ProtocolStep, bundle: String?, target: ChaosTarget) -> UInt64 {
         let id = nextID
         nextID += 1

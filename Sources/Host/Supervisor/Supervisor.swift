@@ -29,13 +29,6 @@ final class Supervisor {
         var relaunchBackoff = RelaunchBackoff()
     }
 
-    /// A launch waiting for an extension's backoff to end.
-    private struct BackoffWait {
-        let ext: ManagedExtension
-        let timer: TimerID
-        let continuation: CheckedContinuation<Void, Never>
-    }
-
     let loop: EventLoop
     let clock: RunClock
     let log: EventLog
@@ -45,8 +38,8 @@ final class Supervisor {
     private(set) var extensions: [String: ManagedExtension] = [:]
     private var nextRequest: UInt64 = 1
     private var exitWaiters: [CheckedContinuation<Void, Never>] = []
-    private var backoffWaits: [UInt64: BackoffWait] = [:]
-    private var nextBackoffWait: UInt64 = 0
+    /// Launches waiting for their extension's backoff to end.
+    private let backoffWaits: ClockWaits<ManagedExtension>
     private var isShuttingDown = false
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
@@ -55,6 +48,7 @@ final class Supervisor {
         self.log = log
         self.sandbox = sandbox
         self.settings = settings
+        backoffWaits = ClockWaits(clock: clock)
     }
 
     /// Live processes now.
@@ -233,7 +227,7 @@ final class Supervisor {
         if ext.process == nil {
             if ext.crashLoop.isFailedPermanently { return .failure(.failedPermanently) }
             if let until = ext.crashLoop.blockedUntil(now: clock.now) {
-                await waitForBackoff(ext, until: until)
+                await backoffWaits.wait(until: until, for: ext)
                 return await ensureRunning(ext)
             }
         }
@@ -303,27 +297,6 @@ final class Supervisor {
         return nil
     }
 
-    /// Waits (run clock) until the extension's backoff ends, or the host shuts down, or its
-    /// failures are cleared.
-    private func waitForBackoff(_ ext: ManagedExtension, until: UInt64) async {
-        let key = nextBackoffWait
-        nextBackoffWait += 1
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let timer = clock.schedule(at: until) { [unowned self] in
-                self.backoffWaits.removeValue(forKey: key)?.continuation.resume()
-            }
-            backoffWaits[key] = BackoffWait(ext: ext, timer: timer, continuation: continuation)
-        }
-    }
-
-    private func endBackoffWaits(where matches: (ManagedExtension) -> Bool) {
-        for (key, wait) in backoffWaits.sorted(by: { $0.key < $1.key }) where matches(wait.ext) {
-            backoffWaits.removeValue(forKey: key)
-            clock.cancel(wait.timer)
-            wait.continuation.resume()
-        }
-    }
-
     /// Forgets the extension's failures, a permanent failure included; waiting launches go ahead.
     func clearFailures(_ ext: ManagedExtension) {
         let wasFailed = ext.crashLoop.isFailedPermanently
@@ -331,7 +304,7 @@ final class Supervisor {
         ext.crashLoop.clear()
         log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
                                      ("wasFailedPermanently", .bool(wasFailed)), ("detail", "cleared by the host")])
-        endBackoffWaits { $0 === ext }
+        backoffWaits.end { $0 === ext }
     }
 
     private func waitForLaunch(_ process: ExtensionProcess) async -> Result<ExtensionProcess, LaunchFailure> {
@@ -754,7 +727,7 @@ final class Supervisor {
     /// Kills every live process (`hostShutdown`) and waits until each is reaped.
     func shutdown() async {
         isShuttingDown = true
-        endBackoffWaits { _ in true }
+        backoffWaits.close()
         for ext in extensions.values {
             if let process = ext.process, process.killReason == nil {
                 kill(process, of: ext, .hostShutdown, detail: "the host is shutting down")

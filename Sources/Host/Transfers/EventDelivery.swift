@@ -41,12 +41,12 @@ final class EventDelivery {
     private var running: Set<SessionRegistry.Key> = []
     private var conversations: [SessionRegistry.Key: Conversation] = [:]
     /// Deliveries waiting to try again, woken early by ``shutdown()``.
-    private var retryWaits: [UInt64: (timer: TimerID, continuation: CheckedContinuation<Void, Never>)] = [:]
-    private var nextRetryWait: UInt64 = 0
-    private var isShutDown = false
+    private let retryWaits: ClockWaits<SessionRegistry.Key>
+    private var isShutDown: Bool { retryWaits.isClosed }
 
     init(journal: Journal, supervisor: Supervisor, registry: SessionRegistry, clock: RunClock, log: EventLog) {
         self.journal = journal
+        retryWaits = ClockWaits(clock: clock)
         self.supervisor = supervisor
         self.registry = registry
         self.clock = clock
@@ -100,28 +100,14 @@ final class EventDelivery {
             let delay = min(Duration.seconds(1 << min(failures - 1, 8)), maximumRetryDelay)
             log.emit("events.redelivery", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
                                            ("outcome", .string(outcome.label)), ("delayMs", .double(delay.milliseconds))])
-            guard !isShutDown else { return }
-            let wait = nextRetryWait
-            nextRetryWait += 1
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                guard !isShutDown else { return continuation.resume() }
-                let timer = clock.schedule(after: delay) { [unowned self] in
-                    self.retryWaits.removeValue(forKey: wait)?.continuation.resume()
-                }
-                retryWaits[wait] = (timer, continuation)
-            }
+            await retryWaits.wait(until: clock.now + delay.nanoseconds, for: key)
         }
     }
 
     /// The host is shutting down: no delivery starts again; those waiting to retry end now
     /// (their events stay in the journal for the next host).
     func shutdown() {
-        isShutDown = true
-        for (key, wait) in retryWaits.sorted(by: { $0.key < $1.key }) {
-            retryWaits.removeValue(forKey: key)
-            clock.cancel(wait.timer)
-            wait.continuation.resume()
-        }
+        retryWaits.close()
     }
 
     // MARK: the extension's side of the conversation
