@@ -17,4 +17,7 @@ public enum KillReason: String, Sendable, Hashable, CaseIterable {
     case hostShutdown
     /// A second process claimed a background session identifier that was already live.
     case sessionConflict
+    /// Over a budget other than time, memory and CPU: the container's quota (bytes or files), the
+    /// bytes or rate of messages it may send, or data the host had for it that it did not read.
+    case resource
 }

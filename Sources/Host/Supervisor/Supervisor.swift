@@ -284,7 +284,7 @@ final class Supervisor {
     private func failureCause(_ process: ExtensionProcess, _ record: ExitRecord, hadPending: Bool) -> String? {
         if let reason = record.killReason {
             switch reason {
-            case .timeBudget, .memory, .cpu, .protocolViolation:
+            case .timeBudget, .memory, .cpu, .protocolViolation, .resource:
                 return process.helloAt == nil ? "\(reason.rawValue) during launch" : reason.rawValue
             case .idle, .chaos, .hostShutdown, .sessionConflict:
                 return nil
