@@ -114,16 +114,9 @@ public struct ControlCommands: Sendable {
         return ControlResponse(ok: true, message: "advanced the virtual clock by \(text) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
     }
 
-    /// `500ms`, `30s`, `10m`, `2h`, `7d`.
+    /// `500ms`, `30s`, `10m`, `2h`, `7d`: a positive duration (``DurationText``).
     static func duration(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
-        for (suffix, seconds) in units where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            if suffix == "s" && number.hasSuffix("m") { continue }
-            guard let value = Double(number), value > 0, value.isFinite else { return nil }
-            return .nanoseconds(Int64(value * seconds * 1e9))
-        }
-        return nil
+        DurationText.parse(text).flatMap { $0 > .zero ? $0 : nil }
     }
 
     private func kill(_ request: ControlRequest) async -> ControlResponse {

@@ -35,6 +35,7 @@ actor HostCore {
             clock = RunClock(mode: configuration.clock, loop: loop)
             log = EventLog(clock: clock)
             log.historyLimit = configuration.eventHistoryLimit.map { max(1, $0) } ?? .max
+            log.historyByteLimit = configuration.eventHistoryBytes.map { max(1, $0) } ?? .max
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
             if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser) {
@@ -64,6 +65,7 @@ actor HostCore {
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
+                                messageLimits: configuration.messageLimits,
                                 budgetOverrides: configuration.budgetOverrides,
                                 environment: environment,
                                 relaunchBackoff: configuration.relaunchBackoff))
@@ -88,6 +90,8 @@ actor HostCore {
 
     private var parts: Parts!
     private(set) var apps: [AppBundle] = []
+    /// Where each installed app was installed from, by its bundle identifier.
+    private var installedFrom: [String: String] = [:]
     private var instanceTasks: [Task<Void, Never>] = []
     private var changeTimers: [TimerID] = []
     private var started = false
@@ -145,14 +149,17 @@ actor HostCore {
 
     /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
     func install(_ path: String) throws -> AppBundle {
-        _ = try BundleLoader.load(path)   // errors name the user's files
-        let stored = try BundleStore.place(path, in: parts.configuration.dataDirectory + "/Bundles")
+        let original = try BundleLoader.load(path)   // errors name the user's files
+        try checkIdentifiersAreFree(original)
+        let stored = try BundleStore.place(path, identifier: original.bundleIdentifier,
+                                           in: parts.configuration.dataDirectory + "/Bundles")
         let app = try BundleLoader.load(stored)
         var registered: [ManagedExtension] = []
         for bundle in app.extensions {
             registered.append(try supervisor.register(bundle, app: app))
         }
         apps.append(app)
+        installedFrom[app.bundleIdentifier] = original.path
         log.emit("installed", [
             ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
             ("extensions", .array(app.extensions.map { ext in
@@ -162,6 +169,25 @@ actor HostCore {
         ])
         for ext in registered { parts.network.installed(ext) }
         return app
+    }
+
+    /// Refuses an app that claims the identifier of an installed app or of an installed app's
+    /// extension: it would take over that one's stored code and container.
+    private func checkIdentifiersAreFree(_ app: AppBundle) throws(BundleError) {
+        if let installed = apps.first(where: { $0.bundleIdentifier == app.bundleIdentifier }) {
+            let other = installedFrom[installed.bundleIdentifier] ?? installed.path
+            throw BundleError(file: app.path, key: "CFBundleIdentifier", message:
+                "is \(app.bundleIdentifier.debugDescription), the identifier of the app already installed from \(other); "
+                + "every app needs an identifier of its own")
+        }
+        for ext in app.extensions {
+            if let owner = apps.first(where: { $0.extensions.contains { $0.bundleIdentifier == ext.bundleIdentifier } }) {
+                let other = installedFrom[owner.bundleIdentifier] ?? owner.path
+                throw BundleError(file: ext.path, key: "CFBundleIdentifier", message:
+                    "is \(ext.bundleIdentifier.debugDescription), the identifier of an extension of the app already installed from \(other); "
+                    + "every extension needs an identifier of its own")
+            }
+        }
     }
 
     /// Messages of the extension for the host's other parts.
@@ -192,7 +218,12 @@ actor HostCore {
 
     func inlineMessage(pid: Int32, _ message: Message) {
         guard let ext = supervisor.extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return }
-        process.channel.send(message)
+        // Backpressure: a process that does not read what its own requests bring is killed
+        // before the host holds more than the channel's limit for it.
+        if !process.channel.send(message) {
+            supervisor.kill(process, of: ext, .resource,
+                            detail: "did not read its IPC channel: \(process.channel.pendingOutput) bytes of its inline requests' data unread, over the \(process.channel.maximumOutbound >> 20) MiB limit")
+        }
     }
 
     func inlineRequestEnded(pid: Int32, taskIdentifier: Int, result: HTTPAttempt.Result, downloadPath: String?, bundle: String) {
@@ -290,7 +321,7 @@ actor HostCore {
         if let predicate {
             let recent = log.events(since: advanceCursor)
             if let index = recent.firstIndex(where: predicate) {
-                advanceCursor = log.emittedCount - log.history.count + index + 1
+                advanceCursor = log.sequenceNumber(at: index) + 1
                 return recent[index]
             }
         }

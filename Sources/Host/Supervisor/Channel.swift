@@ -18,7 +18,8 @@ final class Channel {
     private var outboundStart = 0
     private var watchingWrites = false
     private var isOpen = true
-    private let maximumOutbound: Int
+    /// Over this many unsent bytes, ``send(_:)`` says the peer is not reading.
+    let maximumOutbound: Int
     private let onEvent: (Event) -> Void
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 

@@ -38,6 +38,9 @@ final class InlineRequests {
     /// Requests in flight now.
     var inFlight: Int { requests.values.reduce(0) { $0 + $1.values.filter { $0.task != nil }.count } }
 
+    /// Inline tasks of `pid` created and not yet ended.
+    func count(of pid: Int32) -> Int { requests[pid]?.count ?? 0 }
+
     /// A new inline task of `pid`; returns its identifier (per process).
     func create(_ payload: TaskRequestPayload, ext: ManagedExtension, pid: Int32) -> Int {
         let id = (nextIdentifier[pid] ?? 0) + 1
