@@ -119,13 +119,19 @@ public struct ControlCommands: Sendable {
         DurationText.parse(text).flatMap { $0 > .zero ? $0 : nil }
     }
 
+    /// The kills an operator may simulate: what the system does to an extension (chaos, a
+    /// jetsam-like memory kill, a budget or idle kill). Never the host's own findings
+    /// (`hostShutdown`, `protocolViolation`, `resource`, `cpu`, `sessionConflict`), which the
+    /// log must only carry when they happened.
+    static let killReasons: [KillReason] = [.chaos, .memory, .timeBudget, .idle]
+
     private func kill(_ request: ControlRequest) async -> ControlResponse {
         guard let bundle = request.bundle else {
             return ControlResponse(ok: false, message: "kill needs the extension's bundle identifier")
         }
         let reasonName = request.reason ?? KillReason.chaos.rawValue
-        guard let reason = KillReason(rawValue: reasonName) else {
-            return ControlResponse(ok: false, message: "unknown kill reason \(reasonName.debugDescription): one of \(KillReason.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let reason = KillReason(rawValue: reasonName), Self.killReasons.contains(reason) else {
+            return ControlResponse(ok: false, message: "\(reasonName.debugDescription) is not a kill reason the control socket may give: one of \(Self.killReasons.map(\.rawValue).joined(separator: ", ")) (the others are the host's own findings)")
         }
         guard await host.installedExtensions().contains(bundle) else {
             return ControlResponse(ok: false, message: "no extension \(bundle) is installed; installed: \(await host.installedExtensions().joined(separator: ", "))")

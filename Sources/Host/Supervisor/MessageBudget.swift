@@ -6,11 +6,13 @@ import SandglassIPC
 /// - `log` frames and unsolicited `error` frames: bytes per activation and per minute (and 4 KiB
 ///   a message: longer ones are cut), the rest dropped and counted, as the 1 MiB cap on a
 ///   process's standard output drops its excess;
-/// - `reloadTimelines` / `reloadAllTimelines`: a rate; requests past it are coalesced into the
-///   reload already due (they could only ask for the same thing) and counted;
+/// - `reloadTimelines` / `reloadAllTimelines`: a number per second and per activation; requests
+///   past it are coalesced into the reload already due (they could only ask for the same thing)
+///   and counted;
 /// - `diagnostic` frames: a rate, the rest dropped and counted;
-/// - every other frame kind (sessions, tasks, location, event acknowledgements, pongs): a rate
-///   far above any real extension's, over which the process is killed with reason `resource`;
+/// - every other frame kind (sessions, tasks, location, event acknowledgements, pongs): a burst
+///   and a sustained rate far above any real extension's, past which the process is killed with
+///   reason `resource`;
 /// - inline tasks: a number alive at once, over which the process is killed the same way.
 ///
 /// What was dropped or coalesced is told once per window in a `messages.throttled` event.
@@ -49,12 +51,15 @@ struct MessageBudget {
     private var logBytesThisActivation = 0
     private var reloadsThisSecond = 0
     private var diagnosticsThisSecond = 0
-    private var framesThisSecond = 0
+    private var requestTokens: Double
+    private var requestRefilled: UInt64
     private var dropped: [Kind: Dropped] = [:]
 
     init(limits: MessageLimits, now: UInt64) {
         self.limits = limits
         lastTold = now
+        requestTokens = Double(limits.requestBurst)
+        requestRefilled = now
         minuteStart = now
         secondStart = now
     }
@@ -81,9 +86,11 @@ struct MessageBudget {
         return kept + " … [\(count - kept.utf8.count) more bytes cut]"
     }
 
-    /// An activation starts: its log allowance is whole again.
+    /// An activation starts: its log and reload allowances are whole again (on a virtual clock,
+    /// activations follow each other faster than real seconds: each may ask for its reload).
     mutating func activationStarted() {
         logBytesThisActivation = 0
+        reloadsThisSecond = 0
     }
 
     /// Judges `message` (of `bytes` bytes of text, for log and error messages) at `now` (ns).
@@ -107,7 +114,7 @@ struct MessageBudget {
         case .reload:
             reloadsThisSecond += 1
             if reloadsThisSecond > limits.reloadsPerSecond {
-                note(kind, bytes: 0, "more than \(limits.reloadsPerSecond) reload requests a second, coalesced into the reload already due")
+                note(kind, bytes: 0, "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due")
                 return .drop
             }
             return .accept
@@ -119,10 +126,14 @@ struct MessageBudget {
             }
             return .accept
         case .other:
-            framesThisSecond += 1
-            if framesThisSecond > limits.framesPerSecond {
-                return .kill("sent more than \(limits.framesPerSecond) requests to the host within a second")
+            // A bucket of `requestBurst` tokens refilled at `requestsPerSecond`: bursts pass, a
+            // sustained flood empties it however fast the host serves it.
+            requestTokens = min(Double(limits.requestBurst), requestTokens + Double(now &- requestRefilled) / 1e9 * Double(limits.requestsPerSecond))
+            requestRefilled = now
+            guard requestTokens >= 1 else {
+                return .kill("sent requests to the host faster than \(limits.requestsPerSecond) a second after a burst of \(limits.requestBurst)")
             }
+            requestTokens -= 1
             return .accept
         }
     }
@@ -149,7 +160,6 @@ struct MessageBudget {
             secondStart = now
             reloadsThisSecond = 0
             diagnosticsThisSecond = 0
-            framesThisSecond = 0
         }
         if now &- minuteStart >= 60_000_000_000 {
             minuteStart = now
