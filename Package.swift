@@ -109,7 +109,8 @@ let package = Package(
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
-        .executableTarget(name: "sandbox-probe", path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
+        .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostTests",
             dependencies: [

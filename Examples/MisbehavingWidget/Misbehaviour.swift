@@ -29,6 +29,15 @@ enum Misbehaviour: String, CaseIterable {
     case ptrace
     /// execve of another binary (/bin/sh).
     case exec
+    /// Clears its parent-death signal, ignores SIGPIPE, blocks in an atexit handler and sleeps
+    /// in getTimeline: it means to outlive its host (Outliving.app).
+    case outliveshost
+    /// A system call through the i386 entry point, `int $0x80` (Hostile.app).
+    case int80
+    /// Writes 1 MiB files into its container until a write fails (Hostile.app, over its quota).
+    case fillscontainer
+    /// Writes one 1 MiB file into its container (Hostile.app, under its quota).
+    case writesalittle
 
     static var current: Misbehaviour? {
         let identifier = ProcessInfo.processInfo.environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ""
@@ -132,6 +141,34 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
         // A pong (0x43) for ping 7, which the host never sent.
         writeToHost([0x00, 0x00, 0x00, 0x02, 0x43, 0x07])
         return "out-of-order frame written"
+    case .outliveshost:
+        let cleared = misbehave_clear_parent_death_signal()
+        misbehave_refuse_to_exit()
+        report("outliving: clearing the parent-death signal: \(cleared == 0 ? "allowed" : errnoText(-cleared)); in force: \(misbehave_parent_death_signal())")
+        while true { sleep(1_000_000) }
+    case .int80:
+        let pid = misbehave_int80_getpid()
+        let line = "int 0x80 returned \(pid)"
+        report(line)
+        return line
+    case .fillscontainer, .writesalittle:
+        let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
+        let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
+        var written = 0
+        var failure = ""
+        for n in 0..<(behaviour == .fillscontainer ? 64 : 1) {
+            let fd = open(container + "/Documents/fill-\(n)", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if fd < 0 { failure = errnoText(errno); break }
+            let ok = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == chunk.count
+            if !ok { failure = errnoText(errno) }
+            fsync(fd)
+            close(fd)
+            if !ok { break }
+            written += 1
+        }
+        let line = "wrote \(written) MiB\(failure.isEmpty ? "" : "; then \(failure)")"
+        report(line)
+        return line
     case .nevercompletes, .doublecompletion:
         return "\(behaviour.rawValue)"
     }

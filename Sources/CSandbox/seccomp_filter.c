@@ -3,7 +3,11 @@
 // namespaces, module loading, bpf, perf, keyring, process_vm_*, no new processes (threads
 // allowed; clone3 answers ENOSYS so that glibc falls back to clone), no io_uring (it could open
 // sockets behind seccomp's back), and no further seccomp filters (a stacked USER_NOTIF filter
-// could answer our notifications).
+// could answer our notifications). Also denied: prctl options outside a short allowlist (the
+// parent-death signal must stay), SysV IPC and POSIX message queues (state that outlives the
+// process and is shared between extensions), execveat and executable memfds (exec of code that
+// is no file of the bundle), personality changes, and calls no extension needs. A system call of
+// another architecture (i386 `int 0x80`, x32) kills the process with SIGSYS.
 #include "CSandbox.h"
 
 #include <errno.h>
@@ -31,7 +35,71 @@ static const char *const denied_syscalls[] = {
     "iopl", "ioperm", "syslog", "name_to_handle_at", "open_by_handle_at",
     "io_uring_setup", "io_uring_enter", "io_uring_register",
     "fork", "vfork",
+    // SysV IPC and POSIX message queues: objects that outlive the process, shared by key.
+    "shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semtimedop", "semctl",
+    "msgget", "msgsnd", "msgrcv", "msgctl",
+    "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+    // Exec of a descriptor (a memfd, a file opened before a rename); glibc's execve does not use it.
+    "execveat",
+    // Obsolete, privileged or NUMA-placement calls no extension needs.
+    "vhangup", "lookup_dcookie", "nfsservctl", "uselib", "ustat", "sysfs", "_sysctl", "modify_ldt",
+    "mbind", "migrate_pages", "move_pages", "set_mempolicy", "set_mempolicy_home_node",
+    "process_madvise", "remap_file_pages",
 };
+
+// The prctl options an extension may use: naming threads (Foundation, Dispatch), naming
+// anonymous mappings (glibc), queries, and no_new_privs (already set). Everything else — first
+// of all PR_SET_PDEATHSIG, which would let it outlive its host — is denied. PR_SET_SECCOMP is
+// answered by the kernel below. Sorted.
+static const uint64_t allowed_prctl_options[] = {
+    PR_GET_PDEATHSIG, PR_GET_DUMPABLE, PR_GET_UNALIGN, PR_GET_KEEPCAPS, PR_GET_FPEMU, PR_GET_FPEXC,
+    PR_GET_TIMING, PR_SET_NAME, PR_GET_NAME, PR_GET_ENDIAN, PR_GET_SECCOMP, PR_SET_SECCOMP,
+    PR_CAPBSET_READ, PR_GET_TSC, PR_GET_SECUREBITS, PR_GET_TIMERSLACK, PR_MCE_KILL_GET,
+    PR_GET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS, PR_GET_NO_NEW_PRIVS, PR_GET_TID_ADDRESS,
+    PR_GET_THP_DISABLE, PR_GET_FP_MODE, PR_GET_SPECULATION_CTRL, PR_GET_TAGGED_ADDR_CTRL,
+    58 /* PR_GET_IO_FLUSHER */, 66 /* PR_GET_MDWE */, PR_SET_VMA,
+};
+
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+// Adds `action` for prctl with option in [lo, hi] (64-bit, as the filter compares it): aligned
+// power-of-two blocks, one masked comparison each (libseccomp compares an argument once per rule).
+static int deny_prctl_range(scmp_filter_ctx ctx, uint32_t action, uint64_t lo, uint64_t hi) {
+    while (lo <= hi) {
+        unsigned bits = 0;
+        while (bits < 63) {
+            uint64_t size = 1ULL << (bits + 1);
+            if ((lo & (size - 1)) != 0 || lo + size - 1 > hi || lo + size - 1 < lo) break;
+            bits++;
+        }
+        uint64_t mask = ~((1ULL << bits) - 1);
+        int rc = seccomp_rule_add(ctx, action, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, mask, lo));
+        if (rc < 0) return rc;
+        uint64_t next = lo + (1ULL << bits);
+        if (next == 0 || next - 1 >= hi) break;
+        lo = next;
+    }
+    return 0;
+}
+
+static int add_prctl_rules(scmp_filter_ctx ctx, uint32_t deny) {
+    const size_t count = sizeof allowed_prctl_options / sizeof *allowed_prctl_options;
+    uint64_t lo = 0;
+    int rc;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t option = allowed_prctl_options[i];
+        if (option > lo && (rc = deny_prctl_range(ctx, deny, lo, option - 1)) < 0) return rc;
+        lo = option + 1;
+    }
+    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_GE, lo))) < 0) return rc;
+    // No stacked filters: answered by the kernel (a notification could be answered by its own listener).
+    return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP));
+}
 
 int sg_seccomp_notify_available(void) {
     unsigned int action = SECCOMP_RET_USER_NOTIF;
@@ -44,6 +112,12 @@ long sg_seccomp_build_default(int use_notify, void *out, size_t cap) {
     long rc = 0;
     const uint32_t deny = use_notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
     const uint32_t deny_socket = use_notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EACCES);
+    // i386 (`int 0x80`) and x32 calls: the filter knows only x86_64's numbers. libseccomp's
+    // default kills the thread alone, silently; the process dies instead, by SIGSYS, which the
+    // host records as a sandbox violation.
+    if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) < 0) goto out;
+    // A binary search over syscall numbers: every call pays a few comparisons, not one per rule.
+    (void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 
     for (size_t i = 0; i < sizeof denied_syscalls / sizeof *denied_syscalls; i++) {
         int nr = seccomp_syscall_resolve_name(denied_syscalls[i]);
@@ -57,7 +131,13 @@ long sg_seccomp_build_default(int use_notify, void *out, size_t cap) {
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0)) < 0) goto out;
     // No stacked filters (answered by the kernel: a notification could be answered by its own listener).
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 0)) < 0) goto out;
-    if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP))) < 0) goto out;
+    if ((rc = add_prctl_rules(ctx, deny)) < 0) goto out;
+    // Executable memfds: only sealed non-executable ones (MFD_NOEXEC_SEAL, never MFD_EXEC).
+    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_EXEC, MFD_EXEC))) < 0) goto out;
+    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_NOEXEC_SEAL, 0))) < 0) goto out;
+    // personality: only the query personality(0xffffffff) (glibc, Foundation); no READ_IMPLIES_EXEC,
+    // no ADDR_NO_RANDOMIZE.
+    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(personality), 1, SCMP_A0(SCMP_CMP_NE, 0xffffffffULL))) < 0) goto out;
 
     int mfd = (int)syscall(SYS_memfd_create, "sandglass-bpf", 1U /* MFD_CLOEXEC */);
     if (mfd < 0) { rc = -errno; goto out; }

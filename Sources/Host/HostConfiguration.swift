@@ -7,7 +7,8 @@ public struct HostConfiguration: Sendable {
     public var dataDirectory: String
     /// Real or virtual time.
     public var clock: ClockMode = .real
-    /// Overrides of the budgets for every extension of the run (over defaults and SandglassLimits).
+    /// The operator's budgets for every extension of the run, over the defaults: each is also the
+    /// ceiling of what an extension's own `SandglassLimits` may ask for (it may ask for less).
     public var budgetOverrides = LimitOverrides()
     /// The sandbox layers and rlimits.
     public var sandbox = SandboxPolicy.standard

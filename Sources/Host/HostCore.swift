@@ -44,7 +44,7 @@ actor HostCore {
                     \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
                     """)
             }
-            sandbox = try Sandbox(policy: configuration.sandbox)
+            sandbox = try Sandbox(policy: configuration.sandbox, dataDirectory: configuration.dataDirectory)
             var environment = configuration.extensionEnvironment
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset
@@ -129,6 +129,10 @@ actor HostCore {
             ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
+        if !parts.sandbox.cgroups.reclaimed.isEmpty {
+            log.emit("cgroup.reclaimed", [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
+                                          ("detail", "groups of hosts that died without removing them: their processes killed, the groups removed")])
+        }
         // Cycles through `self`, broken in shutdown().
         supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
         supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }

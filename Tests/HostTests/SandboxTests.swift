@@ -82,6 +82,67 @@ struct SandboxTests {
         }
     }
 
+    /// Whether denials reach the host as notifications here (else they are a plain errno).
+    private var notifies: Bool { (try? SeccompProgram.shared.get())?.usesNotifications == true }
+
+    @Test("the parent-death signal cannot be cleared (the host hears of it); naming a thread works")
+    func parentDeathSignalStays() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["prctl-pdeathsig"])
+            #expect(result.int("rc") == -Int(EPERM))
+            #expect(result.int("pdeathsig") == Int(SIGKILL))
+            if notifies { #expect(result.denials == ["prctl"]) }
+            let name = try await runner.run(["prctl-name"])
+            #expect(name.int("rc") == 0)
+            #expect(name.denials.isEmpty)
+        }
+    }
+
+    @Test("SysV shared memory and POSIX message queues are denied")
+    func noIPCObjects() async throws {
+        try await withRunner { runner in
+            let shm = try await runner.run(["shm"])
+            #expect(shm.int("id") == -1)
+            #expect(shm.int("errno") == Int(EPERM))
+            if notifies { #expect(shm.denials == ["shmget"]) }
+            let mq = try await runner.run(["mq"])
+            #expect(mq.int("rc") == -Int(EPERM))
+        }
+    }
+
+    @Test("no exec of a descriptor or of an executable memfd; sealed non-executable memfds work")
+    func noExecOfMemory() async throws {
+        try await withRunner { runner in
+            let memfd = try await runner.run(["memfd"])
+            #expect(memfd.int("plain") == -Int(EPERM))
+            #expect(memfd.int("exec") == -Int(EPERM))
+            #expect((memfd.int("noexec") ?? -1) >= 0)
+            let execveat = try await runner.run(["execveat", runner.probe])
+            #expect(execveat.int("rc") == -Int(EPERM))
+            #expect(execveat.value("ok") == nil)
+            if notifies { #expect(execveat.denials == ["execveat"]) }
+        }
+    }
+
+    @Test("personality can be queried, not changed")
+    func personality() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["personality"])
+            #expect(result.int("query") == 0)
+            #expect(result.int("set") == -Int(EPERM))
+        }
+    }
+
+    @Test("a system call of another architecture kills the process with SIGSYS", arguments: ["int80", "x32"])
+    func otherArchitecture(action: String) async throws {
+        try await withRunner { runner in
+            let result = try await runner.run([action])
+            #expect(result.signal == SIGSYS)
+            #expect(result.value("pid") == nil)
+            #expect(result.value("survived") == nil)
+        }
+    }
+
     @Test("Landlock confines writes to the container and exec to the extension", .enabled(if: Landlock.abi > 0))
     func landlock() async throws {
         try await withRunner { runner in

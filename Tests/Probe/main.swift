@@ -1,6 +1,7 @@
 // sandbox-probe: tries one thing the sandbox should allow or deny and prints what happened as
 // `key=value` lines on standard output. Used by the sandbox tests; not part of the product.
 import Glibc
+import ProbeSupport
 
 func say(_ line: String) {
     let text = line + "\n"
@@ -116,6 +117,44 @@ case "sleep":
 case "kill-parent":
     let rc = kill(getppid(), SIGTERM)
     say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "prctl-pdeathsig":
+    // Clears the parent-death signal (to outlive the host), then reads what is in force.
+    let rc = probe_prctl(PR_SET_PDEATHSIG, 0)
+    var signal: Int32 = -1
+    let got = withUnsafeMutablePointer(to: &signal) { probe_prctl(PR_GET_PDEATHSIG, UInt(bitPattern: $0)) }
+    say("rc=\(rc) pdeathsig=\(got == 0 ? signal : -1)")
+case "prctl-name":
+    let rc = "probe-thread".withCString { probe_prctl(PR_SET_NAME, UInt(bitPattern: $0)) }
+    say("rc=\(rc)")
+case "shm":
+    // A SysV segment outlives the process; its key lets another extension attach it.
+    let id = shmget(IPC_PRIVATE, 1 << 20, IPC_CREAT | 0o600)
+    if id >= 0 { shmctl(id, IPC_RMID, nil) }
+    say("id=\(id) errno=\(id < 0 ? errno : 0)")
+case "mq":
+    let fd = probe_mq_open("/sandglass-probe")
+    say("rc=\(fd)")
+case "memfd":
+    // flags: 0 (executable by default), MFD_EXEC (0x10), MFD_NOEXEC_SEAL (0x8)
+    say("plain=\(probe_memfd_create(0)) exec=\(probe_memfd_create(0x10)) noexec=\(probe_memfd_create(0x8))")
+case "execveat":
+    let rc = probe_execveat(AT_FDCWD, args[2], 0)
+    say("rc=\(rc)")
+case "personality":
+    let query = probe_personality(0xffff_ffff)
+    let set = probe_personality(0x0040000 /* ADDR_NO_RANDOMIZE */)
+    say("query=\(query >= 0 ? 0 : query) set=\(set)")
+case "int80", "x32":
+    // On a second thread, as in an extension: a filter that kills only the calling thread
+    // leaves the process running (and its activation hanging).
+    var thread = pthread_t()
+    let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { x32 in
+        say("pid=\(x32 == nil ? probe_int80_getpid() : probe_x32_getpid())")
+        return nil
+    }
+    pthread_create(&thread, nil, body, action == "x32" ? UnsafeMutableRawPointer(bitPattern: 1) : nil)
+    pthread_join(thread, nil)
+    say("survived=1")
 default:
     say("unknown action \(action)")
     exit(2)

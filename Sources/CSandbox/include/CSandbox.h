@@ -82,6 +82,19 @@ int sg_spawn(const sg_spawn_request *req, sg_spawn_result *res);
 /// A readable name for a spawn step.
 const char *sg_spawn_step_name(int step);
 
+// MARK: container usage (the host, off its loop thread)
+
+/// The walk stopped: more entries than the inode limit.
+#define SG_USAGE_OVER_INODES 1
+/// The walk stopped: a directory nested deeper than the depth limit.
+#define SG_USAGE_TOO_DEEP 2
+
+/// Sums st_blocks × 512 and counts the entries beneath `root` (not itself), never following a
+/// symbolic link; stops once the count passes `inode_limit` (so the walk's cost is bounded by
+/// it) or a directory lies more than `max_depth` levels down. 0 when complete,
+/// SG_USAGE_OVER_INODES or SG_USAGE_TOO_DEEP when stopped, -errno when `root` cannot be opened.
+int sg_container_usage(const char *root, long inode_limit, int max_depth, unsigned long long *bytes, long *inodes);
+
 // MARK: seccomp (libseccomp, in the parent only)
 
 /// Builds the default policy and exports it as BPF into `out` (capacity `cap` bytes).

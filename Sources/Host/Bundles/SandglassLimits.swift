@@ -1,7 +1,9 @@
 /// Reads an extension's `SandglassLimits` dictionary into ``LimitOverrides``.
 ///
 /// Every key is optional. Times are positive numbers of seconds, `<integer>` or `<real>`;
-/// `MemoryMiB` and `ReloadsPerDay` are positive `<integer>`s. An unknown key is an error, so
+/// `MemoryMiB`, `ReloadsPerDay`, `ContainerMiB` and `ContainerFiles` are positive `<integer>`s.
+/// A bundle may only lower a limit: the host caps what it asks at the operator's value (the
+/// default when the operator sets none). An unknown key is an error, so
 /// a misspelt limit does not silently leave the default in force.
 enum SandglassLimits {
     /// The Info.plist key of the dictionary.
@@ -11,6 +13,7 @@ enum SandglassLimits {
     static let knownKeys = [
         "LaunchSeconds", "PlaceholderSeconds", "SnapshotSeconds", "TimelineSeconds",
         "BackgroundEventsSeconds", "PerformUpdateSeconds", "IdleSeconds", "MemoryMiB", "ReloadsPerDay",
+        "ContainerMiB", "ContainerFiles",
     ]
 
     /// The largest time accepted, in seconds (about 31 years): larger values are surely mistakes.
@@ -33,6 +36,10 @@ enum SandglassLimits {
             overrides.memoryBytes = mebibytes << 20
         }
         overrides.reloadsPerDay = try positiveInteger("ReloadsPerDay", unit: "reloads", maximum: Int.max, in: limits)
+        if let mebibytes = try positiveInteger("ContainerMiB", unit: "MiB", maximum: Int.max >> 20, in: limits) {
+            overrides.containerBytes = mebibytes << 20
+        }
+        overrides.containerInodes = try positiveInteger("ContainerFiles", unit: "files", maximum: Int.max, in: limits)
         return overrides
     }
 

@@ -1,3 +1,4 @@
+import CSandbox
 import Foundation
 import Glibc
 import Synchronization
@@ -17,28 +18,33 @@ struct CgroupController: Sendable {
     let layout: Layout?
     /// Why cgroups are not used, for the run's `run.start` line.
     let unavailableReason: String?
+    /// Groups of dead hosts this probe killed the processes of and removed.
+    var reclaimed: [String] = []
 
     /// Probes the host's cgroups and creates `sandglass-<pid>-<n>` below them (one per host, so
-    /// that several hosts in one process — tests, the benchmark — never share or remove each other's).
-    static func probe(tag: String = "sandglass-\(getpid())-\(nextTag.add(1, ordering: .relaxed).newValue)") -> CgroupController {
+    /// that several hosts in one process — tests, the benchmark — never share or remove each
+    /// other's). Groups that hosts now dead left behind are reclaimed first: their processes
+    /// killed, the groups removed (``reclaimGroupsOfDeadHosts(in:)``).
+    static func probe(tag: String = defaultTag()) -> CgroupController {
         let mounts = CgroupMounts.read()
         let membership = CgroupMounts.membership()
+        var reclaimed: [String] = []
         if let v2Root = mounts.v2, let rel = membership.v2 {
             let own = v2Root + rel
-            removeGroupsOfDeadHosts(in: own)
+            reclaimed += reclaimGroupsOfDeadHosts(in: own)
             let controllers = (try? String(contentsOfFile: own + "/cgroup.controllers", encoding: .utf8)) ?? ""
             if controllers.split(separator: " ").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }).contains("memory") {
                 let base = own + "/" + tag
                 if mkdir(base, 0o755) == 0 || errno == EEXIST {
                     _ = try? "+memory +pids".write(toFile: base + "/cgroup.subtree_control", atomically: false, encoding: .utf8)
-                    return CgroupController(layout: .v2(base), unavailableReason: nil)
+                    return CgroupController(layout: .v2(base), unavailableReason: nil, reclaimed: reclaimed)
                 }
             }
         }
         if let memRoot = mounts.v1["memory"], let rel = membership.v1["memory"] {
-            removeGroupsOfDeadHosts(in: memRoot + (rel == "/" ? "" : rel))
+            reclaimed += reclaimGroupsOfDeadHosts(in: memRoot + (rel == "/" ? "" : rel))
             if let pidsRoot = mounts.v1["pids"], let prel = membership.v1["pids"] {
-                removeGroupsOfDeadHosts(in: pidsRoot + (prel == "/" ? "" : prel))
+                reclaimed += reclaimGroupsOfDeadHosts(in: pidsRoot + (prel == "/" ? "" : prel))
             }
             let base = memRoot + (rel == "/" ? "" : rel) + "/" + tag
             if mkdir(base, 0o755) == 0 || errno == EEXIST {
@@ -47,35 +53,85 @@ struct CgroupController: Sendable {
                     let candidate = pidsRoot + (prel == "/" ? "" : prel) + "/" + tag
                     if mkdir(candidate, 0o755) == 0 || errno == EEXIST { pidsBase = candidate }
                 }
-                return CgroupController(layout: .v1(memory: base, pids: pidsBase), unavailableReason: nil)
+                return CgroupController(layout: .v1(memory: base, pids: pidsBase), unavailableReason: nil, reclaimed: reclaimed)
             }
-            return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))")
+            return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))", reclaimed: reclaimed)
         }
-        return CgroupController(layout: nil, unavailableReason: "no writable cgroup with a memory controller")
+        return CgroupController(layout: nil, unavailableReason: "no writable cgroup with a memory controller", reclaimed: reclaimed)
     }
 
-    /// Removes the empty `sandglass-<pid>-<n>` groups that hosts which are gone left in `parent`
-    /// (a host SIGKILLed cannot remove its own; its extensions died with it). Groups of live
-    /// processes, and groups that still hold a process, stay.
-    static func removeGroupsOfDeadHosts(in parent: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+    /// `sandglass-<pid>-<n>`: this process and a counter; with a data directory,
+    /// `sandglass-<pid>-d<hash>`, so that the groups of the host of a data directory can be told
+    /// from a listing (and two hosts of one process on different data directories never share one).
+    static func defaultTag(dataDirectory: String? = nil) -> String {
+        guard let dataDirectory else { return "sandglass-\(getpid())-\(nextTag.add(1, ordering: .relaxed).newValue)" }
+        var hash: UInt32 = 2_166_136_261   // FNV-1a
+        for byte in dataDirectory.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return "sandglass-\(getpid())-d" + String(hash, radix: 16)
+    }
+
+    /// Reclaims the `sandglass-<pid>-<n>` groups that hosts which are gone left in `parent`: a
+    /// host SIGKILLed cannot remove its own, and an extension that escaped its parent-death
+    /// signal would live on in them. Their processes are killed, then the groups removed. Groups
+    /// of live processes stay. Returns the groups removed.
+    @discardableResult
+    static func reclaimGroupsOfDeadHosts(in parent: String) -> [String] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return [] }
+        var removed: [String] = []
         for entry in entries where entry.hasPrefix("sandglass-") {
             let parts = entry.split(separator: "-")
             guard parts.count == 3, let pid = Int32(parts[1]), pid != getpid() else { continue }
             if Glibc.kill(pid, 0) == 0 || errno != ESRCH { continue }
             let base = parent + "/" + entry
+            var groups: [String] = []
             for child in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: base + "/" + child, isDirectory: &isDirectory), isDirectory.boolValue {
-                    _ = rmdir(base + "/" + child)
+                    groups.append(base + "/" + child)
                 }
             }
-            _ = rmdir(base)
+            for group in groups + [base] { killTasks(of: group) }
+            for group in groups { removeWhenEmpty(group) }
+            if removeWhenEmpty(base) { removed.append(base) }
         }
+        return removed
+    }
+
+    /// SIGKILLs every process in the group `dir` (v2 `cgroup.kill` where there is one, else each
+    /// pid of `cgroup.procs`). No process can fork in the sandbox, so one pass finds them all.
+    static func killTasks(of dir: String) {
+        if access(dir + "/cgroup.kill", W_OK) == 0 {
+            let fd = open(dir + "/cgroup.kill", O_WRONLY | O_CLOEXEC)
+            if fd >= 0 {
+                _ = Glibc.write(fd, "1", 1)
+                close(fd)
+                return
+            }
+        }
+        for pid in pids(in: dir) { _ = Glibc.kill(pid, SIGKILL) }
+    }
+
+    /// The processes in the group `dir`.
+    static func pids(in dir: String) -> [pid_t] {
+        guard let text = try? String(contentsOfFile: dir + "/cgroup.procs", encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// Removes the group `dir` once the processes killed in it are gone (they leave it when they
+    /// are reaped, which takes a moment; at most 2 s). True when removed.
+    @discardableResult
+    static func removeWhenEmpty(_ dir: String) -> Bool {
+        let deadline = sg_monotonic_ns() + 2_000_000_000
+        while rmdir(dir) != 0 {
+            guard errno == EBUSY, sg_monotonic_ns() < deadline else { return errno == ENOENT }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+        }
+        return true
     }
 
     /// A controller that never uses cgroups (the watchdog enforces memory).
-    static let disabled = CgroupController(layout: nil, unavailableReason: "disabled by configuration")
+    static let disabled = CgroupController(layout: nil, unavailableReason: "disabled by configuration", reclaimed: [])
 
     /// A short description for logs: `v1 memory+pids`, `v2`, or `none (reason)`.
     var summary: String {
@@ -112,14 +168,20 @@ struct CgroupController: Sendable {
         }
     }
 
-    /// Removes the host's own `sandglass-<pid>` groups (at shutdown, after every extension died).
+    /// Removes the host's own `sandglass-<pid>-<n>` groups (at shutdown, after every extension
+    /// was reaped), killing whatever process is still in them first.
     func removeBase() {
         switch layout {
         case .v1(let memory, let pids):
-            _ = rmdir(memory)
-            if let pids { _ = rmdir(pids) }
+            Self.killTasks(of: memory)
+            Self.removeWhenEmpty(memory)
+            if let pids {
+                Self.killTasks(of: pids)
+                Self.removeWhenEmpty(pids)
+            }
         case .v2(let base):
-            _ = rmdir(base)
+            Self.killTasks(of: base)
+            Self.removeWhenEmpty(base)
         case nil:
             break
         }
@@ -206,10 +268,13 @@ final class ExtensionCgroup: Sendable {
         if version == 1 { try? write("0", to: memoryDir + "/memory.max_usage_in_bytes") }
     }
 
-    /// Removes the group (empty once its process is reaped).
+    /// Removes the group, killing first any process still in it (none once its process is
+    /// reaped, unless one escaped the host's kill).
     func remove() {
-        _ = rmdir(memoryDir)
-        if let pidsDir, pidsDir != memoryDir { _ = rmdir(pidsDir) }
+        for dir in Set([memoryDir] + (pidsDir.map { [$0] } ?? [])).sorted() {
+            if !CgroupController.pids(in: dir).isEmpty { CgroupController.killTasks(of: dir) }
+            CgroupController.removeWhenEmpty(dir)
+        }
     }
 
     private func readNumber(_ path: String) -> Int? {

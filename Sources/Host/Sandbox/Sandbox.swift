@@ -13,14 +13,15 @@ final class Sandbox {
     private var rulesets: [String: Int32] = [:]
     private var groups: [String: ExtensionCgroup] = [:]
 
-    init(policy: SandboxPolicy) throws(SandboxError) {
+    /// A sandbox; `dataDirectory` names the host's cgroups after the data directory it serves.
+    init(policy: SandboxPolicy, dataDirectory: String? = nil) throws(SandboxError) {
         self.policy = policy
         if policy.seccomp {
             seccomp = try SeccompProgram.shared.get()
         } else {
             seccomp = nil
         }
-        cgroups = policy.cgroups ? CgroupController.probe() : .disabled
+        cgroups = policy.cgroups ? CgroupController.probe(tag: CgroupController.defaultTag(dataDirectory: dataDirectory)) : .disabled
         landlockABI = policy.landlock ? Landlock.abi : 0
         devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw SandboxError(.channel, errno: errno, "stdin (/dev/null)") }
@@ -41,6 +42,7 @@ final class Sandbox {
     var memoryEnforcement: String { cgroups.layout == nil ? "watchdog" : "cgroup" }
 
     /// Spawns `executable` confined to `container`; `group` names its cgroup (one per extension).
+    /// No file it writes grows past `containerBytes` (its container quota) or the policy's limit.
     func spawn(
         executable: String,
         arguments: [String] = [],
@@ -48,6 +50,7 @@ final class Sandbox {
         container: String,
         executableRoot: String,
         memoryBytes: Int,
+        containerBytes: Int? = nil,
         group: String
     ) throws(SandboxError) -> (SpawnedProcess, ExtensionCgroup?) {
         var cgroup: ExtensionCgroup?
@@ -76,7 +79,7 @@ final class Sandbox {
             arguments: arguments,
             environment: environment,
             workingDirectory: container,
-            policy: policy,
+            policy: policy.limitingFileSize(to: containerBytes),
             memoryBytes: memoryBytes,
             seccomp: seccomp,
             landlockRuleset: ruleset,

@@ -44,6 +44,14 @@ public struct SandboxPolicy: Sendable, Hashable {
         return p
     }
 
+    /// This policy with RLIMIT_FSIZE at most `bytes` (a container quota), when given.
+    func limitingFileSize(to bytes: Int?) -> SandboxPolicy {
+        guard let bytes, bytes > 0 else { return self }
+        var policy = self
+        policy.fileSizeBytes = min(policy.fileSizeBytes, UInt64(bytes))
+        return policy
+    }
+
     /// RLIMIT_DATA for a memory budget: a loose backstop far above it, so that the process is
     /// killed by the cgroup or watchdog (as jetsam does) rather than seeing malloc fail.
     func dataLimit(memoryBytes: Int) -> UInt64 {

@@ -2,8 +2,9 @@ import SandglassIPC
 
 /// The limits an extension runs under: time budgets per activation, memory, reloads.
 ///
-/// Defaults follow DESIGN.md (sources in semantics.md); each can be changed per run and,
-/// through the extension's `SandglassLimits` Info.plist dictionary, per bundle.
+/// Defaults follow DESIGN.md (sources in semantics.md); each can be changed per run (the
+/// operator's `--budget`), and lowered — never raised — per bundle through the extension's
+/// `SandglassLimits` Info.plist dictionary (``LimitOverrides/capped(by:)``).
 public struct Budgets: Sendable, Hashable {
     /// exec → `hello`.
     public var launch: Duration = .seconds(1)
@@ -23,6 +24,11 @@ public struct Budgets: Sendable, Hashable {
     public var memoryBytes: Int = 30 << 20
     /// Timeline reloads per widget instance in any rolling 24 hours.
     public var reloadsPerDay: Int = 60
+    /// Bytes the container may hold (allocated blocks); over it the process is killed with
+    /// reason `resource`. Also every file's size limit (RLIMIT_FSIZE).
+    public var containerBytes: Int = 256 << 20
+    /// Files, directories and links the container may hold; over it, as for ``containerBytes``.
+    public var containerInodes: Int = 10_000
 
     public init() {}
 
@@ -45,6 +51,8 @@ public struct LimitOverrides: Sendable, Hashable {
     public var idle: Duration?
     public var memoryBytes: Int?
     public var reloadsPerDay: Int?
+    public var containerBytes: Int?
+    public var containerInodes: Int?
 
     public init() {}
 
@@ -60,6 +68,8 @@ public struct LimitOverrides: Sendable, Hashable {
         if let idle { b.idle = idle }
         if let memoryBytes { b.memoryBytes = memoryBytes }
         if let reloadsPerDay { b.reloadsPerDay = reloadsPerDay }
+        if let containerBytes { b.containerBytes = containerBytes }
+        if let containerInodes { b.containerInodes = containerInodes }
         return b
     }
 }

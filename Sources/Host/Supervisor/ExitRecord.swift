@@ -1,4 +1,5 @@
 import CSandbox
+import Glibc
 
 /// How a process ended, from its wait status and rusage.
 public struct ExitRecord: Sendable, Hashable {
@@ -16,6 +17,13 @@ public struct ExitRecord: Sendable, Hashable {
     public var peakRSSKiB: UInt64
     /// Why the host killed it, if it did.
     public var killReason: KillReason?
+
+    /// What the process did that the sandbox forbids, when the kernel killed it for that: SIGSYS
+    /// is the seccomp filter's kill, for a system call of another architecture. (A process can
+    /// raise SIGSYS itself; it then gets the same record, which is no loss: it asked for it.)
+    public var sandboxViolation: String? {
+        signal == SIGSYS ? "made a system call of another architecture (i386 int 0x80 or x32), which the sandbox forbids" : nil
+    }
 
     /// `exited 0`, `SIGKILL`, …
     public var summary: String {

@@ -49,6 +49,9 @@ final class ExtensionProcess {
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?
     var channelClosedTimer: TimerID?
+    /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
+    var containerTimer: TimerID?
+    var containerCheckInFlight = false
     /// Waiting (on the loop) for the process to be quiet before an idle kill.
     var quietTimer: TimerID?
     var holdsQuietBusy = false

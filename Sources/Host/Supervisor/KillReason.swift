@@ -20,4 +20,7 @@ public enum KillReason: String, Sendable, Hashable, CaseIterable {
     /// Over a budget other than time, memory and CPU: the container's quota (bytes or files), the
     /// bytes or rate of messages it may send, or data the host had for it that it did not read.
     case resource
+    /// The kernel killed it for a call the sandbox forbids outright (SIGSYS: a system call of
+    /// another architecture).
+    case sandboxViolation
 }

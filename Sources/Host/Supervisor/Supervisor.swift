@@ -42,6 +42,8 @@ final class Supervisor {
     /// Launches waiting for their extension's backoff to end.
     private let backoffWaits: ClockWaits<ManagedExtension>
     private var isShuttingDown = false
+    /// Measures containers for their quota off the loop (nil only if its pipe could not be made).
+    let containerScanner: ContainerScanner?
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
         self.loop = loop
@@ -50,6 +52,7 @@ final class Supervisor {
         self.sandbox = sandbox
         self.settings = settings
         backoffWaits = ClockWaits(clock: clock)
+        containerScanner = try? ContainerScanner(loop: loop)
     }
 
     /// Live processes now.
@@ -64,7 +67,13 @@ final class Supervisor {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
         ExtensionFiles.handOver(container, to: sandbox.policy.extensionUser)
-        let budgets = settings.budgetOverrides.applied(to: bundle.budgets)
+        let ceiling = settings.budgetOverrides.applied(to: .defaults(for: bundle.role))
+        let (budgets, caps) = bundle.limits.capped(by: ceiling)
+        for cap in caps {
+            log.emit("limits.capped", [("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
+                                       ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
+                                       ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
+        }
         let managed = ManagedExtension(app: app, bundle: bundle, container: container, budgets: budgets)
         extensions[bundle.bundleIdentifier] = managed
         return managed
@@ -163,6 +172,7 @@ final class Supervisor {
                                          ("detail", .string("\(pending.kind.rawValue) answered: the count of failures in a row starts over"))])
         }
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
+        checkContainer(process, of: ext)
         clock.endBusy()
         pending.continuation.resume(returning: outcome)
         if process.pending.isEmpty && process.state == .ready { scheduleIdle(process, of: ext) }
@@ -287,7 +297,7 @@ final class Supervisor {
     private func failureCause(_ process: ExtensionProcess, _ record: ExitRecord, hadPending: Bool) -> String? {
         if let reason = record.killReason {
             switch reason {
-            case .timeBudget, .memory, .cpu, .protocolViolation, .resource:
+            case .timeBudget, .memory, .cpu, .protocolViolation, .resource, .sandboxViolation:
                 return process.helloAt == nil ? "\(reason.rawValue) during launch" : reason.rawValue
             case .idle, .chaos, .hostShutdown, .sessionConflict:
                 return nil
@@ -345,6 +355,7 @@ final class Supervisor {
             container: ext.container,
             executableRoot: ext.bundle.path,
             memoryBytes: ext.budgets.memoryBytes,
+            containerBytes: ext.budgets.containerBytes,
             group: ext.identifier
         )
         let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
@@ -386,6 +397,7 @@ final class Supervisor {
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
         }
+        checkContainer(process, of: ext)
         hooks.stepReached(.spawned, ext, process)
         return process
     }
@@ -690,15 +702,23 @@ final class Supervisor {
         let wasKilled = process.killReason != nil
         if process.killReason == nil {
             // Not killed by the host: the kernel's OOM killer (cgroup), RLIMIT_CPU, or its own end.
+            var detail = ""
             if let cgroup = process.cgroup, cgroup.oomKillCount() > process.oomKillsAtSpawn {
                 process.killReason = .memory
+                detail = "over the \(ext.budgets.memoryBytes >> 10) KiB memory limit (cgroup OOM kill)"
             } else if record.signal == SIGXCPU || (record.signal == SIGKILL && cpuMs >= sandbox.policy.cpuSeconds * 1000 && sandbox.policy.rlimits) {
                 process.killReason = .cpu
+                detail = "RLIMIT_CPU of \(sandbox.policy.cpuSeconds) s used up"
+            } else if record.signal == SIGXFSZ {
+                process.killReason = .resource
+                detail = "a file reached the container quota of \(ext.budgets.containerBytes >> 10) KiB (RLIMIT_FSIZE)"
+            } else if let violation = record.sandboxViolation {
+                process.killReason = .sandboxViolation
+                detail = violation
             }
             if let reason = process.killReason {
                 log.emit("killed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                    ("reason", .string(reason.rawValue)),
-                                    ("detail", .string(reason == .memory ? "over the \(ext.budgets.memoryBytes >> 10) KiB memory limit (cgroup OOM kill)" : "RLIMIT_CPU of \(sandbox.policy.cpuSeconds) s used up"))])
+                                    ("reason", .string(reason.rawValue)), ("detail", .string(detail))])
             }
         }
         record.killReason = process.killReason
@@ -707,6 +727,7 @@ final class Supervisor {
         if let timer = process.idleTimer { clock.cancel(timer) }
         if let timer = process.watchdogTimer { loop.cancel(timer) }
         if let timer = process.channelClosedTimer { loop.cancel(timer) }
+        stopCheckingContainer(process)
         endQuietWait(process)
         process.output.finish()
         process.channel.close()
@@ -781,6 +802,7 @@ final class Supervisor {
                 if liveProcesses == 0 { continuation.resume() } else { exitWaiters.append(continuation) }
             }
         }
+        containerScanner?.close()
     }
 }
 

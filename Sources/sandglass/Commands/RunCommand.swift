@@ -56,7 +56,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the event log (JSON lines) to this file.")
     var log: String?
 
-    @Option(name: .customLong("budget"), help: "Override a budget for every extension: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory in MiB; reloadsPerDay).")
+    @Option(name: .customLong("budget"), help: "Set a budget for every extension, also the most its own SandglassLimits may ask for: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory and container in MiB; containerFiles; reloadsPerDay).")
     var budgets: [BudgetOption] = []
 
     @Flag(help: "Lift the reload budget and the 5-minute minimum spacing, as Xcode's debugger does (every reload is still recorded, as exempt).")

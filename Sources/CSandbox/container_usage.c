@@ -1,0 +1,58 @@
+// The size of an extension's container, measured by the host off its loop thread. Never
+// follows a symbolic link: each directory is opened by one name beneath its parent's
+// descriptor with O_NOFOLLOW, each entry is looked at with AT_SYMLINK_NOFOLLOW.
+#include "CSandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct usage_walk {
+    long inode_limit;
+    int max_depth;
+    unsigned long long bytes;
+    long inodes;
+};
+
+// 0 when the directory was read to its end, SG_USAGE_OVER_INODES or SG_USAGE_TOO_DEEP when
+// the walk stopped.
+static int walk(struct usage_walk *w, int dirfd, int depth) {
+    int fd = dup(dirfd);
+    if (fd < 0) return 0;
+    DIR *dir = fdopendir(fd);
+    if (!dir) { close(fd); return 0; }
+    int rc = 0;
+    struct dirent *entry;
+    while (rc == 0 && (entry = readdir(dir)) != NULL) {
+        const char *name = entry->d_name;
+        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+        struct stat st;
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;   // gone meanwhile
+        w->bytes += (unsigned long long)st.st_blocks * 512ULL;
+        if (++w->inodes > w->inode_limit) { rc = SG_USAGE_OVER_INODES; break; }
+        if (!S_ISDIR(st.st_mode)) continue;
+        if (depth + 1 > w->max_depth) { rc = SG_USAGE_TOO_DEEP; break; }
+        int child = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child < 0) continue;   // replaced by a link or removed meanwhile
+        rc = walk(w, child, depth + 1);
+        close(child);
+    }
+    closedir(dir);
+    return rc;
+}
+
+int sg_container_usage(const char *root, long inode_limit, int max_depth, unsigned long long *bytes, long *inodes) {
+    *bytes = 0;
+    *inodes = 0;
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct usage_walk w = { .inode_limit = inode_limit, .max_depth = max_depth, .bytes = 0, .inodes = 0 };
+    int rc = walk(&w, fd, 0);
+    close(fd);
+    *bytes = w.bytes;
+    *inodes = w.inodes;
+    return rc;
+}

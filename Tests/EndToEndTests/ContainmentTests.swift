@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import SandglassHost
+import Testing
+
+/// Hostile extensions (Hostile.app) are contained with a typed verdict: a container over its
+/// quota, a system call of another architecture, limits raised in its own Info.plist.
+@Suite("Containment", .timeLimit(.minutes(2)))
+struct ContainmentTests {
+    @Test("writing past its container quota is killed with reason resource and a container.overQuota event; under it, not")
+    func containerQuota() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == "com.example.hostile.fillscontainer" }
+            #expect(over.int("allowedBytes") == 4 << 20)
+            #expect((over.int("bytes") ?? 0) > 4 << 20)
+            #expect(over.int("allowedInodes") == 10_000)
+            let killed = try await host.waitFor("killed") { $0.bundle == "com.example.hostile.fillscontainer" && $0.pid == over.pid }
+            #expect(killed.string("reason") == "resource")
+            #expect((killed.string("detail") ?? "").contains("over its quota"))
+            // The one that wrote 1 MiB of its 4 answered, and was never over.
+            _ = try await host.waitFor("activation.end", timeout: .seconds(30)) {
+                $0.bundle == "com.example.hostile.writesalittle" && $0.string("kind") == "timeline" && $0.string("outcome") == "ok"
+            }
+            let events = await host.events()
+            #expect(!events.contains { $0.name == "container.overQuota" && $0.bundle == "com.example.hostile.writesalittle" })
+            #expect(!events.contains { $0.name == "killed" && $0.bundle == "com.example.hostile.writesalittle" })
+        }
+    }
+
+    @Test("a container still over its quota is killed again at once at its next launch")
+    func overQuotaAtLaunch() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let first = try await host.waitFor("killed", timeout: .seconds(30)) {
+                $0.bundle == "com.example.hostile.fillscontainer" && $0.string("reason") == "resource"
+            }
+            await host.reloadTimelines(ofKind: "Misbehaving")
+            let again = try await host.waitFor("killed", timeout: .seconds(30)) {
+                $0.bundle == "com.example.hostile.fillscontainer" && $0.string("reason") == "resource" && $0.pid != first.pid
+            }
+            #expect(again.string("phase") == "launch" || (again.string("detail") ?? "").contains("over its quota"))
+        }
+    }
+
+    @Test("a bundle's SandglassLimits cannot raise a limit: capped at the host's, recorded, and the spawned line shows the cap")
+    func limitsCapped() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Hostile.app"))
+            let events = await host.events()
+            let caps = events.filter { $0.name == "limits.capped" && $0.bundle == "com.example.hostile.writesalittle" }
+            let memory = try #require(caps.first { $0.string("key") == "MemoryMiB" })
+            #expect(memory.double("asked") == 100_000)
+            #expect(memory.double("granted") == 30)
+            let idle = try #require(caps.first { $0.string("key") == "IdleSeconds" })
+            #expect(idle.double("asked") == 1e9)
+            #expect(idle.double("granted") == 5)
+            // Asking for less is no cap.
+            #expect(!caps.contains { $0.string("key") == "ContainerMiB" })
+            await host.start()
+            let spawned = try await host.waitFor("spawned") { $0.bundle == "com.example.hostile.writesalittle" }
+            #expect(spawned.int("memoryLimitBytes") == 30 << 20)
+        }
+    }
+
+    @Test("the operator's budget is the ceiling: a bundle may ask for less, not more")
+    func operatorCeiling() async throws {
+        try await withHost({ $0.budgetOverrides.memoryBytes = 40 << 20 }) { host in
+            try await host.install(Examples.app("Hostile.app"))
+            let memory = try #require(await host.events().first { $0.name == "limits.capped" && $0.string("key") == "MemoryMiB" })
+            #expect(memory.double("granted") == 40)
+        }
+    }
+
+    @Test("a system call through int 0x80 kills the process, recorded as a sandbox violation")
+    func otherArchitecture() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let killed = try await host.waitFor("killed", timeout: .seconds(30)) { $0.bundle == "com.example.hostile.int80" }
+            #expect(killed.string("reason") == "sandboxViolation")
+            #expect(killed.string("detail") == "made a system call of another architecture (i386 int 0x80 or x32), which the sandbox forbids")
+            let exited = try await host.waitFor("exited") { $0.pid == killed.pid }
+            #expect(exited.string("signal") == "SIGSYS")
+            let end = try await host.waitFor("activation.end") { $0.bundle == killed.bundle && $0.string("kind") == "timeline" }
+            #expect(end.string("reason") == "sandboxViolation")
+            #expect(!(await host.events()).contains { $0.name == "log" && ($0.string("message") ?? "").contains("int 0x80 returned") })
+        }
+    }
+}

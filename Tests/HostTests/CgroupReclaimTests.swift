@@ -1,0 +1,80 @@
+import CSandbox
+import Foundation
+import Glibc
+@testable import SandglassHost
+import Testing
+
+/// A host SIGKILLed leaves its cgroups — and any process that escaped its parent-death signal
+/// in them. The next host finds them by name, kills what is in them and removes them.
+@Suite("Cgroup reclaim", .serialized)
+struct CgroupReclaimTests {
+    /// The pid of a process that has ended (and was reaped).
+    private func deadPid() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test("the groups of a dead host are reclaimed by the next: their processes killed, the groups removed")
+    func deadHostsGroupsReclaimed() throws {
+        let dead = try deadPid()
+        let stale = CgroupController.probe(tag: "sandglass-\(dead)-dreclaim")
+        try #require(stale.layout != nil, "cgroups unavailable here: \(stale.unavailableReason ?? "")")
+        let group = try #require(try stale.makeGroup(name: "com.example.escaped", memoryBytes: 64 << 20, maxTasks: 16))
+        // A process that escaped its host: no parent-death signal, in the dead host's group.
+        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        let spawned = try Spawner.spawn(SpawnRequest(
+            executable: "/bin/sleep", arguments: ["1000"], environment: [:], workingDirectory: "/",
+            policy: .bare, memoryBytes: 64 << 20, seccomp: nil, landlockRuleset: nil, cgroup: group, devNull: devNull))
+        defer {
+            _ = sg_pidfd_send_signal(spawned.pidfd, SIGKILL)
+            var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0
+            while sg_reap(spawned.pid, &status, &cpu, &rss) == 0 { sched_yield() }
+            [spawned.pidfd, spawned.channelFD, spawned.outputFD].forEach { close($0) }
+            group.remove()
+            stale.removeBase()
+        }
+        #expect(CgroupController.pids(in: group.memoryDir) == [spawned.pid])
+
+        let next = CgroupController.probe()
+        defer { next.removeBase() }
+        // Killed: its pidfd becomes readable once it has ended.
+        var fd = pollfd(fd: spawned.pidfd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&fd, 1, 5000) == 1, "the escaped process still runs")
+        var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0
+        #expect(sg_reap(spawned.pid, &status, &cpu, &rss) == 1)
+        #expect(sg_wifsignaled(status) != 0 && sg_wtermsig(status) == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: group.memoryDir))
+        if let pids = group.pidsDir { #expect(!FileManager.default.fileExists(atPath: pids)) }
+        #expect(next.reclaimed.contains { $0.hasSuffix("/sandglass-\(dead)-dreclaim") })
+    }
+
+    @Test("a host's own groups are removed at its shutdown, with any process still in them killed")
+    func shutdownKillsLeftovers() throws {
+        let controller = CgroupController.probe(tag: "sandglass-\(getpid())-dleftover")
+        try #require(controller.layout != nil, "cgroups unavailable here: \(controller.unavailableReason ?? "")")
+        let group = try #require(try controller.makeGroup(name: "com.example.left", memoryBytes: 64 << 20, maxTasks: 16))
+        let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(devNull) }
+        let spawned = try Spawner.spawn(SpawnRequest(
+            executable: "/bin/sleep", arguments: ["1000"], environment: [:], workingDirectory: "/",
+            policy: .bare, memoryBytes: 64 << 20, seccomp: nil, landlockRuleset: nil, cgroup: group, devNull: devNull))
+        defer {
+            _ = sg_pidfd_send_signal(spawned.pidfd, SIGKILL)
+            var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0
+            while sg_reap(spawned.pid, &status, &cpu, &rss) == 0 { sched_yield() }
+            [spawned.pidfd, spawned.channelFD, spawned.outputFD].forEach { close($0) }
+        }
+        group.remove()
+        controller.removeBase()
+        var fd = pollfd(fd: spawned.pidfd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&fd, 1, 5000) == 1, "the process left in the group still runs")
+        var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0
+        #expect(sg_reap(spawned.pid, &status, &cpu, &rss) == 1)
+        #expect(sg_wifsignaled(status) != 0 && sg_wtermsig(status) == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: group.memoryDir))
+    }
+}
