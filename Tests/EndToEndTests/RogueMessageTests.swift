@@ -23,7 +23,7 @@ struct RogueMessageTests {
         try await withHost({
             $0.extensionEnvironment["ROGUE_UNIX_URL"] = socketURL
             $0.extensionEnvironment["ROGUE_HTTP_URL"] = server.url("/json")
-            $0.extensionEnvironment["ROGUE_DOWNLOAD_URL"] = server.url("/bytes/1073741824")
+            $0.extensionEnvironment["ROGUE_DOWNLOAD_URL"] = server.url("/bytes/268435456?chunk=65536&interval=1")
             $0.budgetOverrides.idle = .seconds(120)
             // Long enough for each attack to play out within its first activations.
             $0.budgetOverrides.placeholder = .seconds(30)
