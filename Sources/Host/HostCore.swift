@@ -81,7 +81,7 @@ actor HostCore {
             let registry = SessionRegistry()
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
-                                     inline: InlineRequests(log: log, clock: clock), supervisor: supervisor, log: log)
+                                     inline: try InlineRequests(log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline"), supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }
     }

@@ -143,6 +143,10 @@ int sg_socketpair_stream(int fds[2]);
 int sg_pipe(int fds[2]);
 /// O_NONBLOCK on; 0 or -errno.
 int sg_set_nonblocking(int fd);
+
+// send(2) of `len` bytes with MSG_NOSIGNAL|MSG_DONTWAIT, and `fd` attached to their first byte
+// (SCM_RIGHTS) when it is >= 0. Returns the bytes sent or -1 with errno.
+long sg_send_with_descriptor(int sock, const void *buf, unsigned long len, int fd);
 /// Number of open fds of this process (entries of /proc/self/fd), or -errno.
 int sg_count_open_fds(void);
 /// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants are reparented to this process
