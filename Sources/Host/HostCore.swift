@@ -32,12 +32,14 @@ actor HostCore {
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try DataDirectory.prepare(configuration.dataDirectory)
             clock = RunClock(mode: configuration.clock, loop: loop)
             log = EventLog(clock: clock)
             log.historyLimit = configuration.eventHistoryLimit.map { max(1, $0) } ?? .max
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
-            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser) {
+            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser,
+                                                                 range: configuration.sandbox.identityRange) {
                 throw HostSetupError(description: """
                     extensions run as an unprivileged user and could not reach the data directory \(configuration.dataDirectory): \
                     \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
@@ -50,7 +52,7 @@ actor HostCore {
                 // from a page the host updates on every jump.
                 let runtime = configuration.dataDirectory + "/Runtime"
                 try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o755])
+                                                        attributes: [.posixPermissions: 0o711])
                 let shim = try ClockShim.install(configured: configuration.clockShimPath, into: runtime)
                 let page = try ClockPage(path: runtime + "/clock", offset: clock.realtimeOffset)
                 clock.onJump = { [unowned page] offset in page.publish(offset) }

@@ -40,13 +40,15 @@ final class Sandbox {
     /// `cgroup` when a cgroup enforces the memory budget, else `watchdog`.
     var memoryEnforcement: String { cgroups.layout == nil ? "watchdog" : "cgroup" }
 
-    /// Spawns `executable` confined to `container`; `group` names its cgroup (one per extension).
+    /// Spawns `executable` confined to `container`, as `user` (nil: the host's user); `group`
+    /// names its cgroup (one per extension).
     func spawn(
         executable: String,
         arguments: [String] = [],
         environment: [String: String],
         container: String,
         executableRoot: String,
+        user: ExtensionIdentity?,
         memoryBytes: Int,
         group: String
     ) throws(SandboxError) -> (SpawnedProcess, ExtensionCgroup?) {
@@ -81,6 +83,7 @@ final class Sandbox {
             seccomp: seccomp,
             landlockRuleset: ruleset,
             cgroup: cgroup,
+            user: user,
             devNull: devNull
         )
         return (try Spawner.spawn(request), cgroup)

@@ -41,6 +41,9 @@ final class Supervisor {
     /// Launches waiting for their extension's backoff to end.
     private let backoffWaits: ClockWaits<ManagedExtension>
     private var isShuttingDown = false
+    /// Each extension's own uid, when extensions get one (the host runs as root).
+    private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
+        ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
         self.loop = loop
@@ -58,13 +61,18 @@ final class Supervisor {
 
     /// Makes `bundle` known, with its container created.
     func register(_ bundle: ExtensionBundle, app: AppBundle) throws -> ManagedExtension {
-        let container = settings.containersRoot + "/" + bundle.bundleIdentifier
-        for dir in [container, container + "/tmp", container + "/Library/Caches", container + "/Documents"] {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let identity = try identities?.identity(for: bundle.bundleIdentifier) ?? sandbox.policy.extensionUser.sharedCredentials
+        let (container, repair) = try ContainerDirectory.prepare(root: settings.containersRoot, identifier: bundle.bundleIdentifier, owner: identity)
+        switch repair {
+        case .none: break
+        case .removed(let what):
+            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
+        case .movedAside(let name, let owner):
+            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)),
+                                            ("detail", .string("the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"))])
         }
-        ExtensionFiles.handOver(container, to: sandbox.policy.extensionUser)
         let budgets = settings.budgetOverrides.applied(to: bundle.budgets)
-        let managed = ManagedExtension(app: app, bundle: bundle, container: container, budgets: budgets)
+        let managed = ManagedExtension(app: app, bundle: bundle, container: container, identity: identity, budgets: budgets)
         extensions[bundle.bundleIdentifier] = managed
         return managed
     }
@@ -341,6 +349,7 @@ final class Supervisor {
             environment: environment,
             container: ext.container,
             executableRoot: ext.bundle.path,
+            user: ext.identity,
             memoryBytes: ext.budgets.memoryBytes,
             group: ext.identifier
         )
