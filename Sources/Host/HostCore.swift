@@ -45,7 +45,10 @@ actor HostCore {
                     \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
                     """)
             }
-            sandbox = try Sandbox(policy: configuration.sandbox)
+            var policy = configuration.sandbox
+            // The clock shim and its page (the virtual clock) live in the runtime directory.
+            policy.readablePaths.append(configuration.dataDirectory + "/Runtime")
+            sandbox = try Sandbox(policy: policy)
             var environment = configuration.extensionEnvironment
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset

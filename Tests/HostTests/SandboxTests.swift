@@ -291,6 +291,20 @@ struct CrossExtensionTests {
         }
     }
 
+    @Test("world-readable files outside the allowed system paths are not readable", .enabled(if: Landlock.abi > 0))
+    func worldReadable() async throws {
+        let runner = try ProbeRunner()
+        defer { Task { await runner.finish() } }
+        let hostname = try await runner.run(["read-contents", "/etc/hostname"])
+        #expect(hostname.int("fd") == -1)
+        #expect(hostname.int("errno") == Int(EACCES))
+        let listing = try await runner.run(["list", "/home"])
+        #expect(listing.int("ok") == 0)
+        // What a Swift program needs still is.
+        let zone = try await runner.run(["read", "/etc/passwd"])
+        #expect((zone.int("fd") ?? -1) >= 0)
+    }
+
     @Test("the host's data directory: the journal cannot be read, Bundles and Transfers not listed (file modes alone)")
     func dataDirectory() async throws {
         let runner = try ProbeRunner()

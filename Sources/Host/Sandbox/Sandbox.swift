@@ -68,7 +68,7 @@ final class Sandbox {
             if let fd = rulesets[key] {
                 ruleset = fd
             } else {
-                let fd = try Landlock.ruleset(writable: [container], executable: [executableRoot])
+                let fd = try Landlock.ruleset(writable: [container], executable: [executableRoot], readable: policy.readablePaths)
                 rulesets[key] = fd
                 ruleset = fd
             }
