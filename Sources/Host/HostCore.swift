@@ -32,26 +32,31 @@ actor HostCore {
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try DataDirectory.prepare(configuration.dataDirectory)
             clock = RunClock(mode: configuration.clock, loop: loop)
             log = EventLog(clock: clock)
             log.historyLimit = configuration.eventHistoryLimit.map { max(1, $0) } ?? .max
             log.historyByteLimit = configuration.eventHistoryBytes.map { max(1, $0) } ?? .max
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
-            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser) {
+            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser,
+                                                                 range: configuration.sandbox.identityRange) {
                 throw HostSetupError(description: """
                     extensions run as an unprivileged user and could not reach the data directory \(configuration.dataDirectory): \
                     \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
                     """)
             }
-            sandbox = try Sandbox(policy: configuration.sandbox, dataDirectory: configuration.dataDirectory)
+            var policy = configuration.sandbox
+            // The clock shim and its page (the virtual clock) live in the runtime directory.
+            policy.readablePaths.append(configuration.dataDirectory + "/Runtime")
+            sandbox = try Sandbox(policy: policy, dataDirectory: configuration.dataDirectory)
             var environment = configuration.extensionEnvironment
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset
                 // from a page the host updates on every jump.
                 let runtime = configuration.dataDirectory + "/Runtime"
                 try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o755])
+                                                        attributes: [.posixPermissions: 0o711])
                 let shim = try ClockShim.install(configured: configuration.clockShimPath, into: runtime)
                 let page = try ClockPage(path: runtime + "/clock", offset: clock.realtimeOffset)
                 clock.onJump = { [unowned page] offset in page.publish(offset) }
@@ -83,7 +88,7 @@ actor HostCore {
             let registry = SessionRegistry()
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
-                                     inline: InlineRequests(log: log, clock: clock), supervisor: supervisor, log: log)
+                                     inline: try InlineRequests(log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline"), supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }
     }

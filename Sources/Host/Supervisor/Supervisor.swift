@@ -44,6 +44,9 @@ final class Supervisor {
     private var isShuttingDown = false
     /// Measures containers for their quota off the loop (nil only if its pipe could not be made).
     let containerScanner: ContainerScanner?
+    /// Each extension's own uid, when extensions get one (the host runs as root).
+    private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
+        ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
         self.loop = loop
@@ -62,11 +65,16 @@ final class Supervisor {
 
     /// Makes `bundle` known, with its container created.
     func register(_ bundle: ExtensionBundle, app: AppBundle) throws -> ManagedExtension {
-        let container = settings.containersRoot + "/" + bundle.bundleIdentifier
-        for dir in [container, container + "/tmp", container + "/Library/Caches", container + "/Documents"] {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let identity = try identities?.identity(for: bundle.bundleIdentifier) ?? sandbox.policy.extensionUser.sharedCredentials
+        let (container, repair) = try ContainerDirectory.prepare(root: settings.containersRoot, identifier: bundle.bundleIdentifier, owner: identity)
+        switch repair {
+        case .none: break
+        case .removed(let what):
+            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
+        case .movedAside(let name, let owner):
+            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)),
+                                            ("detail", .string("the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"))])
         }
-        ExtensionFiles.handOver(container, to: sandbox.policy.extensionUser)
         let ceiling = settings.budgetOverrides.applied(to: .defaults(for: bundle.role))
         let (budgets, caps) = bundle.limits.capped(by: ceiling)
         for cap in caps {
@@ -74,7 +82,7 @@ final class Supervisor {
                                        ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
                                        ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
         }
-        let managed = ManagedExtension(app: app, bundle: bundle, container: container, budgets: budgets)
+        let managed = ManagedExtension(app: app, bundle: bundle, container: container, identity: identity, budgets: budgets)
         extensions[bundle.bundleIdentifier] = managed
         return managed
     }
@@ -354,6 +362,7 @@ final class Supervisor {
             environment: environment,
             container: ext.container,
             executableRoot: ext.bundle.path,
+            user: ext.identity,
             memoryBytes: ext.budgets.memoryBytes,
             containerBytes: ext.budgets.containerBytes,
             group: ext.identifier
