@@ -29,7 +29,13 @@ struct BundleClaimTests {
             #expect(a.path != b.path)
             let info = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: a.path + "/Info.plist")), format: nil) as? [String: Any]
             #expect(info?["CFBundleIdentifier"] as? String == a.bundleIdentifier, "the first app's stored copy is still its own")
-            let outcome = await host.activate("com.example.leaderboard.widget", .timeline, widget: "Leaderboard")
+            // ETXTBSY: another test of this process may be between clone and exec with the
+            // descriptor of a copy still open; the next try finds the file free.
+            var outcome = await host.activate("com.example.leaderboard.widget", .timeline, widget: "Leaderboard")
+            for _ in 0..<3 {
+                guard case .failed(let why)? = outcome, why.contains("Text file busy") else { break }
+                outcome = await host.activate("com.example.leaderboard.widget", .timeline, widget: "Leaderboard")
+            }
             guard case .timeline? = outcome else { Issue.record("the first app's widget no longer answers: \(String(describing: outcome))"); return }
         }
     }
