@@ -49,8 +49,8 @@ struct MessageBudget {
     private var secondStart: UInt64
     private var logBytesThisMinute = 0
     private var logBytesThisActivation = 0
-    private var reloadsThisSecond = 0
-    private var diagnosticsThisSecond = 0
+    /// Reloads and diagnostics in the current second (reloads: or since the activation began).
+    private var countsThisSecond: [Kind: Int] = [:]
     private var requestTokens: Double
     private var requestRefilled: UInt64
     private var dropped: [Kind: Dropped] = [:]
@@ -90,13 +90,14 @@ struct MessageBudget {
     /// activations follow each other faster than real seconds: each may ask for its reload).
     mutating func activationStarted() {
         logBytesThisActivation = 0
-        reloadsThisSecond = 0
+        countsThisSecond[.reload] = nil
     }
 
     /// Judges `message` (of `bytes` bytes of text, for log and error messages) at `now` (ns).
     /// Whatever it drops is kept for ``takeDropped(now:force:)``.
     mutating func admit(_ kind: Kind, bytes: Int = 0, now: UInt64) -> Verdict {
         roll(now)
+        let limits = self.limits   // read once: the details below are made only for a drop
         switch kind {
         case .log:
             let counted = min(bytes, limits.logMessageBytes)
@@ -112,19 +113,11 @@ struct MessageBudget {
             logBytesThisActivation += counted
             return .accept
         case .reload:
-            reloadsThisSecond += 1
-            if reloadsThisSecond > limits.reloadsPerSecond {
-                note(kind, bytes: 0, "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due")
-                return .drop
-            }
-            return .accept
+            return counted(kind, limit: limits.reloadsPerSecond,
+                           "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due")
         case .diagnostic:
-            diagnosticsThisSecond += 1
-            if diagnosticsThisSecond > limits.diagnosticsPerSecond {
-                note(kind, bytes: 0, "more than \(limits.diagnosticsPerSecond) diagnostics a second")
-                return .drop
-            }
-            return .accept
+            return counted(kind, limit: limits.diagnosticsPerSecond,
+                           "more than \(limits.diagnosticsPerSecond) diagnostics a second")
         case .other:
             // A bucket of `requestBurst` tokens refilled at `requestsPerSecond`: bursts pass, a
             // sustained flood empties it however fast the host serves it.
@@ -148,6 +141,15 @@ struct MessageBudget {
         return all
     }
 
+    /// One more message of `kind` in its window: accepted up to `limit`, dropped (and noted) past it.
+    private mutating func counted(_ kind: Kind, limit: Int, _ detail: @autoclosure () -> String) -> Verdict {
+        let count = (countsThisSecond[kind] ?? 0) + 1
+        countsThisSecond[kind] = count
+        guard count > limit else { return .accept }
+        note(kind, bytes: 0, detail())
+        return .drop
+    }
+
     private mutating func note(_ kind: Kind, bytes: Int, _ detail: String) {
         var entry = dropped[kind] ?? Dropped(kind: kind, detail: detail)
         entry.messages += 1
@@ -158,8 +160,7 @@ struct MessageBudget {
     private mutating func roll(_ now: UInt64) {
         if now &- secondStart >= 1_000_000_000 {
             secondStart = now
-            reloadsThisSecond = 0
-            diagnosticsThisSecond = 0
+            countsThisSecond.removeAll(keepingCapacity: true)
         }
         if now &- minuteStart >= 60_000_000_000 {
             minuteStart = now
