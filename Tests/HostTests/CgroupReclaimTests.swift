@@ -37,8 +37,8 @@ struct CgroupReclaimTests {
             group.remove()
             stale.removeBase()
         }
-        #expect(CgroupController.pids(in: group.memoryDir) == [spawned.pid])
-
+        // The next host (any host starting on this machine reclaims the groups of dead ones: one
+        // started by a test running beside this one may be first).
         let next = CgroupController.probe()
         defer { next.removeBase() }
         // Killed: its pidfd becomes readable once it has ended.
@@ -49,7 +49,6 @@ struct CgroupReclaimTests {
         #expect(sg_wifsignaled(status) != 0 && sg_wtermsig(status) == SIGKILL)
         #expect(!FileManager.default.fileExists(atPath: group.memoryDir))
         if let pids = group.pidsDir { #expect(!FileManager.default.fileExists(atPath: pids)) }
-        #expect(next.reclaimed.contains { $0.hasSuffix("/sandglass-\(dead)-dreclaim") })
     }
 
     @Test("a host's own groups are removed at its shutdown, with any process still in them killed")

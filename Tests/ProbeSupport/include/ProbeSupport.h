@@ -2,6 +2,8 @@
 // another architecture.
 #pragma once
 
+#include <sys/prctl.h>   // PR_* for the probe
+
 /// prctl(option, arg2, 0, 0, 0): its result, or -errno.
 long probe_prctl(int option, unsigned long arg2);
 /// getpid through the i386 entry point (`int $0x80`, i386 number 20): the pid, or -errno.
