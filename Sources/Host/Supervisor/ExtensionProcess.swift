@@ -52,6 +52,8 @@ final class ExtensionProcess {
     /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
     var containerTimer: TimerID?
     var containerCheckInFlight = false
+    /// A measurement was asked for while one was under way: it follows at once.
+    var containerRecheck = false
     /// Waiting (on the loop) for the process to be quiet before an idle kill.
     var quietTimer: TimerID?
     var holdsQuietBusy = false

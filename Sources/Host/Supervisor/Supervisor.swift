@@ -139,6 +139,7 @@ final class Supervisor {
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
                 deadline: deadline, continuation: continuation)
             startedHook?(id, process)
+            checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             } else {
