@@ -50,6 +50,21 @@ struct ContainmentTests {
         }
     }
 
+    @Test("an extension that fills its container while idle, after answering, is killed with reason resource")
+    func idleWriter() async throws {
+        try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let bundle = "com.example.hostile.idlewriter"
+            let answered = try await host.waitFor("activation.end", timeout: .seconds(30)) { $0.bundle == bundle && $0.string("kind") == "timeline" }
+            #expect(answered.string("outcome") == "ok")
+            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == bundle }
+            #expect(over.pid == answered.pid)
+            let killed = try await host.waitFor("killed") { $0.bundle == bundle && $0.pid == answered.pid }
+            #expect(killed.string("reason") == "resource")
+        }
+    }
+
     @Test("a container still over its quota is killed again at once at its next launch")
     func overQuotaAtLaunch() async throws {
         try await withHost { host in

@@ -43,6 +43,8 @@ final class Supervisor {
     private var isShuttingDown = false
     /// Measures containers for their quota off the loop (nil only if its pipe could not be made).
     let containerScanner: ContainerScanner?
+    /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
+    var containerSweepTimer: TimerID?
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
         self.loop = loop
@@ -530,6 +532,7 @@ final class Supervisor {
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
         hooks.stepReached(.hello, ext, process)
+        checkContainer(process, of: ext)   // what its launch wrote
         releaseBusy(process)
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters
@@ -760,6 +763,8 @@ final class Supervisor {
                 if liveProcesses == 0 { continuation.resume() } else { exitWaiters.append(continuation) }
             }
         }
+        if let timer = containerSweepTimer { loop.cancel(timer) }
+        containerSweepTimer = nil
         containerScanner?.close()
     }
 }
