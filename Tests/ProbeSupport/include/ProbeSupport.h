@@ -2,7 +2,7 @@
 // another architecture.
 #pragma once
 
-#include <sys/prctl.h>   // PR_* for the probe
+#include <sys/prctl.h>
 
 /// prctl(option, arg2, 0, 0, 0): its result, or -errno.
 long probe_prctl(int option, unsigned long arg2);
