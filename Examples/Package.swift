@@ -95,6 +95,14 @@ let package = Package(
             path: "MisbehavingWidget"
         ),
         .target(name: "CMisbehaviour", path: "CMisbehaviour"),
+        /// Rogue.app: extensions that speak the protocol themselves, without the SDK, to flood
+        /// the host (logs, reloads, requests), name schemes that reach its own sockets, or never
+        /// read an inline download — the attacks the message budgets contain.
+        .executableTarget(
+            name: "RogueWidget",
+            dependencies: [.product(name: "SandglassIPC", package: "sandglass")],
+            path: "RogueWidget"
+        ),
         /// Not an extension: a static hello-world, the benchmark's floor for a cold start.
         .executableTarget(
             name: "HelloWorld",

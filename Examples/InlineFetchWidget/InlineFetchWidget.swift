@@ -5,7 +5,8 @@
 //  A widget that fetches its data inline, in getTimeline, with URLSession.shared — the way many
 //  widgets do, and the way Apple warns about: "a request may not have enough time to complete
 //  before the system halts the widget extension". Under a short budget a slow URL loses its
-//  data at the kill, and the previous timeline stays.
+//  data at the kill, and the previous timeline stays. With SANDGLASS_FIXTURE_DOWNLOAD=1 it uses
+//  download(from:) instead.
 //
 
 import WidgetKit
@@ -44,6 +45,14 @@ struct FetchProvider: TimelineProvider {
             return FetchEntry(date: Date(), bytes: nil, statusCode: nil, failure: "SANDGLASS_FIXTURE_URL is not set")
         }
         do {
+            if ProcessInfo.processInfo.environment["SANDGLASS_FIXTURE_DOWNLOAD"] == "1" {
+                // download(from:): the body arrives as a file in the container's tmp.
+                let (location, response) = try await URLSession.shared.download(from: url)
+                let data = try Data(contentsOf: location)
+                try? FileManager.default.removeItem(at: location)
+                let statusCode = (response as? HTTPURLResponse)?.statusCode
+                return FetchEntry(date: Date(), bytes: data.count, statusCode: statusCode, failure: nil)
+            }
             let (data, response) = try await URLSession.shared.data(from: url)
             let statusCode = (response as? HTTPURLResponse)?.statusCode
             return FetchEntry(date: Date(), bytes: data.count, statusCode: statusCode, failure: nil)

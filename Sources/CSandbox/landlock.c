@@ -1,5 +1,6 @@
-// Landlock, best effort: writes only beneath the container, execution only of the extension and
-// the system's libraries, no TCP (ABI >= 4), no signals or abstract sockets outside (ABI >= 6).
+// Landlock, best effort: reads only of the container, the extension, the system's libraries and
+// the few files a Swift program reads; writes only beneath the container; execution only of the
+// extension and the system's libraries; no TCP (ABI >= 4), no signals or abstract sockets outside (ABI >= 6).
 // The ruleset is built in the parent; the child only calls landlock_restrict_self.
 #include "CSandbox.h"
 
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -20,6 +22,8 @@
 
 #define LL_FS_EXECUTE (1ULL << 0)
 #define LL_FS_WRITE_FILE (1ULL << 1)
+#define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_READ_DIR (1ULL << 3)
 #define LL_FS_REMOVE_DIR (1ULL << 4)
 #define LL_FS_REMOVE_FILE (1ULL << 5)
 #define LL_FS_MAKE_CHAR (1ULL << 6)
@@ -61,11 +65,19 @@ static uint64_t write_rights(int abi) {
     return r;
 }
 
-static int add_path(int ruleset, const char *path, uint64_t access, int is_file) {
+// The rights that apply to a file (not a directory): Landlock refuses the others on a file.
+#define LL_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+
+static int add_path(int ruleset, const char *path, uint64_t access, uint64_t handled) {
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0) return errno == ENOENT ? 0 : -errno;   // a missing system path is not an error
-    struct ll_path_beneath_attr attr = { .allowed_access = access, .parent_fd = fd };
-    (void)is_file;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) access &= LL_FILE_RIGHTS;
+    struct ll_path_beneath_attr attr = { .allowed_access = access & handled, .parent_fd = fd };
+    if (attr.allowed_access == 0) {   // nothing handled is allowed here: no rule needed
+        close(fd);
+        return 0;
+    }
     long rc = syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &attr, 0);
     int err = errno;
     close(fd);
@@ -74,11 +86,14 @@ static int add_path(int ruleset, const char *path, uint64_t access, int is_file)
 
 int sg_landlock_create(const char *const *write_paths, int write_count,
                        const char *const *write_files, int write_file_count,
-                       const char *const *exec_paths, int exec_count) {
+                       const char *const *exec_paths, int exec_count,
+                       const char *const *read_paths, int read_count, int handle_reads) {
     int abi = sg_landlock_abi();
     if (abi <= 0) return -EOPNOTSUPP;
     uint64_t writes = write_rights(abi);
-    struct ll_ruleset_attr attr = { .handled_access_fs = writes | LL_FS_EXECUTE };
+    uint64_t reads = handle_reads ? (LL_FS_READ_FILE | LL_FS_READ_DIR) : 0;
+    uint64_t handled = writes | reads | LL_FS_EXECUTE;
+    struct ll_ruleset_attr attr = { .handled_access_fs = handled };
     size_t size = sizeof(uint64_t);
     if (abi >= 4) {
         attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
@@ -91,11 +106,11 @@ int sg_landlock_create(const char *const *write_paths, int write_count,
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return -errno;
     int rc = 0;
-    for (int i = 0; i < write_count && rc == 0; i++) rc = add_path(ruleset, write_paths[i], writes, 0);
+    for (int i = 0; i < write_count && rc == 0; i++) rc = add_path(ruleset, write_paths[i], writes | reads, handled);
     // Files (such as /dev/null) take only file rights.
-    uint64_t file_rights = LL_FS_WRITE_FILE | (abi >= 3 ? LL_FS_TRUNCATE : 0);
-    for (int i = 0; i < write_file_count && rc == 0; i++) rc = add_path(ruleset, write_files[i], file_rights, 1);
-    for (int i = 0; i < exec_count && rc == 0; i++) rc = add_path(ruleset, exec_paths[i], LL_FS_EXECUTE, 0);
+    for (int i = 0; i < write_file_count && rc == 0; i++) rc = add_path(ruleset, write_files[i], writes | reads, handled);
+    for (int i = 0; i < exec_count && rc == 0; i++) rc = add_path(ruleset, exec_paths[i], LL_FS_EXECUTE | reads, handled);
+    for (int i = 0; i < read_count && rc == 0; i++) rc = add_path(ruleset, read_paths[i], reads, handled);
     if (rc != 0) {
         close(ruleset);
         return rc;

@@ -114,25 +114,24 @@ public struct ControlCommands: Sendable {
         return ControlResponse(ok: true, message: "advanced the virtual clock by \(text) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
     }
 
-    /// `500ms`, `30s`, `10m`, `2h`, `7d`.
+    /// `500ms`, `30s`, `10m`, `2h`, `7d`: a positive duration (``DurationText``).
     static func duration(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
-        for (suffix, seconds) in units where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            if suffix == "s" && number.hasSuffix("m") { continue }
-            guard let value = Double(number), value > 0, value.isFinite else { return nil }
-            return .nanoseconds(Int64(value * seconds * 1e9))
-        }
-        return nil
+        DurationText.parse(text).flatMap { $0 > .zero ? $0 : nil }
     }
+
+    /// The kills an operator may simulate: what the system does to an extension (chaos, a
+    /// jetsam-like memory kill, a budget or idle kill). Never the host's own findings
+    /// (`hostShutdown`, `protocolViolation`, `resource`, `cpu`, `sessionConflict`), which the
+    /// log must only carry when they happened.
+    static let killReasons: [KillReason] = [.chaos, .memory, .timeBudget, .idle]
 
     private func kill(_ request: ControlRequest) async -> ControlResponse {
         guard let bundle = request.bundle else {
             return ControlResponse(ok: false, message: "kill needs the extension's bundle identifier")
         }
         let reasonName = request.reason ?? KillReason.chaos.rawValue
-        guard let reason = KillReason(rawValue: reasonName) else {
-            return ControlResponse(ok: false, message: "unknown kill reason \(reasonName.debugDescription): one of \(KillReason.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let reason = KillReason(rawValue: reasonName), Self.killReasons.contains(reason) else {
+            return ControlResponse(ok: false, message: "\(reasonName.debugDescription) is not a kill reason the control socket may give: one of \(Self.killReasons.map(\.rawValue).joined(separator: ", ")) (the others are the host's own findings)")
         }
         guard await host.installedExtensions().contains(bundle) else {
             return ControlResponse(ok: false, message: "no extension \(bundle) is installed; installed: \(await host.installedExtensions().joined(separator: ", "))")

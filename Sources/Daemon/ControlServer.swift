@@ -17,6 +17,8 @@ public final class ControlServer: Service, Sendable {
 
     /// The longest request line accepted.
     static let maximumRequestLength = 64 * 1024
+    /// How long a client has to send its request line before the connection is closed.
+    static let requestTimeout: TimeAmount = .seconds(10)
 
     private init(path: String, server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
                  handler: @escaping @Sendable (ControlRequest) async -> ControlResponse, logger: Logger) {
@@ -58,12 +60,17 @@ public final class ControlServer: Service, Sendable {
     }
 
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        // A client that connects and says nothing is closed; the timer ends with the request line.
+        let channel = connection.channel
+        let idle = channel.eventLoop.scheduleTask(in: Self.requestTimeout) { channel.close(promise: nil) }
+        defer { idle.cancel() }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var pending = ByteBuffer()
                 for try await chunk in inbound {
                     pending.writeImmutableBuffer(chunk)
                     if let newline = pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+                        idle.cancel()
                         let line = pending.getSlice(at: pending.readerIndex, length: newline - pending.readerIndex) ?? ByteBuffer()
                         let response = await self.respond(to: Data(line.readableBytesView))
                         try await outbound.write(ByteBuffer(bytes: response))

@@ -47,6 +47,12 @@ public struct HostConfiguration: Sendable {
     /// answers them for its latest events only; the log file (``logPath``) always has every
     /// event. A long-running daemon bounds it (`sandglass serve --event-history`).
     public var eventHistoryLimit: Int?
+    /// How many bytes of events the host keeps in memory at most (their JSON lines), whatever
+    /// ``eventHistoryLimit`` allows; `nil`: no bound in bytes. `sandglass serve` bounds it.
+    public var eventHistoryBytes: Int?
+    /// The budgets on what an extension may send unasked: log bytes, reload and diagnostic rates,
+    /// requests a second, inline tasks alive at once.
+    public var messageLimits = MessageLimits()
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

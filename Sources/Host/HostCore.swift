@@ -32,25 +32,31 @@ actor HostCore {
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try DataDirectory.prepare(configuration.dataDirectory)
             clock = RunClock(mode: configuration.clock, loop: loop)
             log = EventLog(clock: clock)
             log.historyLimit = configuration.eventHistoryLimit.map { max(1, $0) } ?? .max
+            log.historyByteLimit = configuration.eventHistoryBytes.map { max(1, $0) } ?? .max
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
-            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser) {
+            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser,
+                                                                 range: configuration.sandbox.identityRange) {
                 throw HostSetupError(description: """
                     extensions run as an unprivileged user and could not reach the data directory \(configuration.dataDirectory): \
                     \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
                     """)
             }
-            sandbox = try Sandbox(policy: configuration.sandbox, dataDirectory: configuration.dataDirectory)
+            var policy = configuration.sandbox
+            // The clock shim and its page (the virtual clock) live in the runtime directory.
+            policy.readablePaths.append(configuration.dataDirectory + "/Runtime")
+            sandbox = try Sandbox(policy: policy, dataDirectory: configuration.dataDirectory)
             var environment = configuration.extensionEnvironment
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset
                 // from a page the host updates on every jump.
                 let runtime = configuration.dataDirectory + "/Runtime"
                 try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o755])
+                                                        attributes: [.posixPermissions: 0o711])
                 let shim = try ClockShim.install(configured: configuration.clockShimPath, into: runtime)
                 let page = try ClockPage(path: runtime + "/clock", offset: clock.realtimeOffset)
                 clock.onJump = { [unowned page] offset in page.publish(offset) }
@@ -64,6 +70,7 @@ actor HostCore {
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
+                                messageLimits: configuration.messageLimits,
                                 budgetOverrides: configuration.budgetOverrides,
                                 environment: environment,
                                 relaunchBackoff: configuration.relaunchBackoff))
@@ -81,13 +88,15 @@ actor HostCore {
             let registry = SessionRegistry()
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
-                                     inline: InlineRequests(log: log, clock: clock), supervisor: supervisor, log: log)
+                                     inline: try InlineRequests(log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline"), supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }
     }
 
     private var parts: Parts!
     private(set) var apps: [AppBundle] = []
+    /// Where each installed app was installed from, by its bundle identifier.
+    private var installedFrom: [String: String] = [:]
     private var instanceTasks: [Task<Void, Never>] = []
     private var changeTimers: [TimerID] = []
     private var started = false
@@ -149,14 +158,17 @@ actor HostCore {
 
     /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
     func install(_ path: String) throws -> AppBundle {
-        _ = try BundleLoader.load(path)   // errors name the user's files
-        let stored = try BundleStore.place(path, in: parts.configuration.dataDirectory + "/Bundles")
+        let original = try BundleLoader.load(path)   // errors name the user's files
+        try checkIdentifiersAreFree(original)
+        let stored = try BundleStore.place(path, identifier: original.bundleIdentifier,
+                                           in: parts.configuration.dataDirectory + "/Bundles")
         let app = try BundleLoader.load(stored)
         var registered: [ManagedExtension] = []
         for bundle in app.extensions {
             registered.append(try supervisor.register(bundle, app: app))
         }
         apps.append(app)
+        installedFrom[app.bundleIdentifier] = original.path
         log.emit("installed", [
             ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
             ("extensions", .array(app.extensions.map { ext in
@@ -166,6 +178,25 @@ actor HostCore {
         ])
         for ext in registered { parts.network.installed(ext) }
         return app
+    }
+
+    /// Refuses an app that claims the identifier of an installed app or of an installed app's
+    /// extension: it would take over that one's stored code and container.
+    private func checkIdentifiersAreFree(_ app: AppBundle) throws(BundleError) {
+        if let installed = apps.first(where: { $0.bundleIdentifier == app.bundleIdentifier }) {
+            let other = installedFrom[installed.bundleIdentifier] ?? installed.path
+            throw BundleError(file: app.path, key: "CFBundleIdentifier", message:
+                "is \(app.bundleIdentifier.debugDescription), the identifier of the app already installed from \(other); "
+                + "every app needs an identifier of its own")
+        }
+        for ext in app.extensions {
+            if let owner = apps.first(where: { $0.extensions.contains { $0.bundleIdentifier == ext.bundleIdentifier } }) {
+                let other = installedFrom[owner.bundleIdentifier] ?? owner.path
+                throw BundleError(file: ext.path, key: "CFBundleIdentifier", message:
+                    "is \(ext.bundleIdentifier.debugDescription), the identifier of an extension of the app already installed from \(other); "
+                    + "every extension needs an identifier of its own")
+            }
+        }
     }
 
     /// Messages of the extension for the host's other parts.
@@ -196,7 +227,12 @@ actor HostCore {
 
     func inlineMessage(pid: Int32, _ message: Message) {
         guard let ext = supervisor.extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return }
-        process.channel.send(message)
+        // Backpressure: a process that does not read what its own requests bring is killed
+        // before the host holds more than the channel's limit for it.
+        if !process.channel.send(message) {
+            supervisor.kill(process, of: ext, .resource,
+                            detail: "did not read its IPC channel: \(process.channel.pendingOutput) bytes of its inline requests' data unread, over the \(process.channel.maximumOutbound >> 20) MiB limit")
+        }
     }
 
     func inlineRequestEnded(pid: Int32, taskIdentifier: Int, result: HTTPAttempt.Result, downloadPath: String?, bundle: String) {
@@ -294,7 +330,7 @@ actor HostCore {
         if let predicate {
             let recent = log.events(since: advanceCursor)
             if let index = recent.firstIndex(where: predicate) {
-                advanceCursor = log.emittedCount - log.history.count + index + 1
+                advanceCursor = log.sequenceNumber(at: index) + 1
                 return recent[index]
             }
         }

@@ -85,9 +85,13 @@ public enum Message: Sendable, Hashable {
     case taskResponse(session: String, taskIdentifier: Int, HTTPResponsePayload)
     /// H→E: body bytes of an inline data task.
     case taskData(session: String, taskIdentifier: Int, [UInt8])
-    /// H→E: a download finished; the file at `path` (in the container) is removed when the
-    /// delegate call returns.
-    case downloadFinished(session: String, taskIdentifier: Int, EventStamp?, path: String, HTTPResponsePayload)
+    /// H→E: a download finished. The body travels as a read-only descriptor passed with the
+    /// frame's first byte (`SCM_RIGHTS`); `file` names the file the SDK makes from it in the
+    /// container, as the extension's user (a name, no directory: `tmp/` for an inline task,
+    /// `Library/Caches/com.apple.nsurlsessiond/Downloads/` for a background session). The SDK
+    /// removes the file when the delegate call returns. (Since 3.0; before, the host wrote the
+    /// file into the container itself and `file` was its path.)
+    case downloadFinished(session: String, taskIdentifier: Int, EventStamp?, file: String, HTTPResponsePayload)
     /// H→E: `didCompleteWithError` (error nil on success); `EventStamp` nil for inline tasks.
     case taskCompleted(session: String, taskIdentifier: Int, EventStamp?, error: TaskErrorPayload?, HTTPResponsePayload?)
 

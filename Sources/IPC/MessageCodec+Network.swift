@@ -209,11 +209,11 @@ extension MessageCodec {
             w.write(session)
             w.writeVarint(task)
             w.write(bytes: bytes)
-        case .downloadFinished(let session, let task, let stamp, let path, let response):
+        case .downloadFinished(let session, let task, let stamp, let file, let response):
             w.write(session)
             w.writeVarint(task)
             encode(stamp, into: &w)
-            w.write(path)
+            w.write(file)
             encode(response, into: &w)
         case .taskCompleted(let session, let task, let stamp, let error, let response):
             w.write(session)
@@ -282,7 +282,7 @@ extension MessageCodec {
             return .taskData(session: try r.readString("session"), taskIdentifier: try task(), try r.readBytes("task data"))
         case .downloadFinished:
             return .downloadFinished(session: try r.readString("session"), taskIdentifier: try task(), try readStamp(&r),
-                                     path: try r.readString("file path"), try readResponse(&r))
+                                     file: try r.readString("file name"), try readResponse(&r))
         case .taskCompleted:
             return .taskCompleted(session: try r.readString("session"), taskIdentifier: try task(), try readStamp(&r),
                                   error: try r.readOptional("error") { (r) throws(PayloadError) in try readError(&r) },

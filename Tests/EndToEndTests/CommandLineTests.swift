@@ -95,6 +95,17 @@ struct CommandLineTests {
         #expect(result.error.contains("duration"))
     }
 
+    @Test("huge and negative durations are bad input (exit 2, the option named), never a trap of the runtime")
+    func hugeDurations() async throws {
+        for value in ["99999999999999999d", "1e308s", "-5s"] {
+            let result = try await Self.run(["run", "X.app", "--duration", value])
+            #expect(result.status == 2, "\(value): status \(result.status)")
+            #expect(result.error.contains("'\(value)' is invalid for '--duration"), "\(value): \(result.error)")
+        }
+        let stress = try await Self.run(["stress", "X.app", "--duration", "1e308s"])
+        #expect(stress.status == 2, "stress: \(stress.error)")
+    }
+
     @Test("explain reads a run's log: the blocking reason now, the budget, the decisions; an unknown widget is bad input")
     func explainFromLog() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SandglassHost
 
 /// The built example bundles (`make examples`).
@@ -92,4 +93,14 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
             continuation.resume(with: Swift.Result { try work() })
         }
     }
+}
+
+/// The address of the Unix-domain socket at `path`.
+func unixSocketAddress(_ path: String) -> sockaddr_un {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        path.utf8CString.withUnsafeBytes { _ = memcpy(raw.baseAddress!, $0.baseAddress!, min($0.count, raw.count - 1)) }
+    }
+    return address
 }

@@ -360,8 +360,7 @@ extension BundleTests {
             #expect(error.description == """
                 Leaderboard.app/PlugIns/LeaderboardWidget.appex/Info.plist: SandglassLimits.MemoryMB is not a known limit; \
                 the known keys are LaunchSeconds, PlaceholderSeconds, SnapshotSeconds, TimelineSeconds, \
-                BackgroundEventsSeconds, PerformUpdateSeconds, IdleSeconds, MemoryMiB, ReloadsPerDay, \
-                ContainerMiB, ContainerFiles
+                BackgroundEventsSeconds, PerformUpdateSeconds, IdleSeconds, MemoryMiB, ReloadsPerDay, ContainerMiB, ContainerFiles
                 """)
         }
 

@@ -75,7 +75,7 @@ struct RouteFileTests {
             ("back.csv", "100,10,20\n50,11,21\n", "back.csv, line 2: goes back in time"),
             ("cols.csv", "1,2,3,4,5\n", "cols.csv, line 1: has 5 columns"),
             ("far.csv", "95,10\n", "far.csv, line 1: 95.0,10.0 is not a position"),
-            ("head.csv", "when,lat,lon\n", "head.csv, line 1: header column \"when\""),
+            ("head.csv", "when,lat,lon\n", "head.csv, line 1: header column 1 is not one of"),
             ("empty.csv", "# nothing\n", "empty.csv: holds no points"),
             ("bad.gpx", "<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>", "bad.gpx, trkpt 1 (line 1): needs numeric lat and lon"),
             ("kml.gpx", "<kml><Placemark/></kml>", "kml.gpx: is not GPX: its root element is <kml>, not <gpx>"),

@@ -214,14 +214,178 @@ struct SandboxTests {
 
 @Suite("Sandbox identity")
 struct SandboxIdentityTests {
-    @Test("a host running as root runs extensions as nobody, which cannot read root's files", .enabled(if: getuid() == 0))
+    @Test("a host running as root runs each extension as a uid of its own from the range, which cannot read root's files",
+          .enabled(if: getuid() == 0))
     func unprivilegedUser() async throws {
         let runner = try ProbeRunner()
-        defer { Task { await runner.finish() } }
+        let other = try ProbeRunner(identifier: "other", sharing: runner)
+        defer { Task { await other.finish(); await runner.finish() } }
         let identity = try await runner.run(["identity"])
-        #expect(identity.int("uid") == 65534)
+        let uid = try #require(identity.int("uid"))
+        #expect(SandboxPolicy.standard.identityRange.contains(UInt32(uid)))
+        #expect(identity.int("gid") == uid)
+        let otherUID = try await other.run(["identity"]).int("uid")
+        #expect(otherUID != nil && otherUID != uid)
+        var st = stat()
+        #expect(stat(runner.container, &st) == 0 && st.st_uid == UInt32(uid) && st.st_mode & 0o777 == 0o700)
         let shadow = try await runner.run(["read", "/etc/shadow"])
         #expect(shadow.int("fd") == -1)
         #expect(shadow.int("errno") == Int(EACCES))
+    }
+
+    @Test("an extension's uid is the owner of its container: the same after a restart, another for another container",
+          .enabled(if: getuid() == 0))
+    func stableIdentity() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("identities-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let range: ClosedRange<UInt32> = 50_000...50_009
+        let first = ExtensionIdentities(range: range, containersRoot: root)
+        let a = try first.identity(for: "com.example.a")
+        _ = try ContainerDirectory.prepare(root: root, identifier: "com.example.a", owner: a)
+        let b = try first.identity(for: "com.example.b")
+        _ = try ContainerDirectory.prepare(root: root, identifier: "com.example.b", owner: b)
+        #expect(a != b)
+        // A new host on the same directory: b first this time, still the same uids.
+        let restarted = ExtensionIdentities(range: range, containersRoot: root)
+        #expect(try restarted.identity(for: "com.example.b") == b)
+        #expect(try restarted.identity(for: "com.example.a") == a)
+        #expect(try restarted.identity(for: "com.example.c") != a)
+    }
+
+    @Test("a symlink where a container belongs is replaced by a real directory; nothing outside is touched",
+          .enabled(if: getuid() == 0))
+    func containerSymlinkRepaired() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("containers-\(UUID().uuidString.prefix(8))").path
+        let victim = root + "-victim"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: victim) }
+        try FileManager.default.createSymbolicLink(atPath: root + "/com.example.a", withDestinationPath: victim)
+        let owner = ExtensionIdentity(uid: 50_123, gid: 50_123)
+        let (path, repair) = try ContainerDirectory.prepare(root: root, identifier: "com.example.a", owner: owner)
+        #expect(repair != .none)
+        var st = stat()
+        #expect(lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR && st.st_uid == 50_123)
+        #expect(stat(victim, &st) == 0 && st.st_uid == 0)
+        #expect(!FileManager.default.fileExists(atPath: victim + "/Documents"))
+    }
+}
+
+/// One extension attacking another of the same host (issue #13): B gets A's pid or paths and
+/// tries. Each must fail because A and B run as different uids (and B's Landlock domain).
+@Suite("Cross-extension containment", .serialized, .enabled(if: getuid() == 0))
+struct CrossExtensionTests {
+    /// Runs `body` with A serving (`serve` action: a path socket in its container, its pid in a
+    /// marker file) and B ready to run probes; A is killed afterwards.
+    private func withTarget(_ body: (_ a: ProbeRunner, _ b: ProbeRunner, _ pid: Int32, _ socket: String) async throws -> Void) async throws {
+        let a = try ProbeRunner(identifier: "com.example.a")
+        let b = try ProbeRunner(identifier: "com.example.b", sharing: a)
+        let marker = a.container + "/Documents/pid"
+        let socket = a.container + "/tmp/service.sock"
+        let serving = Task { try await a.run(["serve", socket, marker], timeout: .seconds(60)) }
+        var pid: Int32 = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        while pid == 0, ContinuousClock.now < deadline {
+            pid = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0) } ?? 0
+            if pid == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        do {
+            try #require(pid > 0, "the target probe did not start serving")
+            try await body(a, b, pid, socket)
+        } catch {
+            if pid > 0 { kill(pid, SIGKILL) }
+            _ = try? await serving.value
+            await b.finish(); await a.finish()
+            throw error
+        }
+        kill(pid, SIGKILL)
+        _ = try? await serving.value
+        await b.finish()
+        await a.finish()
+    }
+
+    @Test("B cannot read A's files through $HOME/../A, nor chmod them")
+    func crossContainerReads() async throws {
+        try await withTarget { a, b, _, _ in
+            let secret = a.container + "/Documents/secret.txt"
+            try "A's secret".write(toFile: secret, atomically: false, encoding: .utf8)
+            chmod(secret, 0o600)
+            if let identity = a.identity { chown(secret, identity.uid, identity.gid) }
+            let sneaky = b.container + "/../com.example.a/Documents/secret.txt"
+            let read = try await b.run(["read-contents", sneaky])
+            #expect(read.int("fd") == -1)
+            #expect(read.int("errno") == Int(EACCES))
+            #expect(read.value("contents") != "A's_secret")
+            let change = try await b.run(["chmod", sneaky])
+            #expect(change.int("rc") == -1)
+            var st = stat()
+            #expect(stat(secret, &st) == 0 && st.st_mode & 0o777 == 0o600)
+            // A itself still reads it.
+            let asA = try ProbeRunner(identifier: "com.example.a", sharing: a)
+            let own = try await asA.run(["read-contents", secret])
+            await asA.finish()
+            #expect(own.value("contents") == "A's_secret")
+        }
+    }
+
+    @Test("B cannot prlimit, setpriority, sched_setaffinity or kill A")
+    func crossProcessControls() async throws {
+        try await withTarget { _, b, pid, _ in
+            for action in ["prlimit", "setpriority", "setaffinity", "kill"] {
+                let result = try await b.run([action, String(pid)])
+                #expect(result.int("rc") == -1, "\(action) of the other extension succeeded")
+                #expect(result.int("errno") == Int(EPERM), "\(action): errno \(result.int("errno") ?? 0)")
+            }
+            let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+            let nofile = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
+            #expect(nofile.split(separator: " ").dropFirst(3).first == "256", "\(nofile)")
+            #expect(kill(pid, 0) == 0, "the target must still be alive")
+        }
+    }
+
+    @Test("B cannot connect to a path socket in A's container")
+    func crossContainerSocket() async throws {
+        try await withTarget { _, b, _, socket in
+            let result = try await b.run(["connect", socket])
+            #expect(result.int("rc") == -1)
+            #expect(result.int("errno") == Int(EACCES))
+        }
+    }
+
+    @Test("world-readable files outside the allowed system paths are not readable", .enabled(if: Landlock.abi > 0))
+    func worldReadable() async throws {
+        let runner = try ProbeRunner()
+        defer { Task { await runner.finish() } }
+        let hostname = try await runner.run(["read-contents", "/etc/hostname"])
+        #expect(hostname.int("fd") == -1)
+        #expect(hostname.int("errno") == Int(EACCES))
+        let listing = try await runner.run(["list", "/home"])
+        #expect(listing.int("ok") == 0)
+        // What a Swift program needs still is.
+        let zone = try await runner.run(["read", "/etc/passwd"])
+        #expect((zone.int("fd") ?? -1) >= 0)
+    }
+
+    @Test("the host's data directory: the journal cannot be read, Bundles and Transfers not listed (file modes alone)")
+    func dataDirectory() async throws {
+        let runner = try ProbeRunner()
+        defer { Task { await runner.finish() } }
+        let data = runner.root + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try DataDirectory.prepare(data)
+        _ = try Journal(path: data + "/journal.sqlite")
+        var policy = SandboxPolicy.standard
+        policy.landlock = false  // the modes alone must hold
+        let journal = try await runner.run(["read", data + "/journal.sqlite"], policy: policy)
+        #expect(journal.int("fd") == -1)
+        #expect(journal.int("errno") == Int(EACCES))
+        for directory in ["", "/Bundles", "/Transfers", "/Containers"] {
+            let listing = try await runner.run(["list", data + directory], policy: policy)
+            #expect(listing.int("ok") == 0, "\(data + directory) can be listed")
+        }
+        var st = stat()
+        for file in ["/journal.sqlite", "/journal.sqlite-wal", "/journal.sqlite-shm"] where stat(data + file, &st) == 0 {
+            #expect(st.st_mode & 0o777 == 0o600, "\(file) has mode \(String(st.st_mode & 0o777, radix: 8))")
+        }
     }
 }

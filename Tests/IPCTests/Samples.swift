@@ -40,7 +40,7 @@ enum Samples {
     static let welcomes: [Welcome] = [
         Welcome(version: .current, clockMode: .real, clockEpoch: 1_700_000_000.123, containerPath: "/var/sandglass/containers/x"),
         Welcome(version: ProtocolVersion(major: 1, minor: 300), clockMode: .virtual, clockEpoch: 0, containerPath: ""),
-        Welcome(version: ProtocolVersion(major: 2, minor: 0), clockMode: .virtual, clockEpoch: -1e9, containerPath: unicode),
+        Welcome(version: ProtocolVersion(major: 3, minor: 0), clockMode: .virtual, clockEpoch: -1e9, containerPath: unicode),
     ]
 
     /// Every sample message.
@@ -114,8 +114,8 @@ enum Samples {
             .taskProgress(session: "feed", taskIdentifier: 12, received: 1 << 40, expected: -1),
             .taskResponse(session: "", taskIdentifier: 3, response),
             .taskData(session: "", taskIdentifier: 3, Array(0...255)),
-            .downloadFinished(session: "feed", taskIdentifier: 12, EventStamp(eventID: 77, attempt: 2), path: "/c/tmp/x", response),
-            .downloadFinished(session: "", taskIdentifier: 4, nil, path: "", response),
+            .downloadFinished(session: "feed", taskIdentifier: 12, EventStamp(eventID: 77, attempt: 2), file: "CFNetworkDownload_77.tmp", response),
+            .downloadFinished(session: "", taskIdentifier: 4, nil, file: "", response),
             .taskCompleted(session: "feed", taskIdentifier: 12, EventStamp(eventID: 78, attempt: 1), error: error, nil),
             .taskCompleted(session: "", taskIdentifier: 4, nil, error: nil, response),
             .locationAuthorization(LocationAuthorizationPayload(status: .authorizedWhenInUse, widgetApproved: true)),

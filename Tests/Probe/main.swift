@@ -22,6 +22,29 @@ func readFile(_ path: String) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
+extension String {
+    func replacingSpaces() -> String { String(map { $0 == " " || $0 == "\n" ? "_" : $0 }) }
+}
+
+func unixAddress(_ path: String) -> sockaddr_un {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        let bytes = Array(path.utf8.prefix(raw.count - 1))
+        for (i, b) in bytes.enumerated() { raw[i] = b }
+    }
+    return address
+}
+
+func connectUnix(_ path: String) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return -1 }
+    var address = unixAddress(path)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}
+
 let args = CommandLine.arguments
 let action = args.count > 1 ? args[1] : "hello"
 switch action {
@@ -113,6 +136,62 @@ case "memory":
     }
     say("allocated=\(mib)")
 case "sleep":
+    while true { pause() }
+case "read-contents":
+    // Opens and reads a file; says what it read (spaces as `_`).
+    let fd = open(args[2], O_RDONLY)
+    let error = errno
+    if fd >= 0 { close(fd) }
+    say("fd=\(fd) errno=\(fd < 0 ? error : 0) contents=\(fd >= 0 ? readFile(args[2]).replacingSpaces() : "")")
+case "list":
+    // Lists a directory.
+    let dir = opendir(args[2])
+    say("ok=\(dir == nil ? 0 : 1) errno=\(dir == nil ? errno : 0)")
+    if let dir { closedir(dir) }
+case "chmod":
+    let rc = chmod(args[2], 0o666)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "prlimit":
+    // Tries to take away another process's descriptors (RLIMIT_NOFILE to 0).
+    // prlimit and sched_setaffinity are GNU extensions Swift's Glibc does not import: by dlsym.
+    typealias Prlimit = @convention(c) (Int32, Int32, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
+    let prlimit = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "prlimit"), to: Prlimit.self)
+    var none = rlimit(rlim_cur: 0, rlim_max: 0)
+    let rc = prlimit(Int32(args[2])!, Int32(RLIMIT_NOFILE.rawValue), &none, nil)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "setpriority":
+    let rc = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(args[2])!, 19)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "setaffinity":
+    typealias SetAffinity = @convention(c) (Int32, Int, UnsafeRawPointer?) -> Int32
+    let setAffinity = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "sched_setaffinity"), to: SetAffinity.self)
+    var set = [UInt8](repeating: 0, count: 128)
+    set[0] = 1
+    let rc = setAffinity(Int32(args[2])!, set.count, set)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "kill":
+    let rc = kill(pid_t(args[2])!, SIGKILL)
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "connect":
+    let rc = connectUnix(args[2])
+    say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "serve":
+    // Listens on a path socket (args[2], unless "-"), then writes its pid to args[3] and waits
+    // to be killed: the target of the cross-extension tests.
+    if args[2] != "-" {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = unixAddress(args[2])
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else { say("errno=\(errno)"); exit(1) }
+    }
+    let marker = args[3]
+    let out = open(marker + ".part", O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+    let text = "\(getpid())"
+    _ = text.withCString { write(out, $0, strlen($0)) }
+    close(out)
+    rename(marker + ".part", marker)
     while true { pause() }
 case "kill-parent":
     let rc = kill(getppid(), SIGTERM)

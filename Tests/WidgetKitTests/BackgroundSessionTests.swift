@@ -183,11 +183,13 @@ extension RuntimeTests {
             try harness.host.send(.sessionAttached(identifier: identifier, tasks: [snapshot]))
             try harness.host.send(.taskProgress(session: identifier, taskIdentifier: 5, received: 4, expected: 11))
             try harness.host.send(.taskProgress(session: identifier, taskIdentifier: 5, received: 11, expected: 11))
-            let path = try downloadedFile("hello world")
+            let body = try downloadedFile("hello world")
+            defer { try? FileManager.default.removeItem(atPath: body) }
+            let path = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier)
             try harness.host.send(.downloadFinished(
-                session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 1), path: path,
+                session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 1), file: "CFNetworkDownload_70.tmp",
                 okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
-            ))
+            ), passingFileAt: body)
             try harness.host.expect("eventHandled 70") { message -> Void? in
                 if case .eventHandled(identifier, 70, _) = message { return () }
                 return nil
@@ -205,11 +207,11 @@ extension RuntimeTests {
             }
 
             // Duplicates of handled events: no delegate call, still acknowledged, the file removed.
-            let duplicatePath = try downloadedFile("hello world")
+            let duplicatePath = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier)
             try harness.host.send(.downloadFinished(
-                session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 2), path: duplicatePath,
+                session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 2), file: "CFNetworkDownload_70.tmp",
                 okResponse(url, length: 11)
-            ))
+            ), passingFileAt: body)
             try harness.host.expect("eventHandled 70 again") { message -> Void? in
                 if case .eventHandled(identifier, 70, _) = message { return () }
                 return nil

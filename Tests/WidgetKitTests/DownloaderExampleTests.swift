@@ -148,12 +148,13 @@ struct DownloaderExampleTests {
             taskDescription: request.taskDescription, countOfBytesReceived: 100, countOfBytesExpectedToReceive: 100
         )
         try second.host.send(.sessionAttached(identifier: identifier, tasks: [snapshot]))
-        let path = container + "/download-1.tmp"
-        try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: path))
+        let body = container + "/download-1.body"
+        try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: body))
+        let path = materialisedDownload("CFNetworkDownload_1.tmp", session: identifier, container: container)
         let response = HTTPResponsePayload(url: url, statusCode: 200, headers: [HeaderField("Content-Length", "100")],
                                            expectedContentLength: 100)
         try second.host.send(.downloadFinished(session: identifier, taskIdentifier: 1, EventStamp(eventID: 1, attempt: 1),
-                                               path: path, response))
+                                               file: "CFNetworkDownload_1.tmp", response), passingFileAt: body)
         try second.host.expect("eventHandled 1") { message -> Void? in
             if case .eventHandled(identifier, 1, _) = message { return () }
             return nil

@@ -39,6 +39,38 @@ final class HostEnd {
         try sendBytes(Frame.encode(message))
     }
 
+    /// Sends one message with a read-only descriptor of the file at `path` attached to its first
+    /// byte (`SCM_RIGHTS`), as the host sends a finished download's body.
+    func send(_ message: Message, passingFileAt path: String) throws {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw HostEndError(description: "open \(path) failed: errno \(errno)") }
+        defer { Glibc.close(file) }
+        var bytes = Frame.encode(message)
+        let header = MemoryLayout<cmsghdr>.size
+        var control = [UInt8](repeating: 0, count: header + 8)
+        control.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: header + 4, toByteOffset: MemoryLayout.offset(of: \cmsghdr.cmsg_len)!, as: Int.self)
+            raw.storeBytes(of: SOL_SOCKET, toByteOffset: MemoryLayout.offset(of: \cmsghdr.cmsg_level)!, as: Int32.self)
+            raw.storeBytes(of: Int32(SCM_RIGHTS), toByteOffset: MemoryLayout.offset(of: \cmsghdr.cmsg_type)!, as: Int32.self)
+            raw.storeBytes(of: file, toByteOffset: header, as: Int32.self)
+        }
+        let sent = bytes.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { ctl in
+                var iov = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                return withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var header = msghdr()
+                    header.msg_iov = iovPointer
+                    header.msg_iovlen = 1
+                    header.msg_control = ctl.baseAddress
+                    header.msg_controllen = ctl.count
+                    return sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
+                }
+            }
+        }
+        guard sent > 0 else { throw HostEndError(description: "sendmsg failed: errno \(errno)") }
+        if sent < bytes.count { try sendBytes(Array(bytes[sent...])) }
+    }
+
     /// Sends raw bytes, for frames that break the protocol.
     func sendBytes(_ bytes: [UInt8]) throws {
         var offset = 0

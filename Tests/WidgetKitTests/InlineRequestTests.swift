@@ -143,8 +143,11 @@ extension RuntimeTests {
             }
             let payload = try await harness.answerResume(of: task, with: 305)
             #expect(payload.kind == .download)
-            let path = try downloadedFile("file body")
-            try harness.host.send(.downloadFinished(session: "", taskIdentifier: 305, nil, path: path, okResponse(url)))
+            let body = try downloadedFile("file body")
+            defer { try? FileManager.default.removeItem(atPath: body) }
+            let path = materialisedDownload("CFNetworkDownload_inline_1_305.tmp", session: "")
+            try harness.host.send(.downloadFinished(session: "", taskIdentifier: 305, nil, file: "CFNetworkDownload_inline_1_305.tmp", okResponse(url)),
+                                  passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 305, nil, error: nil, okResponse(url)))
             #expect(done.wait(timeout: .now() + 10) == .success)
             let (contents, location) = try #require(outcome.withLock { $0 })
@@ -165,8 +168,11 @@ extension RuntimeTests {
             let url = "http://127.0.0.1:8080/archive"
             let fetch = Task { try await URLSession.shared.download(from: URL(string: url)!) }
             try harness.answerCreateTask(with: 306)
-            let path = try downloadedFile("archive body")
-            try harness.host.send(.downloadFinished(session: "", taskIdentifier: 306, nil, path: path, okResponse(url)))
+            let body = try downloadedFile("archive body")
+            defer { try? FileManager.default.removeItem(atPath: body) }
+            let path = materialisedDownload("CFNetworkDownload_inline_1_306.tmp", session: "")
+            try harness.host.send(.downloadFinished(session: "", taskIdentifier: 306, nil, file: "CFNetworkDownload_inline_1_306.tmp", okResponse(url)),
+                                  passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 306, nil, error: nil, okResponse(url)))
             let (location, response) = try await fetch.value
             #expect(location.path == path)

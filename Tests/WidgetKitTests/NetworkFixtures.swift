@@ -44,6 +44,11 @@ func downloadedFile(_ contents: String) throws -> String {
     return path
 }
 
+/// Where the SDK makes a finished download's file `name` for `session` ("" for an inline task).
+func materialisedDownload(_ name: String, session: String, container: String = RuntimeHarness.welcome.containerPath) -> String {
+    session.isEmpty ? container + "/tmp/" + name : container + "/Library/Caches/com.apple.nsurlsessiond/Downloads/" + name
+}
+
 /// A fresh background identifier that the test widget's closure overload accepts.
 func backgroundIdentifier(_ name: String) -> String {
     "com.example.tests.bg.\(name).\(UUID().uuidString.prefix(8))"

@@ -126,12 +126,15 @@ int sg_notify_deny(int listener, uint64_t id, int error);
 
 /// The Landlock ABI version the kernel offers, or 0 when Landlock is unavailable.
 int sg_landlock_abi(void);
-/// A ruleset allowing writes only beneath `write_paths` (and writing to the files in
-/// `write_files`), execution only beneath `exec_paths`, and — on ABI ≥ 4 — no TCP bind/connect,
-/// on ABI ≥ 6 no signals or abstract sockets outside the domain. Returns an fd, or -errno.
+/// A ruleset allowing reads and writes only beneath `write_paths` (and of the files in
+/// `write_files`), reads and execution only beneath `exec_paths`, reads only beneath
+/// `read_paths` (directories or files), and — on ABI ≥ 4 — no TCP bind/connect, on ABI ≥ 6 no
+/// signals or abstract sockets outside the domain. `handle_reads` 0 leaves reads unrestricted.
+/// Missing paths are skipped. Returns an fd, or -errno.
 int sg_landlock_create(const char *const *write_paths, int write_count,
                        const char *const *write_files, int write_file_count,
-                       const char *const *exec_paths, int exec_count);
+                       const char *const *exec_paths, int exec_count,
+                       const char *const *read_paths, int read_count, int handle_reads);
 
 // MARK: pidfd
 
@@ -156,6 +159,14 @@ int sg_socketpair_stream(int fds[2]);
 int sg_pipe(int fds[2]);
 /// O_NONBLOCK on; 0 or -errno.
 int sg_set_nonblocking(int fd);
+
+// send(2) of `len` bytes with MSG_NOSIGNAL|MSG_DONTWAIT, and `fd` attached to their first byte
+// (SCM_RIGHTS) when it is >= 0. Returns the bytes sent or -1 with errno.
+long sg_send_with_descriptor(int sock, const void *buf, unsigned long len, int fd);
+
+// The file (shared library or executable) that `symbol` of this process was loaded from, into
+// `path` (NUL-terminated). 0, or -1 when unknown or too long.
+int sg_library_of_symbol(const char *symbol, char *path, unsigned long size);
 /// Number of open fds of this process (entries of /proc/self/fd), or -errno.
 int sg_count_open_fds(void);
 /// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants are reparented to this process

@@ -146,6 +146,7 @@ final class NetworkService: RuntimeService {
                 if let task = resolve() { session.received(bytes, for: task) }
             }
         case .downloadFinished(let session, let taskIdentifier, let stamp, let path, let response):
+            // `path`: the file the runtime made from the descriptor that came with the frame.
             withTask(session, taskIdentifier, .download, message, runtime) { session, resolve in
                 session.downloadFinished(resolve, stamp, path: path, response: response, connection: runtime)
             }

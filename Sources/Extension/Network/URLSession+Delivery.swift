@@ -161,6 +161,7 @@ extension URLSession {
 
     /// `downloadFinished`: `didFinishDownloadingTo`, then the file is deleted and the event
     /// acknowledged. A completion handler or `download(for:)` gets the file at the completion.
+    /// `path` is "" when the file could not be made (the runtime logged why): no delegate call.
     func downloadFinished(
         _ resolve: @escaping @Sendable () -> URLSessionTask?,
         _ stamp: EventStamp?,
@@ -171,8 +172,8 @@ extension URLSession {
         delivery.async { [self] in
             let call = DelegateCallStart()
             defer { acknowledge(stamp, delegateStarted: call, on: connection) }
-            guard isFirstDelivery(stamp), let task = resolve() else {
-                removeFile(path)
+            guard isFirstDelivery(stamp), let task = resolve(), !path.isEmpty else {
+                if !path.isEmpty { removeFile(path) }
                 return
             }
             let consumer = task.properties.withLock { properties -> URLSessionTask.Consumer? in

@@ -136,8 +136,13 @@ final class ExtensionRuntime: Sendable {
     private func readLoop() {
         var decoder = FrameDecoder()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // Descriptors received with the first byte of their frame, oldest first: each is taken
+        // by the `downloadFinished` it came with; any other is closed once every frame before
+        // it has been handled.
+        var descriptors: [Int32] = []
+        defer { descriptors.forEach(Syscalls.closeDescriptor) }
         reading: while !isEnded {
-            let result = buffer.withUnsafeMutableBytes { channel.read(into: $0) }
+            let result = buffer.withUnsafeMutableBytes { channel.read(into: $0, descriptors: &descriptors) }
             switch result {
             case .failure(let error):
                 end(.hostGone("reading the IPC socket failed: \(error)"))
@@ -149,7 +154,11 @@ final class ExtensionRuntime: Sendable {
                 decoder.append(buffer[0..<count])
                 do {
                     while !isEnded, let message = try decoder.next() {
-                        handle(message)
+                        handle(message, descriptors: &descriptors)
+                    }
+                    if decoder.bufferedByteCount == 0 {
+                        descriptors.forEach(Syscalls.closeDescriptor)
+                        descriptors.removeAll()
                     }
                 } catch {
                     end(.protocolViolation("the host sent a frame that does not decode: \(error)"))
@@ -164,6 +173,33 @@ final class ExtensionRuntime: Sendable {
         phase.withLock { phase in
             if case .ended = phase { return true }
             return false
+        }
+    }
+
+    private func handle(_ message: Message, descriptors: inout [Int32]) {
+        if case .downloadFinished(let session, let task, let stamp, let file, let response) = message {
+            let descriptor = descriptors.isEmpty ? nil : descriptors.removeFirst()
+            return handle(.downloadFinished(session: session, taskIdentifier: task, stamp,
+                                            file: materialise(descriptor, name: file, session: session), response))
+        }
+        handle(message)
+    }
+
+    /// The path of the file made from a download's descriptor, "" when there is none.
+    private func materialise(_ descriptor: Int32?, name: String, session: String) -> String {
+        guard let descriptor else {
+            log(.warning, "the host sent downloadFinished for \(name) without its file")
+            return ""
+        }
+        guard let container = welcome?.containerPath else {
+            Syscalls.closeDescriptor(descriptor)
+            return ""
+        }
+        switch ReceivedDownload.materialise(descriptor, name: name, in: ReceivedDownload.directory(session: session, container: container)) {
+        case .success(let path): return path
+        case .failure(let error):
+            log(.error, "a finished download could not be delivered: \(error)")
+            return ""
         }
     }
 

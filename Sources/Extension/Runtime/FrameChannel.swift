@@ -33,9 +33,11 @@ final class FrameChannel: Sendable {
         }
     }
 
-    /// Reads what is available, blocking; 0 at end of stream. Only the reader thread calls this.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        Syscalls.readSome(fd, into: buffer)
+    /// Reads what is available, blocking; 0 at end of stream. Descriptors the host sent with
+    /// the bytes (with the first byte of their frame) are appended to `descriptors`; the
+    /// caller owns them. Only the reader thread calls this.
+    func read(into buffer: UnsafeMutableRawBufferPointer, descriptors: inout [Int32]) -> Result<Int, Errno> {
+        Syscalls.receive(fd, into: buffer, descriptors: &descriptors)
     }
 
     /// Wakes the reader thread with end of stream; later writes fail.

@@ -41,6 +41,64 @@ enum Syscalls {
         }
     }
 
+    /// Bytes read, 0 at end of stream, with the descriptors that came with them (`SCM_RIGHTS`,
+    /// close-on-exec) appended to `descriptors`. The corresponding C function is `recvmsg`;
+    /// `read` when `fd` is not a socket.
+    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, descriptors: inout [Int32]) -> Result<Int, Errno> {
+        // Room for 16 descriptors: CMSG_SPACE(16 * 4).
+        var control = [UInt8](repeating: 0, count: MemoryLayout<cmsghdr>.size + 64)
+        while true {
+            var iov = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
+            var controlLength = 0
+            let count = control.withUnsafeMutableBytes { ctl in
+                withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var message = msghdr()
+                    message.msg_iov = iovPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = ctl.baseAddress
+                    message.msg_controllen = ctl.count
+                    let count = recvmsg(fd, &message, Int32(MSG_CMSG_CLOEXEC))
+                    controlLength = count >= 0 ? Int(message.msg_controllen) : 0
+                    return count
+                }
+            }
+            if count >= 0 {
+                control.withUnsafeBytes { ctl in
+                    descriptors += rightsDescriptors(in: UnsafeRawBufferPointer(rebasing: ctl[0..<min(controlLength, ctl.count)]))
+                }
+                return .success(count)
+            }
+            let code = errno
+            if code == ENOTSOCK { return readSome(fd, into: buffer) }
+            if code != EINTR { return .failure(Errno(code)) }
+        }
+    }
+
+    /// The descriptors of the `SCM_RIGHTS` messages in a `recvmsg` control buffer (the layout
+    /// of `struct cmsghdr`, walked as `CMSG_NXTHDR` does).
+    private static func rightsDescriptors(in control: UnsafeRawBufferPointer) -> [Int32] {
+        let header = MemoryLayout<cmsghdr>.size
+        let alignment = MemoryLayout<Int>.size
+        var descriptors: [Int32] = []
+        var offset = 0
+        while offset + header <= control.count {
+            let length = Int(control.loadUnaligned(fromByteOffset: offset + MemoryLayout.offset(of: \cmsghdr.cmsg_len)!, as: Int.self))
+            let level = control.loadUnaligned(fromByteOffset: offset + MemoryLayout.offset(of: \cmsghdr.cmsg_level)!, as: Int32.self)
+            let type = control.loadUnaligned(fromByteOffset: offset + MemoryLayout.offset(of: \cmsghdr.cmsg_type)!, as: Int32.self)
+            guard length >= header, offset + length <= control.count else { break }
+            if level == SOL_SOCKET && type == Int32(SCM_RIGHTS) {
+                let dataStart = offset + (header + alignment - 1) / alignment * alignment
+                var at = dataStart
+                while at + 4 <= offset + length {
+                    descriptors.append(control.loadUnaligned(fromByteOffset: at, as: Int32.self))
+                    at += 4
+                }
+            }
+            offset += (length + alignment - 1) / alignment * alignment
+        }
+        return descriptors
+    }
+
     /// Writes every byte, through partial writes. The corresponding C functions are `send`
     /// with `MSG_NOSIGNAL` (no `SIGPIPE` when the peer is gone) and `write`, used when `fd`
     /// is not a socket.

@@ -12,6 +12,10 @@ struct PropertyListDictionary {
     /// Reads and parses the property list at `absolutePath`; its top level must be a dictionary.
     /// XML, binary and OpenStep formats are accepted.
     static func read(_ absolutePath: String, file: String, remedy: String) throws(BundleError) -> PropertyListDictionary {
+        var link = stat()
+        if lstat(absolutePath, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+            throw BundleError(file: file, message: "is a symbolic link; a bundle's property lists must be files of its own")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
             throw BundleError(file: file, message: "is missing; \(remedy)")
@@ -37,7 +41,7 @@ struct PropertyListDictionary {
             throw BundleError(file: file, message: "is not a property list: \(Self.reason(error)); write it as an XML or binary plist")
         }
         guard case .dictionary(let values) = PropertyListValue(root) else {
-            throw BundleError(file: file, message: "is \(PropertyListValue(root).summary) at the top level; an Info.plist must be a dictionary (<plist><dict>…</dict></plist>)")
+            throw BundleError(file: file, message: "is \(PropertyListValue(root).kind) at the top level; an Info.plist must be a dictionary (<plist><dict>…</dict></plist>)")
         }
         return PropertyListDictionary(file: file, path: "", values: values)
     }

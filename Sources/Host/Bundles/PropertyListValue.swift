@@ -52,6 +52,18 @@ enum PropertyListValue {
     }
 
     /// What the value is, for messages: `an integer (5)`, `a string ("x")`, `a dictionary`.
+    /// The type alone, without the value (for a whole file's content, which may not be the
+    /// user's to show: an Info.plist that is really some other file).
+    var kind: String {
+        switch self {
+        case .bool: "a Boolean"
+        case .integer, .hugeInteger: "an integer"
+        case .real: "a real number"
+        case .string: "a string"
+        default: summary
+        }
+    }
+
     var summary: String {
         switch self {
         case .bool(let b): "a Boolean (\(b))"

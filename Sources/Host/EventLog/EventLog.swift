@@ -17,17 +17,31 @@ final class EventLog {
     var observers: [(HostEvent) -> Void] = []
     private var nextSubscriber: UInt64 = 0
     private var keyedObservers: [UInt64: (HostEvent) -> Void] = [:]
-    /// Every event of the run, in order (for `explain`, invariants and tests).
-    private(set) var history: [HostEvent] = []
+    /// The events kept in memory: `storage[historyStart...]` (those before left the history and
+    /// are removed in batches, so that a bounded history costs O(1) an event).
+    private var storage: [HostEvent] = []
+    private var historyStart = 0
+    /// The approximate bytes of the events in the history.
+    private(set) var historyBytes = 0
     /// Keep the whole history (tests, reports) or only the last `historyLimit` events.
     var historyLimit = Int.max
+    /// And at most about this many bytes of them (their JSON).
+    var historyByteLimit = Int.max
     /// Events emitted so far (a sequence number for the next one).
     private(set) var emittedCount = 0
 
+    /// Every event of the run still in memory, in order (for `explain`, invariants and tests).
+    var history: [HostEvent] { Array(storage[historyStart...]) }
+
     /// The events from sequence number `sequence` on that are still in the history.
     func events(since sequence: Int) -> ArraySlice<HostEvent> {
-        let first = emittedCount - history.count
-        return history[(max(sequence, first) - first)...]
+        let first = emittedCount - (storage.count - historyStart)
+        return storage[(max(sequence, first) - first + historyStart)...]
+    }
+
+    /// The sequence number of the event at `index` of a slice from ``events(since:)``.
+    func sequenceNumber(at index: Int) -> Int {
+        emittedCount - storage.count + index
     }
 
     init(clock: RunClock) {
@@ -43,9 +57,17 @@ final class EventLog {
     @discardableResult
     func emit(_ name: String, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
         let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name, fields: fields)
-        history.append(event)
+        storage.append(event)
+        historyBytes += event.approximateBytes
         emittedCount += 1
-        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+        while storage.count - historyStart > historyLimit || (historyBytes > historyByteLimit && storage.count - historyStart > 1) {
+            historyBytes -= storage[historyStart].approximateBytes
+            historyStart += 1
+        }
+        if historyStart >= 1024 && historyStart * 2 >= storage.count {
+            storage.removeFirst(historyStart)
+            historyStart = 0
+        }
         for sink in sinks { sink.write(event) }
         for continuation in subscribers.values { continuation.yield(event) }
         if !keyedObservers.isEmpty {
@@ -73,7 +95,7 @@ final class EventLog {
         let id = nextSubscriber
         nextSubscriber += 1
         let (stream, continuation) = AsyncStream<HostEvent>.makeStream(bufferingPolicy: .unbounded)
-        if replay { for event in history { continuation.yield(event) } }
+        if replay { for event in storage[historyStart...] { continuation.yield(event) } }
         subscribers[id] = continuation
         return stream
     }

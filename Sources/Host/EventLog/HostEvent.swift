@@ -20,6 +20,11 @@ public struct HostEvent: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: HostEvent, rhs: HostEvent) -> Bool { lhs.jsonLine == rhs.jsonLine }
     public func hash(into hasher: inout Hasher) { hasher.combine(jsonLine) }
 
+    /// About the size of its JSON line in bytes, without writing it (what a bounded history counts).
+    var approximateBytes: Int {
+        fields.reduce(name.utf8.count + 24) { $0 + $1.0.utf8.count + 4 + $1.1.approximateBytes }
+    }
+
     /// The value of field `key`.
     public subscript(key: String) -> JSONValue? {
         fields.first { $0.0 == key }?.1

@@ -20,6 +20,17 @@ public enum JSONValue: Sendable, Hashable {
         hasher.combine(serialized)
     }
 
+    /// About the size of its JSON text in bytes, without writing it.
+    var approximateBytes: Int {
+        switch self {
+        case .string(let s), .raw(let s): s.utf8.count + 2
+        case .int, .double: 12
+        case .bool, .null: 5
+        case .array(let values): values.reduce(2) { $0 + $1.approximateBytes + 1 }
+        case .object(let fields): fields.reduce(2) { $0 + $1.0.utf8.count + 4 + $1.1.approximateBytes }
+        }
+    }
+
     /// The compact JSON text.
     public var serialized: String {
         var out = ""

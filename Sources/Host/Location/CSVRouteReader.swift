@@ -34,7 +34,7 @@ enum CSVRouteReader {
                 case .latitude: lat = Double(cell)
                 case .longitude: lon = Double(cell)
                 case .altitude:
-                    guard let value = Double(cell) else { throw RouteError(file: file, place: place, "altitude \"\(cell)\" is not a number") }
+                    guard let value = Double(cell) else { throw RouteError(file: file, place: place, "the altitude column is not a number") }
                     alt = value
                 case .seconds:
                     if let value = Double(cell), value.isFinite, value >= 0 {
@@ -43,12 +43,12 @@ enum CSVRouteReader {
                         firstDate = firstDate ?? date
                         offset = date - firstDate!
                     } else {
-                        throw RouteError(file: file, place: place, "time \"\(cell)\" is neither seconds (≥ 0) nor an ISO 8601 date")
+                        throw RouteError(file: file, place: place, "the time column is neither seconds (≥ 0) nor an ISO 8601 date")
                     }
                 }
             }
             guard let lat, let lon else {
-                throw RouteError(file: file, place: place, "latitude and longitude must be numbers (\(line))")
+                throw RouteError(file: file, place: place, "latitude and longitude must be numbers")
             }
             let coordinate = GeoCoordinate(latitude: lat, longitude: lon, altitude: alt)
             guard coordinate.isValid else {
@@ -67,14 +67,14 @@ enum CSVRouteReader {
     private static func header(_ cells: [String], file: String, place: String) throws(RouteError) -> [Column]? {
         guard cells.contains(where: { Double($0) == nil && RouteFile.date($0) == nil }) else { return nil }
         var columns: [Column] = []
-        for cell in cells {
+        for (index, cell) in cells.enumerated() {
             switch cell.lowercased() {
             case "seconds", "offset", "time", "t": columns.append(.seconds)
             case "latitude", "lat": columns.append(.latitude)
             case "longitude", "lon", "lng", "long": columns.append(.longitude)
             case "altitude", "alt", "ele", "elevation": columns.append(.altitude)
             default:
-                throw RouteError(file: file, place: place, "header column \"\(cell)\" is not one of seconds, latitude, longitude, altitude")
+                throw RouteError(file: file, place: place, "header column \(index + 1) is not one of seconds, latitude, longitude, altitude")
             }
         }
         guard columns.contains(.latitude), columns.contains(.longitude) else {

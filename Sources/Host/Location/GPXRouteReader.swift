@@ -25,7 +25,7 @@ enum GPXRouteReader {
             var offset: Double
             if let time = raw.time {
                 guard let date = RouteFile.date(time) else {
-                    throw RouteError(file: file, place: "\(chosen) \(index + 1)", "<time>\(time)</time> is not an ISO 8601 date")
+                    throw RouteError(file: file, place: "\(chosen) \(index + 1)", "its <time> is not an ISO 8601 date")
                 }
                 firstDate = firstDate ?? date
                 offset = date - firstDate!

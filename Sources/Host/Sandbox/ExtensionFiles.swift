@@ -1,23 +1,14 @@
 import Foundation
 import Glibc
 
-/// Ownership and reachability of the files an extension uses, for the user it runs as.
+/// Reachability of the files an extension uses, for the user it runs as.
 enum ExtensionFiles {
-    /// Makes `path` and everything below it belong to the extension's user (no-op when the
-    /// extension runs as the host's user).
-    static func handOver(_ path: String, to user: ExtensionUser) {
-        guard let (uid, gid) = user.credentials else { return }
-        _ = lchown(path, uid, gid)
-        guard let walker = FileManager.default.enumerator(atPath: path) else { return }
-        for case let relative as String in walker {
-            _ = lchown(path + "/" + relative, uid, gid)
-        }
-    }
-
     /// `nil` when a process of `user` can reach (search) every directory up to and including
     /// `path`, else the first directory it cannot, with its mode.
-    static func unreachableAncestor(of path: String, for user: ExtensionUser) -> String? {
-        guard let (uid, gid) = user.credentials else { return nil }
+    /// With an identity per extension, any uid of `range` stands for them all (none owns the path).
+    static func unreachableAncestor(of path: String, for user: ExtensionUser, range: ClosedRange<UInt32>) -> String? {
+        guard let (uid, gid) = user.isPerExtension ? (range.lowerBound, range.lowerBound)
+                : user.sharedCredentials.map({ ($0.uid, $0.gid) }) else { return nil }
         var url = URL(fileURLWithPath: path).standardizedFileURL
         var chain: [String] = []
         while true {

@@ -1,4 +1,5 @@
 import CSandbox
+import Foundation
 import Glibc
 
 /// Landlock on this kernel, and the rulesets built for containers.
@@ -6,19 +7,60 @@ enum Landlock {
     /// The ABI version, 0 when the kernel has no Landlock.
     static let abi: Int = Int(sg_landlock_abi())
 
-    /// Directories whose files may be executed (the ELF interpreter and libraries live here).
+    /// Directories whose files may be read and executed (the ELF interpreter and libraries live here).
     static let systemExecutablePaths = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/libexec"]
 
-    /// A ruleset fd confining writes to `writable` (plus `/dev/null`) and execution to
-    /// `executable` and the system's library directories. The caller closes it.
-    static func ruleset(writable: [String], executable: [String]) throws(SandboxError) -> Int32 {
+    /// What else a Swift program reads, and may read without learning anything of other apps:
+    /// time zones and locales, the files glibc and Foundation open, the random and null
+    /// devices, `/proc` (a rule on `/proc/self` would bind to the host's pid; other processes'
+    /// entries are closed by their owners' uids) and the CPU list glibc counts processors from.
+    /// Missing ones are skipped.
+    static let systemReadablePaths = [
+        "/usr/share/zoneinfo", "/usr/lib/locale",
+        "/etc/ld.so.cache", "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
+        "/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf", "/etc/timezone",
+        "/dev/urandom", "/dev/random", "/dev/zero",
+        "/proc", "/sys/devices/system/cpu",
+    ]
+
+    /// The directory of the Swift runtime the host itself runs on, for extensions linked
+    /// dynamically against the toolchain (debug builds, the test probe): where the host's
+    /// `swift_retain` comes from, else the toolchain of `swift` on `PATH`. Never taken from a
+    /// bundle, whose RUNPATH its author controls. Nil when the runtime is linked statically and
+    /// no toolchain is installed.
+    static let swiftRuntimeDirectory: String? = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        if sg_library_of_symbol("swift_retain", &buffer, UInt(buffer.count)) == 0 {
+            let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if name.hasSuffix(".so") || name.contains(".so.") {
+                return URL(fileURLWithPath: name).resolvingSymlinksInPath().deletingLastPathComponent().path
+            }
+        }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift").resolvingSymlinksInPath()
+            guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+            let runtime = swift.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib/swift/linux").path
+            if FileManager.default.fileExists(atPath: runtime + "/libswiftCore.so") { return runtime }
+        }
+        return nil
+    }()
+
+    /// A ruleset fd confining writes to `writable` (plus `/dev/null`), execution to `executable`
+    /// and the system's library directories, and — when `confineReads` — reads to all of
+    /// those, the system's files a Swift program needs, the Swift runtime and `readable`.
+    /// The caller closes it.
+    static func ruleset(writable: [String], executable: [String], readable: [String] = [],
+                        confineReads: Bool = true) throws(SandboxError) -> Int32 {
         let writeFiles = ["/dev/null"]
         let execs = executable + systemExecutablePaths
+        let reads = systemReadablePaths + (swiftRuntimeDirectory.map { [$0] } ?? []) + readable
         let fd = withCStrings(writable) { w in
             withCStrings(writeFiles) { f in
                 withCStrings(execs) { x in
-                    sg_landlock_create(w.baseAddress, Int32(writable.count), f.baseAddress, Int32(writeFiles.count),
-                                       x.baseAddress, Int32(execs.count))
+                    withCStrings(reads) { r in
+                        sg_landlock_create(w.baseAddress, Int32(writable.count), f.baseAddress, Int32(writeFiles.count),
+                                           x.baseAddress, Int32(execs.count), r.baseAddress, Int32(reads.count), confineReads ? 1 : 0)
+                    }
                 }
             }
         }

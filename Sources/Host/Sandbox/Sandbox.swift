@@ -41,14 +41,16 @@ final class Sandbox {
     /// `cgroup` when a cgroup enforces the memory budget, else `watchdog`.
     var memoryEnforcement: String { cgroups.layout == nil ? "watchdog" : "cgroup" }
 
-    /// Spawns `executable` confined to `container`; `group` names its cgroup (one per extension).
-    /// No file it writes grows past `containerBytes` (its container quota) or the policy's limit.
+    /// Spawns `executable` confined to `container`, as `user` (nil: the host's user); `group`
+    /// names its cgroup (one per extension). No file it writes grows past `containerBytes` (its
+    /// container quota) or the policy's limit.
     func spawn(
         executable: String,
         arguments: [String] = [],
         environment: [String: String],
         container: String,
         executableRoot: String,
+        user: ExtensionIdentity?,
         memoryBytes: Int,
         containerBytes: Int? = nil,
         group: String
@@ -69,7 +71,7 @@ final class Sandbox {
             if let fd = rulesets[key] {
                 ruleset = fd
             } else {
-                let fd = try Landlock.ruleset(writable: [container], executable: [executableRoot])
+                let fd = try Landlock.ruleset(writable: [container], executable: [executableRoot], readable: policy.readablePaths)
                 rulesets[key] = fd
                 ruleset = fd
             }
@@ -84,6 +86,7 @@ final class Sandbox {
             seccomp: seccomp,
             landlockRuleset: ruleset,
             cgroup: cgroup,
+            user: user,
             devNull: devNull
         )
         return (try Spawner.spawn(request), cgroup)

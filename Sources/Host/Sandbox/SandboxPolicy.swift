@@ -5,7 +5,8 @@ import Glibc
 public struct SandboxPolicy: Sendable, Hashable {
     /// The seccomp filter (no internet sockets, no new processes, …).
     public var seccomp = true
-    /// Landlock: writes only in the container, no exec of other binaries, no TCP.
+    /// Landlock: reads only of the container, the bundle and the system's libraries; writes only
+    /// in the container; no exec of other binaries; no TCP.
     public var landlock = true
     /// cgroup memory and pids limits where writable (else the resident-size watchdog).
     public var cgroups = true
@@ -24,6 +25,12 @@ public struct SandboxPolicy: Sendable, Hashable {
     public var maxTasks = 256
     /// The user extensions run as.
     public var extensionUser = ExtensionUser.automatic
+    /// The uids (and equal gids) `ExtensionUser.automatic` gives extensions, one each, when the
+    /// host runs as root. Uids the user database knows are skipped.
+    public var identityRange: ClosedRange<UInt32> = 50_000...59_999
+    /// More paths extensions may read (and map) beneath, besides their container, their bundle
+    /// and the system's libraries: for an operator whose extensions need, say, a font directory.
+    public var readablePaths: [String] = []
     /// Interval of the resident-size watchdog when no cgroup enforces memory.
     public var watchdogInterval: Duration = .milliseconds(10)
 
@@ -61,21 +68,30 @@ public struct SandboxPolicy: Sendable, Hashable {
 
 /// Which user an extension process runs as.
 public enum ExtensionUser: Sendable, Hashable {
-    /// An unprivileged user (`nobody`, 65534) when the host runs as root, else the host's own
-    /// user. An extension never runs as root: it could read every file, and Foundation ignores
-    /// `HOME` for root, so `FileManager`'s user directories would not be its container.
+    /// When the host runs as root, a uid and gid of its own for each extension, from
+    /// ``SandboxPolicy/identityRange`` (the owner of its container records it across restarts),
+    /// so that the kernel keeps extensions apart (files, signals, rlimits, scheduling). Else the
+    /// host's own user, shared by every extension. An extension never runs as root: it could
+    /// read every file, and Foundation ignores `HOME` for root, so `FileManager`'s user
+    /// directories would not be its container.
     case automatic
     /// The host's own user.
     case host
     /// A given user and group.
     case id(uid: UInt32, gid: UInt32)
 
-    /// The uid and gid to switch to, or nil to stay the host's user.
-    var credentials: (uid: UInt32, gid: UInt32)? {
+    /// Whether each extension gets an identity of its own from the range.
+    var isPerExtension: Bool {
+        if case .automatic = self { return getuid() == 0 }
+        return false
+    }
+
+    /// The uid and gid every extension shares, or nil when each has its own (``isPerExtension``)
+    /// or they stay the host's user.
+    var sharedCredentials: ExtensionIdentity? {
         switch self {
-        case .automatic: getuid() == 0 ? (65534, 65534) : nil
-        case .host: nil
-        case .id(let uid, let gid): (uid, gid)
+        case .automatic, .host: nil
+        case .id(let uid, let gid): ExtensionIdentity(uid: uid, gid: gid)
         }
     }
 }

@@ -12,6 +12,8 @@ struct SpawnRequest {
     var seccomp: SeccompProgram?
     var landlockRuleset: Int32?
     var cgroup: ExtensionCgroup?
+    /// The uid and gid to run as; nil: the host's.
+    var user: ExtensionIdentity?
     /// An open `/dev/null` for stdin.
     var devNull: Int32
 }
@@ -86,9 +88,8 @@ enum Spawner {
                                 req.cgroup_procs_count = Int32(cgroupBuffer.count)
                                 req.new_process_group = policy.isolation ? 1 : 0
                                 req.parent_death_signal = policy.isolation ? SIGKILL : 0
-                                let credentials = policy.extensionUser.credentials
-                                req.uid = credentials.map { Int32(bitPattern: $0.uid) } ?? -1
-                                req.gid = credentials.map { Int32(bitPattern: $0.gid) } ?? -1
+                                req.uid = request.user.map { Int32(bitPattern: $0.uid) } ?? -1
+                                req.gid = request.user.map { Int32(bitPattern: $0.gid) } ?? -1
                                 return sg_spawn(&req, &result)
                             }
                         }

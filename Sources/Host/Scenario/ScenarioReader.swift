@@ -126,7 +126,7 @@ enum ScenarioReader {
         func duration(_ object: [String: Any], _ name: String, at: String) throws(ScenarioError) -> Duration? {
             guard let text = try string(object, name, at: at) else { return nil }
             guard let d = DurationText.parse(text) else {
-                throw ScenarioError(file: file, key: key(at, name), "is \"\(text)\"; write a number and a unit: ms, s, m, h or d (e.g. \"15m\", \"3d\")")
+                throw ScenarioError(file: file, key: key(at, name), "is \"\(text)\"; \(DurationText.problem(with: text) ?? "not a duration")")
             }
             return d
         }

@@ -16,9 +16,13 @@ final class Channel {
     private var decoder: FrameDecoder
     private var outbound: [UInt8] = []
     private var outboundStart = 0
+    /// Descriptors to pass with the first byte of their frame: (offset in `outbound`, fd),
+    /// in order; each stays open until it is sent or the channel closes.
+    private var outboundDescriptors: [(offset: Int, fd: Int32)] = []
     private var watchingWrites = false
     private var isOpen = true
-    private let maximumOutbound: Int
+    /// Over this many unsent bytes, ``send(_:)`` says the peer is not reading.
+    let maximumOutbound: Int
     private let onEvent: (Event) -> Void
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
@@ -38,7 +42,18 @@ final class Channel {
     /// peer has not read for so long that the buffer is over its limit (or the channel is closed).
     @discardableResult
     func send(_ message: Message) -> Bool {
-        guard isOpen else { return false }
+        send(message, passing: nil)
+    }
+
+    /// Queues `message` with `descriptor` attached to its first byte (`SCM_RIGHTS`), which the
+    /// channel owns from now: closed once sent, or when the channel closes first.
+    @discardableResult
+    func send(_ message: Message, passing descriptor: Int32?) -> Bool {
+        guard isOpen else {
+            if let descriptor { Glibc.close(descriptor) }
+            return false
+        }
+        if let descriptor { outboundDescriptors.append((outbound.count, descriptor)) }
         Frame.append(message, to: &outbound)
         flush()
         return pendingOutput <= maximumOutbound
@@ -50,6 +65,8 @@ final class Channel {
         isOpen = false
         loop.unregister(fd)
         Glibc.close(fd)
+        for pending in outboundDescriptors { Glibc.close(pending.fd) }
+        outboundDescriptors.removeAll()
     }
 
     private func handle(_ mask: UInt32) {
@@ -83,9 +100,18 @@ final class Channel {
     private func flush() {
         while outboundStart < outbound.count {
             // MSG_NOSIGNAL: an extension that died before it was reaped must not take the host
-            // with it (SIGPIPE); the error is left for the reaping to explain.
-            let n = outbound.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + outboundStart, $0.count - outboundStart, Int32(MSG_NOSIGNAL)) }
+            // with it (SIGPIPE); the error is left for the reaping to explain. A descriptor goes
+            // with the first byte of its frame: a send stops short of the next one's frame.
+            let attached = outboundDescriptors.first.flatMap { $0.offset == outboundStart ? $0.fd : nil }
+            let nextAttachment = outboundDescriptors.first { $0.offset > outboundStart }?.offset ?? outbound.count
+            let n = outbound.withUnsafeBytes {
+                sg_send_with_descriptor(fd, $0.baseAddress! + outboundStart, UInt(nextAttachment - outboundStart), attached ?? -1)
+            }
             if n > 0 {
+                if let attached {
+                    Glibc.close(attached)
+                    outboundDescriptors.removeFirst()
+                }
                 outboundStart += n
             } else if n < 0 && errno == EINTR {
                 continue

@@ -68,8 +68,11 @@ final class ExtensionProcess {
     var exitOutcome: ActivationOutcome?
     /// CLOCK_MONOTONIC when `hello` arrived.
     var helloAt: UInt64?
+    /// What it may still send unasked (logs, reloads, diagnostics, requests).
+    var messageBudget: MessageBudget
 
-    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64) {
+    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64, messageLimits: MessageLimits) {
+        messageBudget = MessageBudget(limits: messageLimits, now: spawnedAt)
         pid = spawned.pid
         pidfd = spawned.pidfd
         listenerFD = spawned.listenerFD

@@ -8,6 +8,8 @@ public final class ManagedExtension {
     public let bundle: ExtensionBundle
     /// Its container: `HOME`, `TMPDIR` and the only place it may write.
     public let container: String
+    /// The uid and gid its processes run as; nil when they run as the host's user.
+    public let identity: ExtensionIdentity?
     /// The budgets it runs under (defaults, its SandglassLimits, the run's overrides); the
     /// memory limit may be changed during a run (``ExtensionHost/setMemoryLimit(_:bytes:)``).
     public internal(set) var budgets: Budgets
@@ -19,10 +21,11 @@ public final class ManagedExtension {
     /// Its failures in a row, backoff and permanent failure.
     var crashLoop = CrashLoop()
 
-    init(app: AppBundle, bundle: ExtensionBundle, container: String, budgets: Budgets) {
+    init(app: AppBundle, bundle: ExtensionBundle, container: String, identity: ExtensionIdentity?, budgets: Budgets) {
         self.app = app
         self.bundle = bundle
         self.container = container
+        self.identity = identity
         self.budgets = budgets
     }
 

@@ -24,6 +24,7 @@ final class Supervisor {
     struct Settings {
         var maximumFrameLength = Frame.defaultMaximumLength
         var containersRoot: String
+        var messageLimits = MessageLimits()
         var budgetOverrides = LimitOverrides()
         var environment: [String: String] = [:]
         var relaunchBackoff = RelaunchBackoff()
@@ -45,6 +46,9 @@ final class Supervisor {
     let containerScanner: ContainerScanner?
     /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
     var containerSweepTimer: TimerID?
+    /// Each extension's own uid, when extensions get one (the host runs as root).
+    private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
+        ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
         self.loop = loop
@@ -63,11 +67,16 @@ final class Supervisor {
 
     /// Makes `bundle` known, with its container created.
     func register(_ bundle: ExtensionBundle, app: AppBundle) throws -> ManagedExtension {
-        let container = settings.containersRoot + "/" + bundle.bundleIdentifier
-        for dir in [container, container + "/tmp", container + "/Library/Caches", container + "/Documents"] {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let identity = try identities?.identity(for: bundle.bundleIdentifier) ?? sandbox.policy.extensionUser.sharedCredentials
+        let (container, repair) = try ContainerDirectory.prepare(root: settings.containersRoot, identifier: bundle.bundleIdentifier, owner: identity)
+        switch repair {
+        case .none: break
+        case .removed(let what):
+            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
+        case .movedAside(let name, let owner):
+            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)),
+                                            ("detail", .string("the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"))])
         }
-        ExtensionFiles.handOver(container, to: sandbox.policy.extensionUser)
         let ceiling = settings.budgetOverrides.applied(to: .defaults(for: bundle.role))
         let (budgets, caps) = bundle.limits.capped(by: ceiling)
         for cap in caps {
@@ -75,7 +84,7 @@ final class Supervisor {
                                        ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
                                        ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
         }
-        let managed = ManagedExtension(app: app, bundle: bundle, container: container, budgets: budgets)
+        let managed = ManagedExtension(app: app, bundle: bundle, container: container, identity: identity, budgets: budgets)
         extensions[bundle.bundleIdentifier] = managed
         return managed
     }
@@ -111,6 +120,7 @@ final class Supervisor {
             process.idleTimer = nil
         }
         endQuietWait(process)
+        process.messageBudget.activationStarted()
         clock.beginBusy()
         let startedHook = started
         let started = sg_monotonic_ns()
@@ -152,6 +162,7 @@ final class Supervisor {
 
     private func finish(_ pending: ExtensionProcess.Pending, of process: ExtensionProcess, ext: ManagedExtension, _ outcome: ActivationOutcome) {
         loop.cancel(pending.deadline)
+        tellThrottled(process, of: ext, now: sg_monotonic_ns(), force: true)
         let ms = Double(sg_monotonic_ns() - pending.started) / 1e6
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("activation", .int(Int64(pending.id.rawValue))), ("kind", .string(pending.kind.rawValue))]
@@ -354,13 +365,14 @@ final class Supervisor {
             environment: environment,
             container: ext.container,
             executableRoot: ext.bundle.path,
+            user: ext.identity,
             memoryBytes: ext.budgets.memoryBytes,
             containerBytes: ext.budgets.containerBytes,
             group: ext.identifier
         )
         let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
         cgroup?.resetPeak()
-        let process = ExtensionProcess(spawned: spawned, cgroup: cgroup, spawnedAt: started)
+        let process = ExtensionProcess(spawned: spawned, cgroup: cgroup, spawnedAt: started, messageLimits: settings.messageLimits)
         ext.process = process
         ext.launches += 1
         process.holdsBusy = true
@@ -450,6 +462,7 @@ final class Supervisor {
             }
             return handleHello(hello, from: process, of: ext)
         }
+        guard admit(message, from: process, of: ext) else { return }
         switch message {
         case .hello:
             protocolViolation(process, of: ext, "sent a second hello")
@@ -466,16 +479,18 @@ final class Supervisor {
                 }
                 finish(pending, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
             } else {
+                let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
                 log.emit("extension.error", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("code", .string("\(report.code)")), ("message", .string(report.message))])
+                                             ("code", .string("\(report.code)")), ("message", .string(text))])
             }
         case .reloadTimelines(let kind):
             hooks.reloadRequested(ext, kind)
         case .reloadAllTimelines:
             hooks.reloadRequested(ext, nil)
         case .log(let record):
+            let text = MessageBudget.cut(record.message, to: settings.messageLimits.logMessageBytes)
             log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                             ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(record.message))])
+                             ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))])
         case .diagnostic(let report):
             hooks.diagnosticReceived(ext, process, report)
         case .pong(let n):
@@ -492,6 +507,42 @@ final class Supervisor {
              .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
              .locationAuthorization, .locationUpdate, .locationFailure:
             protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
+        }
+    }
+
+    /// Whether `message` is within the process's message budget. Dropped messages are counted
+    /// and told in `messages.throttled` about once a second; a flood of requests kills the
+    /// process (`resource`).
+    private func admit(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        let kind = MessageBudget.kind(of: message)
+        var bytes = 0
+        switch message {
+        case .log(let record): bytes = record.message.utf8.count
+        case .error(let report): bytes = report.message.utf8.count
+        default: break
+        }
+        let now = sg_monotonic_ns()
+        let verdict = process.messageBudget.admit(kind, bytes: bytes, now: now)
+        tellThrottled(process, of: ext, now: now)
+        switch verdict {
+        case .accept:
+            return true
+        case .drop:
+            return false
+        case .kill(let why):
+            kill(process, of: ext, .resource, detail: why)
+            return false
+        }
+    }
+
+    /// Records what the message budget dropped or coalesced since it was last told.
+    private func tellThrottled(_ process: ExtensionProcess, of ext: ManagedExtension, now: UInt64, force: Bool = false) {
+        for dropped in process.messageBudget.takeDropped(now: now, force: force) {
+            var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                                 ("kind", .string(dropped.kind.rawValue)), ("messages", .int(Int64(dropped.messages)))]
+            if dropped.kind == .log { fields.append(("bytes", .int(Int64(dropped.bytes)))) }
+            fields.append(("detail", .string(dropped.detail)))
+            log.emit("messages.throttled", fields)
         }
     }
 
@@ -648,6 +699,7 @@ final class Supervisor {
             return
         }
         let reapedAt = sg_monotonic_ns()
+        tellThrottled(process, of: ext, now: reapedAt, force: true)
         loop.unregister(process.pidfd)
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB

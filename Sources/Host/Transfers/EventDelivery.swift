@@ -181,9 +181,10 @@ final class EventDelivery {
                                          ("callback", .string(event.kind == .downloadFinished ? "didFinishDownloadingTo" : "didCompleteWithError"))])
             switch event.kind {
             case .downloadFinished:
-                let path = stage(event, in: ext)
                 process.channel.send(.downloadFinished(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
-                                                       path: path, event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1)))
+                                                       file: "CFNetworkDownload_\(event.id ?? 0).tmp",
+                                                       event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1)),
+                                     passing: body(of: event))
             case .taskCompleted:
                 process.channel.send(.taskCompleted(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
                                                     error: event.error, event.response))
@@ -195,15 +196,12 @@ final class EventDelivery {
         process.channel.send(.allEventsDelivered(identifier: key.identifier))
     }
 
-    /// A copy of the downloaded body in the extension's container, where the delegate can read
-    /// or move it (the host keeps its own until the event is acknowledged, for a redelivery).
-    private func stage(_ event: EventRecord, in ext: ManagedExtension) -> String {
-        let dir = ext.container + "/Library/Caches/com.apple.nsurlsessiond/Downloads"
-        let path = dir + "/CFNetworkDownload_\(event.id ?? 0).tmp"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try? FileManager.default.removeItem(atPath: path)
-        if let file = event.file { try? FileManager.default.copyItem(atPath: file, toPath: path) }
-        ExtensionFiles.handOver(ext.container + "/Library/Caches/com.apple.nsurlsessiond", to: supervisor.sandbox.policy.extensionUser)
-        return path
+    /// A read-only descriptor of the downloaded body, passed with `downloadFinished`: the SDK
+    /// makes the file in the container itself, as the extension's user (the host keeps its own
+    /// copy, in its private Transfers directory, until the event is acknowledged).
+    private func body(of event: EventRecord) -> Int32? {
+        guard let file = event.file else { return nil }
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        return fd >= 0 ? fd : nil
     }
 }

@@ -20,6 +20,8 @@ final class InlineRequests {
 
     private let log: EventLog
     private let clock: RunClock
+    /// Where download bodies are written: the host's own (mode 0700), never the container.
+    private let directory: String
     private var requests: [Int32: [Int: Pending]] = [:]
     private var nextIdentifier: [Int32: Int] = [:]
     private lazy var client: HTTPClient = {
@@ -30,13 +32,21 @@ final class InlineRequests {
     }()
     private var clientStarted = false
 
-    init(log: EventLog, clock: RunClock) {
+    init(log: EventLog, clock: RunClock, directory: String) throws {
         self.log = log
         self.clock = clock
+        self.directory = directory
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw HostSetupError(description: "could not create \(directory) for downloads: \(String(cString: strerror(errno)))")
+        }
+        _ = chmod(directory, 0o700)
     }
 
     /// Requests in flight now.
     var inFlight: Int { requests.values.reduce(0) { $0 + $1.values.filter { $0.task != nil }.count } }
+
+    /// Inline tasks of `pid` created and not yet ended.
+    func count(of pid: Int32) -> Int { requests[pid]?.count ?? 0 }
 
     /// A new inline task of `pid`; returns its identifier (per process).
     func create(_ payload: TaskRequestPayload, ext: ManagedExtension, pid: Int32) -> Int {
@@ -57,7 +67,7 @@ final class InlineRequests {
                                   ("inline", true)])
         let attempt = HTTPAttempt(client: client, request: pending.payload.request, resumeFrom: 0, validator: nil)
         let sink = InlineSink(core: core, pid: pid, taskIdentifier: id,
-                              downloadPath: pending.payload.kind == .download ? ext.container + "/tmp/CFNetworkDownload_inline_\(pid)_\(id).tmp" : nil)
+                              downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil)
         let bundle = ext.identifier
         pending.task = Task { [weak core] in
             let result = await attempt.run(into: sink)
@@ -72,16 +82,27 @@ final class InlineRequests {
         requests[pid]?[id]?.task?.cancel()
     }
 
-    /// The request ended: tells the process, unless it is gone.
+    /// The name of an inline download's file, in the host's directory and then in the container's `tmp`.
+    static func fileName(pid: Int32, task: Int) -> String { "CFNetworkDownload_inline_\(pid)_\(task).tmp" }
+
+    /// The request ended: tells the process, unless it is gone. A download's body goes to it
+    /// as an open descriptor (the host's file is unlinked at once: the descriptor holds it).
     func ended(pid: Int32, taskIdentifier id: Int, result: HTTPAttempt.Result, downloadPath: String?, process: ExtensionProcess?,
                ext: ManagedExtension?) {
+        var body: Int32?
+        if let downloadPath {
+            let fd = open(downloadPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            body = fd >= 0 ? fd : nil
+            unlink(downloadPath)
+        }
+        defer { if let body { close(body) } }
         guard requests[pid]?.removeValue(forKey: id) != nil else { return }
         guard let process, process.pid == pid, let ext else { return }
         switch result {
         case .completed(let response, _):
-            if let path = downloadPath {
-                ExtensionFiles.handOver(path, to: processUser(ext))
-                process.channel.send(.downloadFinished(session: "", taskIdentifier: id, nil, path: path, response))
+            if downloadPath != nil {
+                process.channel.send(.downloadFinished(session: "", taskIdentifier: id, nil, file: Self.fileName(pid: pid, task: id), response),
+                                     passing: body.map { dup($0) })
             }
             process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: nil, response))
             log.emit("task.finished", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
@@ -111,11 +132,10 @@ final class InlineRequests {
         if clientStarted { try? await client.shutdown() }
     }
 
-    private func processUser(_ ext: ManagedExtension) -> ExtensionUser { core?.extensionUser ?? .host }
 }
 
-/// Streams an inline response to the process (data tasks) or to a file in its container
-/// (download tasks).
+/// Streams an inline response to the process (data tasks) or to a file of the host's, passed
+/// to the process when it is complete (download tasks).
 final class InlineSink: HTTPAttempt.Sink, @unchecked Sendable {
     private weak var core: HostCore?
     private let pid: Int32

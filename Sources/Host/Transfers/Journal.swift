@@ -21,6 +21,14 @@ final class Journal: Sendable {
 
     init(path: String) throws {
         self.path = path
+        // It holds every app's requests, headers and bodies included: the host's alone. SQLite
+        // gives its -wal and -shm files the database's mode.
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd >= 0 {
+            _ = fchmod(fd, 0o600)
+            close(fd)
+        }
+        for sidecar in ["-wal", "-shm"] { _ = chmod(path + sidecar, 0o600) }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")

@@ -51,7 +51,18 @@ final class NetworkService {
             log.emit("session.invalidated", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")])
         case .createTask(let id, let payload):
+            if let refusal = RequestPolicy.refusal(of: payload.request) {
+                log.emit("task.refused", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                          ("session", .string(payload.session)), ("detail", .string(refusal))])
+                process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
+                return true
+            }
             if payload.session.isEmpty {
+                guard inline.count(of: process.pid) < supervisor.settings.messageLimits.inlineTasks else {
+                    supervisor.kill(process, of: ext, .resource,
+                                    detail: "created more than \(supervisor.settings.messageLimits.inlineTasks) inline tasks that have not ended")
+                    return true
+                }
                 let task = inline.create(payload, ext: ext, pid: process.pid)
                 process.channel.send(.taskCreated(id, taskIdentifier: task))
             } else {

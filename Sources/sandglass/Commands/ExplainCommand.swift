@@ -31,7 +31,7 @@ struct ExplainCommand: AsyncParsableCommand {
     @Option(help: "How many of the latest decisions to show per widget.")
     var last: Int = 20
 
-    @Option(help: "Explain as of this run time (e.g. 36h) instead of the end of the log.")
+    @Option(parsing: .unconditional, help: "Explain as of this run time (e.g. 36h) instead of the end of the log.")
     var at: DurationArgument?
 
     func run() async throws {

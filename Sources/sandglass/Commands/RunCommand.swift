@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The app bundles (.app) to install.")
     var apps: [String]
 
-    @Option(help: "How long to run, on the run's clock: 500ms, 30s, 10m, 2h, 7d (default 10s, or the scenario's).")
+    @Option(parsing: .unconditional, help: "How long to run, on the run's clock: 500ms, 30s, 10m, 2h, 7d (default 10s, or the scenario's).")
     var duration: DurationArgument?
 
     @Option(help: "real, or virtual (days in seconds: time jumps to the next event when nothing runs) (default real, or the scenario's).")

@@ -56,6 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many of the latest events to keep in memory for `ctl status` and the summary at the end (the --log file keeps every one).")
     var eventHistory = 100_000
 
+    @Option(name: .customLong("event-history-mib"), help: "And at most this many MiB of them (the events' JSON), whichever bound is reached first.")
+    var eventHistoryMiB = 64
+
     @Flag(help: "Also print the readable trace of every event on standard output.")
     var verbose = false
 
@@ -69,6 +72,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.clock = clock.mode
             configuration.logPath = log
             configuration.eventHistoryLimit = eventHistory
+            guard eventHistoryMiB > 0 else { throw BadInput("--event-history-mib \(eventHistoryMiB): expected a positive number of MiB") }
+            configuration.eventHistoryBytes = eventHistoryMiB << 20
             configuration.trace = verbose ? .standardOutput : nil
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {

@@ -1,28 +1,21 @@
 import ArgumentParser
+import SandglassHost
 
-/// A duration on the command line: a number and a unit — `ms`, `s`, `m`, `h` or `d` (`90s`, `7d`, `250ms`).
+/// A duration on the command line: numbers with units — `ms`, `s`, `m`, `h` or `d` (`90s`, `7d`,
+/// `250ms`, `1d12h`), at most 100 years. Anything else (a negative or huge one included) is bad
+/// input: exit status 2 with the parser's message.
 struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
     let duration: Duration
     let text: String
 
     init?(argument: String) {
-        guard let parsed = DurationArgument.parse(argument) else { return nil }
+        guard let parsed = DurationText.parse(argument) else { return nil }
         duration = parsed
         text = argument
     }
 
-    /// `nil` unless `text` is a non-negative number followed by one of the units.
-    static func parse(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
-        for (suffix, seconds) in units where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            // "5ms" ends in "s" too: it is not 5m followed by "s".
-            if suffix == "s" && number.hasSuffix("m") { continue }
-            guard let value = Double(number), value >= 0, value.isFinite else { return nil }
-            return .nanoseconds(Int64(value * seconds * 1e9))
-        }
-        return nil
-    }
+    /// `nil` unless `text` is a duration (see ``DurationText``).
+    static func parse(_ text: String) -> Duration? { DurationText.parse(text) }
 
     var description: String { text }
 }

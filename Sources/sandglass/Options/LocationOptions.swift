@@ -21,7 +21,7 @@ struct LocationOptions: ParsableArguments {
     @Option(help: "When the widgets are on screen; often: viewed every 30 min for 2 min, seldom: every 8 h for 1 min (default always).")
     var visibility: VisibilityChoice?
 
-    @Option(name: .customLong("in-use-window"), help: "How long location stays in use after the widgets were last visible (default 15m).")
+    @Option(name: .customLong("in-use-window"), parsing: .unconditional, help: "How long location stays in use after the widgets were last visible (default 15m).")
     var inUseWindow: DurationArgument?
 
     func validate() throws {

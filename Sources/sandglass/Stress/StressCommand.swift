@@ -46,7 +46,7 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "How many chaos iterations (default 200 unless --duration).")
     var iterations: Int?
 
-    @Option(help: "Run for this long (real time) instead of a number of iterations: 30s, 10m, 2h.")
+    @Option(parsing: .unconditional, help: "Run for this long (real time) instead of a number of iterations: 30s, 10m, 2h.")
     var duration: DurationArgument?
 
     @Option(help: "The faults to inject: kill, steps, suspend, host, network, memory (comma-separated), or all.")

@@ -46,6 +46,11 @@ actor ProbeRunner {
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     private var sandbox: Sandbox?
     let container: String
+    /// The directory holding `Containers/` (shared by runners made with `sharing:`) and `bin/`.
+    nonisolated let root: String
+    private let ownsRoot: Bool
+    /// The uid and gid the probe runs as under `ExtensionUser.automatic` (nil: not root).
+    nonisolated let identity: ExtensionIdentity?
     private let groupName = "probe-\(UUID().uuidString.prefix(8))"
     /// The group's OOM kills after the last run (the group lives as long as the runner): read
     /// before a run, not after its spawn, which a child over its limit can outrun.
@@ -54,19 +59,26 @@ actor ProbeRunner {
     /// A copy of the probe the extension user can reach wherever the repository lives.
     let probe: String
 
-    init() throws {
+    /// A runner of a probe as extension `identifier`, with its container made as the host makes
+    /// it; `sharing` another runner puts both containers side by side, each with its own uid
+    /// (two extensions of one host).
+    init(identifier: String = "probe", sharing other: ProbeRunner? = nil) throws {
         loop = try EventLoop(name: "probe-runner")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString.prefix(8))").path
-        container = root + "/container"
-        try FileManager.default.createDirectory(atPath: container + "/tmp", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
+        root = other?.root ?? FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString.prefix(8))").path
+        ownsRoot = other == nil
+        if ownsRoot { try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true) }
+        let containers = root + "/Containers"
+        identity = getuid() == 0
+            ? try ExtensionIdentities(range: SandboxPolicy.standard.identityRange, containersRoot: containers).identity(for: identifier)
+            : nil
+        container = try ContainerDirectory.prepare(root: containers, identifier: identifier, owner: identity).path
         probe = root + "/bin/sandbox-probe"
+        guard ownsRoot else { return }
         // A hard link, not a copy: a copy's write descriptor, inherited by a process another test
         // spawns at that moment, would make our execve fail with ETXTBSY.
         do { try FileManager.default.linkItem(atPath: BuildProducts.probe, toPath: probe) } catch {
             try FileManager.default.copyItem(atPath: BuildProducts.probe, toPath: probe)
         }
-        ExtensionFiles.handOver(container, to: .automatic)
     }
 
     func run(_ arguments: [String], policy: SandboxPolicy = .standard, memoryBytes: Int = 30 << 20,
@@ -80,6 +92,7 @@ actor ProbeRunner {
             executable: probe, arguments: arguments,
             environment: ["HOME": container, "TMPDIR": container + "/tmp", "PATH": "/usr/bin:/bin"],
             container: container, executableRoot: URL(fileURLWithPath: probe).deletingLastPathComponent().path,
+            user: policy.extensionUser.isPerExtension ? identity : policy.extensionUser.sharedCredentials,
             memoryBytes: memoryBytes, group: groupName)
         defer {
             close(spawned.channelFD)
@@ -143,6 +156,6 @@ actor ProbeRunner {
     func finish() {
         sandbox?.close()
         sandbox = nil
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: container).deletingLastPathComponent().path)
+        try? FileManager.default.removeItem(atPath: ownsRoot ? root : container)
     }
 }

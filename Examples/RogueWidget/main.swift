@@ -1,0 +1,67 @@
+// RogueWidget: an extension that speaks the IPC protocol itself, without the SDK, to attack
+// the host with what the SDK would never send: floods of log frames, reload requests and
+// requests, inline requests to schemes other than http(s), and an inline download it never
+// reads. The attack is chosen by the last component of its bundle identifier
+// (SANDGLASS_BUNDLE_IDENTIFIER); ROGUE_UNIX_URL, ROGUE_HTTP_URL and ROGUE_DOWNLOAD_URL
+// name what it fetches. Used by the containment tests; never a model of how to write an extension.
+import Glibc
+import SandglassIPC
+
+func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+let identifier = env("SANDGLASS_BUNDLE_IDENTIFIER") ?? "unknown"
+let attack = String(identifier.split(separator: ".").last ?? "")
+
+/// Writes `message` whole to the host's socket (fd 3); exits when the host is gone.
+func send(_ message: Message) {
+    let bytes = Frame.encode(message)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { _exit(0) }
+        offset += n
+    }
+}
+
+/// Reads and discards what the host sends, forever (requests go unanswered).
+func drain() -> Never {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(3, $0.baseAddress, $0.count) }
+        if n == 0 || (n < 0 && errno != EINTR) { _exit(0) }
+    }
+}
+
+/// An inline data task (session "") for `url`, resumed.
+func fetch(_ url: String, method: String = "GET") {
+    send(.createTask(RequestID(1), TaskRequestPayload(session: "", kind: .data, request: HTTPRequestPayload(url: url, method: method))))
+    send(.resumeTask(session: "", taskIdentifier: 1))
+}
+
+send(.hello(Hello(bundleIdentifier: identifier, role: .widgetKit,
+                  widgets: [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+switch attack {
+case "logflood":
+    // 1000 log frames of 512 KiB each: 500 MB of text for the host's memory and log.
+    let text = String(repeating: "x", count: 512 << 10)
+    for _ in 0..<1000 { send(.log(LogRecord(level: .info, message: text))) }
+case "reloadflood":
+    // Reload requests as fast as the socket takes them.
+    for _ in 0..<200_000 { send(.reloadTimelines(kind: "Rogue")) }
+case "requestflood":
+    // Requests the host must answer, far past any real extension's rate.
+    for n in 0..<20_000 { send(.getTasks(RequestID(UInt64(n + 2)), session: "flood")) }
+case "schemes":
+    // Schemes that would reach the host's own Unix sockets and files, and a method carrying JSON.
+    fetch(env("ROGUE_UNIX_URL") ?? "http+unix://%2Frun%2Fsandglass.sock/status")
+    fetch("unix:///run/sandglass.sock")
+    fetch("file:///etc/shadow")
+    fetch(env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "{\"command\":\"kill\"}")
+case "unread":
+    // An inline download whose data it never reads: the host must not hold it all.
+    fetch(env("ROGUE_DOWNLOAD_URL") ?? "http://127.0.0.1:1/")
+    while true { pause() }
+default:
+    break
+}
+drain()

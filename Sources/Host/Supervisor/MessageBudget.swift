@@ -1,0 +1,169 @@
+import SandglassIPC
+
+/// What one extension process may send the host unasked, and how much of it. Every message an
+/// extension can send has a budget, because each one costs the host memory, log bytes or work:
+///
+/// - `log` frames and unsolicited `error` frames: bytes per activation and per minute (and 4 KiB
+///   a message: longer ones are cut), the rest dropped and counted, as the 1 MiB cap on a
+///   process's standard output drops its excess;
+/// - `reloadTimelines` / `reloadAllTimelines`: a number per second and per activation; requests
+///   past it are coalesced into the reload already due (they could only ask for the same thing)
+///   and counted;
+/// - `diagnostic` frames: a rate, the rest dropped and counted;
+/// - every other frame kind (sessions, tasks, location, event acknowledgements, pongs): a burst
+///   and a sustained rate far above any real extension's, past which the process is killed with
+///   reason `resource`;
+/// - inline tasks: a number alive at once, over which the process is killed the same way.
+///
+/// What was dropped or coalesced is told once per window in a `messages.throttled` event.
+/// Windows run on the monotonic clock: the budget protects the host, whose memory and log grow
+/// in real time whatever the run's clock.
+struct MessageBudget {
+    /// What to do with a message.
+    enum Verdict: Equatable {
+        case accept
+        case drop
+        /// Kill the process with reason `resource`; the text says why.
+        case kill(String)
+    }
+
+    /// How a message counts against the budget.
+    enum Kind: String {
+        case log
+        case reload
+        case diagnostic
+        case other
+    }
+
+    /// What was dropped (or coalesced) of one kind in a window.
+    struct Dropped: Equatable {
+        var kind: Kind
+        var messages = 0
+        var bytes = 0
+        var detail: String
+    }
+
+    let limits: MessageLimits
+    private var lastTold: UInt64
+    private var minuteStart: UInt64
+    private var secondStart: UInt64
+    private var logBytesThisMinute = 0
+    private var logBytesThisActivation = 0
+    private var reloadsThisSecond = 0
+    private var diagnosticsThisSecond = 0
+    private var requestTokens: Double
+    private var requestRefilled: UInt64
+    private var dropped: [Kind: Dropped] = [:]
+
+    init(limits: MessageLimits, now: UInt64) {
+        self.limits = limits
+        lastTold = now
+        requestTokens = Double(limits.requestBurst)
+        requestRefilled = now
+        minuteStart = now
+        secondStart = now
+    }
+
+    /// The kind `message` counts as.
+    static func kind(of message: Message) -> Kind {
+        switch message {
+        case .log: .log
+        case .error(let report) where report.requestID == nil: .log
+        case .reloadTimelines, .reloadAllTimelines: .reload
+        case .diagnostic: .diagnostic
+        default: .other
+        }
+    }
+
+    /// `text` cut to at most `limit` bytes of UTF-8 (on a character boundary), saying how much
+    /// was cut.
+    static func cut(_ text: String, to limit: Int) -> String {
+        let count = text.utf8.count
+        guard count > limit else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: limit)
+        while end.samePosition(in: text.unicodeScalars) == nil { end = text.utf8.index(before: end) }
+        let kept = text[..<end]
+        return kept + " … [\(count - kept.utf8.count) more bytes cut]"
+    }
+
+    /// An activation starts: its log and reload allowances are whole again (on a virtual clock,
+    /// activations follow each other faster than real seconds: each may ask for its reload).
+    mutating func activationStarted() {
+        logBytesThisActivation = 0
+        reloadsThisSecond = 0
+    }
+
+    /// Judges `message` (of `bytes` bytes of text, for log and error messages) at `now` (ns).
+    /// Whatever it drops is kept for ``takeDropped(now:force:)``.
+    mutating func admit(_ kind: Kind, bytes: Int = 0, now: UInt64) -> Verdict {
+        roll(now)
+        switch kind {
+        case .log:
+            let counted = min(bytes, limits.logMessageBytes)
+            if logBytesThisMinute + counted > limits.logBytesPerMinute {
+                note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerMinute >> 10) KiB a minute")
+                return .drop
+            }
+            if logBytesThisActivation + counted > limits.logBytesPerActivation {
+                note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerActivation >> 10) KiB an activation")
+                return .drop
+            }
+            logBytesThisMinute += counted
+            logBytesThisActivation += counted
+            return .accept
+        case .reload:
+            reloadsThisSecond += 1
+            if reloadsThisSecond > limits.reloadsPerSecond {
+                note(kind, bytes: 0, "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due")
+                return .drop
+            }
+            return .accept
+        case .diagnostic:
+            diagnosticsThisSecond += 1
+            if diagnosticsThisSecond > limits.diagnosticsPerSecond {
+                note(kind, bytes: 0, "more than \(limits.diagnosticsPerSecond) diagnostics a second")
+                return .drop
+            }
+            return .accept
+        case .other:
+            // A bucket of `requestBurst` tokens refilled at `requestsPerSecond`: bursts pass, a
+            // sustained flood empties it however fast the host serves it.
+            requestTokens = min(Double(limits.requestBurst), requestTokens + Double(now &- requestRefilled) / 1e9 * Double(limits.requestsPerSecond))
+            requestRefilled = now
+            guard requestTokens >= 1 else {
+                return .kill("sent requests to the host faster than \(limits.requestsPerSecond) a second after a burst of \(limits.requestBurst)")
+            }
+            requestTokens -= 1
+            return .accept
+        }
+    }
+
+    /// What was dropped since it was last told, by kind, when a second has passed since then
+    /// (or at once with `force`: the activation or the process ended), and forgets it.
+    mutating func takeDropped(now: UInt64, force: Bool = false) -> [Dropped] {
+        guard !dropped.isEmpty, force || now &- lastTold >= 1_000_000_000 else { return [] }
+        lastTold = now
+        let all = [Kind.log, .reload, .diagnostic].compactMap { dropped[$0] }
+        dropped.removeAll()
+        return all
+    }
+
+    private mutating func note(_ kind: Kind, bytes: Int, _ detail: String) {
+        var entry = dropped[kind] ?? Dropped(kind: kind, detail: detail)
+        entry.messages += 1
+        entry.bytes += bytes
+        dropped[kind] = entry
+    }
+
+    private mutating func roll(_ now: UInt64) {
+        if now &- secondStart >= 1_000_000_000 {
+            secondStart = now
+            reloadsThisSecond = 0
+            diagnosticsThisSecond = 0
+        }
+        if now &- minuteStart >= 60_000_000_000 {
+            minuteStart = now
+            logBytesThisMinute = 0
+        }
+    }
+}

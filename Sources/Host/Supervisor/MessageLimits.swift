@@ -1,0 +1,22 @@
+/// The budgets on what an extension process may send the host unasked (see ``MessageBudget``);
+/// ``HostConfiguration/messageLimits``.
+public struct MessageLimits: Sendable, Hashable {
+    /// Bytes of log and error messages per activation (counted from its request).
+    public var logBytesPerActivation = 128 << 10
+    /// Bytes of log and error messages per minute.
+    public var logBytesPerMinute = 512 << 10
+    /// A longer log or error message is cut to this many bytes.
+    public var logMessageBytes = 4096
+    /// Reload requests per second and per activation; the rest are coalesced.
+    public var reloadsPerSecond = 10
+    /// Diagnostics per second; the rest are dropped.
+    public var diagnosticsPerSecond = 20
+    /// Other frames (requests) at once: a burst this large passes.
+    public var requestBurst = 1000
+    /// Other frames per second after a burst; faster, the process is killed (`resource`).
+    public var requestsPerSecond = 200
+    /// Inline tasks created and not yet ended, per process; over it the process is killed.
+    public var inlineTasks = 256
+
+    public init() {}
+}

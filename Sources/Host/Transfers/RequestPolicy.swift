@@ -1,0 +1,50 @@
+import Foundation
+import SandglassIPC
+
+/// What the host agrees to fetch for an extension, inline or in the background. The host makes
+/// the request with its own privileges, so the request is checked before anything is created:
+/// only `http` and `https` (never `http+unix`, `unix` or `file`, which would reach the host's
+/// own sockets and files), a method that is an HTTP token, header names that are tokens and
+/// values without line breaks. Hosts are not restricted: loopback included, as the test
+/// servers live there.
+enum RequestPolicy {
+    /// Why `request` is refused, or `nil` when the host may make it.
+    static func refusal(of request: HTTPRequestPayload) -> String? {
+        guard let components = URLComponents(string: request.url), let scheme = components.scheme?.lowercased() else {
+            return "\(quoted(request.url)) is not a URL"
+        }
+        guard scheme == "http" || scheme == "https" else {
+            return "the URL scheme \(quoted(scheme)) is not supported: only http and https"
+        }
+        guard let host = components.host, !host.isEmpty else {
+            return "\(quoted(request.url)) has no host"
+        }
+        guard isToken(request.method) else {
+            return "the method \(quoted(request.method)) is not an HTTP token"
+        }
+        for header in request.headers {
+            guard isToken(header.name) else { return "the header name \(quoted(header.name)) is not an HTTP token" }
+            guard !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+                return "the value of header \(header.name) holds a line break or NUL"
+            }
+        }
+        return nil
+    }
+
+    /// RFC 9110 `token`: one or more of `!#$%&'*+-.^_`|~`, digits and letters.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                true
+            default:
+                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+
+    /// At most 80 characters of `text`, quoted (an extension's text in a log line stays short).
+    private static func quoted(_ text: String) -> String {
+        (text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription
+    }
+}

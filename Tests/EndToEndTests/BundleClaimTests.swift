@@ -1,0 +1,86 @@
+import Foundation
+import SandglassHost
+import Testing
+
+/// What one installed app may claim: its own identifiers, its own stored code.
+@Suite("Bundle claims")
+struct BundleClaimTests {
+    /// A scratch directory removed at the end.
+    struct Scratch {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString.prefix(8))").path
+        func copy(_ app: String, to relative: String) throws -> String {
+            let destination = path + "/" + relative
+            try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: try Examples.app(app), toPath: destination)
+            return destination
+        }
+        func remove() { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    @Test("two apps whose folders share a name keep their own stored code")
+    func sameFolderName() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let first = try scratch.copy("Leaderboard.app", to: "a/Same.app")
+        let second = try scratch.copy("Garbage.app", to: "b/Same.app")
+        try await withHost { host in
+            let a = try await host.install(first)
+            let b = try await host.install(second)
+            #expect(a.path != b.path)
+            let info = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: a.path + "/Info.plist")), format: nil) as? [String: Any]
+            #expect(info?["CFBundleIdentifier"] as? String == a.bundleIdentifier, "the first app's stored copy is still its own")
+            let outcome = await host.activate("com.example.leaderboard.widget", .timeline, widget: "Leaderboard")
+            guard case .timeline? = outcome else { Issue.record("the first app's widget no longer answers: \(String(describing: outcome))"); return }
+        }
+    }
+
+    @Test("a second app claiming an installed app's or extension's identifier is refused, naming both paths")
+    func identifierClaimed() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let copy = try scratch.copy("Leaderboard.app", to: "copy/Leaderboard.app")
+        let original = try Examples.app("Leaderboard.app")
+        try await withHost { host in
+            try await host.install(original)
+            do {
+                try await host.install(copy)
+                Issue.record("the second app with the same identifier was installed")
+            } catch let error as BundleError {
+                #expect(error.description.contains(copy) && error.description.contains(original), "\(error)")
+                #expect(error.key == "CFBundleIdentifier")
+            }
+            // An app of another identifier whose extension claims an installed extension's identifier.
+            let plist = copy + "/Info.plist"
+            var info = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as! [String: Any]
+            // `com.example`: the prefix of the installed extension's identifier, as an app's must be.
+            info["CFBundleIdentifier"] = "com.example"
+            try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0).write(to: URL(fileURLWithPath: plist))
+            do {
+                try await host.install(copy)
+                Issue.record("an extension claiming an installed extension's identifier was installed")
+            } catch let error as BundleError {
+                #expect(error.description.contains("an extension of the app already installed from \(original)"), "\(error)")
+            }
+        }
+    }
+
+    @Test("an executable that is a symbolic link out of the bundle is refused at install, not at spawn")
+    func executableLinkOut() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let app = try scratch.copy("Leaderboard.app", to: "linked/Leaderboard.app")
+        let appex = try FileManager.default.contentsOfDirectory(atPath: app + "/PlugIns").first!
+        let executable = app + "/PlugIns/" + appex + "/LeaderboardWidget"
+        let outside = scratch.path + "/LeaderboardWidget"
+        try FileManager.default.moveItem(atPath: executable, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: executable, withDestinationPath: outside)
+        try await withHost { host in
+            do {
+                try await host.install(app)
+                Issue.record("a bundle whose executable links outside it was installed")
+            } catch let error as BundleError {
+                #expect(error.description.contains("symbolic link") && error.description.contains("outside the bundle"), "\(error)")
+            }
+        }
+    }
+}

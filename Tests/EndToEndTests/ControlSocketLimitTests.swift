@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+import SandglassHost
+import Testing
+
+/// The daemon's control socket against clients that hold connections open or claim kills the
+/// host never made.
+@Suite("Control socket limits")
+struct ControlSocketLimitTests {
+    @Test("idle connections are capped and closed; ctl kill refuses the host's own reasons")
+    func limits() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgl-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ctl.sock").path
+        let daemon = try Subprocess(CommandLineTests.sandglass, [
+            "serve", try Examples.app("Leaderboard.app"), "--control", socket,
+            "--data-directory", dir.appendingPathComponent("data").path, "--budget", "idle=120s",
+        ])
+        defer { daemon.stop() }
+        _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
+
+        // 200 clients connect and say nothing: past 64 they are closed at once, the rest when
+        // their request does not come; the daemon's descriptors do not grow with them.
+        let clients = try (0..<200).map { _ in try Self.connect(socket) }
+        defer { clients.forEach { close($0) } }
+        try await eventually(timeout: 20, "the connections over the cap are closed") {
+            clients.filter(Self.isClosedByPeer).count >= 200 - 64
+        }
+        try await eventually(timeout: 40, "the idle connections are closed") {
+            clients.allSatisfy(Self.isClosedByPeer)
+        }
+        let status = try await CommandLineTests.run(["ctl", "status", "--control", socket])
+        #expect(status.status == 0, "\(status.error)")
+
+        let bundle = "com.example.leaderboard.widget"
+        for reason in ["hostShutdown", "protocolViolation", "resource", "sessionConflict", "cpu"] {
+            let refused = try await CommandLineTests.run(["ctl", "kill", bundle, "--reason", reason, "--control", socket])
+            #expect(refused.status == 1, "\(reason): \(refused.output)")
+            #expect((refused.output + refused.error).contains("chaos, memory, timeBudget, idle"), "\(reason): \(refused.output) \(refused.error)")
+        }
+        kill(daemon.process.processIdentifier, SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+    }
+
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = unixSocketAddress(path)
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, rc == 0 else { throw Subprocess.Failure("cannot connect to \(path): errno \(errno)") }
+        return fd
+    }
+
+    /// Whether the daemon closed `fd`'s connection (a read without waiting sees end of file).
+    static func isClosedByPeer(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+}

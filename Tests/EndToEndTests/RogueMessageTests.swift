@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import SandglassHost
+import Testing
+
+/// Rogue.app's extensions speak the protocol themselves and attack the host with what the
+/// SDK never sends. Each attack is contained by a budget, at once, while the others run.
+@Suite("Rogue messages")
+struct RogueMessageTests {
+    static let logFlood = "com.example.rogue.logflood"
+    static let reloadFlood = "com.example.rogue.reloadflood"
+    static let requestFlood = "com.example.rogue.requestflood"
+    static let schemes = "com.example.rogue.schemes"
+    static let unread = "com.example.rogue.unread"
+
+    @Test("log and reload floods are throttled, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused")
+    func contained() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let socket = try ListeningUnixSocket()
+        defer { socket.close() }
+        let socketURL = "http+unix://" + socket.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "/status"
+        try await withHost({
+            $0.extensionEnvironment["ROGUE_UNIX_URL"] = socketURL
+            $0.extensionEnvironment["ROGUE_HTTP_URL"] = server.url("/json")
+            $0.extensionEnvironment["ROGUE_DOWNLOAD_URL"] = server.url("/bytes/268435456?chunk=65536&interval=1")
+            $0.budgetOverrides.idle = .seconds(120)
+            // Long enough for each attack to play out within its first activations.
+            $0.budgetOverrides.placeholder = .seconds(30)
+            $0.budgetOverrides.snapshot = .seconds(30)
+        }) { host in
+            try await host.install(Examples.app("Rogue.app"))
+            await host.start()
+
+            // An inline download it never reads: killed before the host holds more than the channel's limit.
+            let unread = try await host.waitFor("killed", timeout: .seconds(60)) { $0.bundle == Self.unread && $0.string("reason") == "resource" }
+            #expect(unread.string("detail")?.contains("did not read its IPC channel") == true)
+            // A flood of requests: killed.
+            let flood = try await host.waitFor("killed", timeout: .seconds(60)) { $0.bundle == Self.requestFlood && $0.string("reason") == "resource" }
+            #expect(flood.string("detail")?.contains("sent requests to the host faster than") == true, "\(flood)")
+            // Schemes other than http(s) and a method that is no token: refused, nothing reached.
+            let refused = try await host.waitFor("task.refused", timeout: .seconds(60)) {
+                $0.bundle == Self.schemes && $0.string("detail")?.contains("HTTP token") == true
+            }
+            #expect(refused.string("detail")?.contains("command") == true)
+            // The floods are told in counts, not an event a frame.
+            let logs = try await host.waitFor("messages.throttled", timeout: .seconds(60)) { $0.bundle == Self.logFlood && $0.string("kind") == "log" }
+            #expect((logs.int("messages") ?? 0) > 0)
+            let reloads = try await host.waitFor("messages.throttled", timeout: .seconds(60)) { $0.bundle == Self.reloadFlood && $0.string("kind") == "reload" }
+            #expect((reloads.int("messages") ?? 0) > 0)
+
+            let events = await host.events()
+            let schemeRefusals = events.filter { $0.name == "task.refused" && $0.bundle == Self.schemes }
+            #expect(Set(schemeRefusals.compactMap { $0.string("detail") }).count == 4,
+                    "http+unix, unix, file and the JSON method: \(schemeRefusals.map { $0.string("detail") ?? "" })")
+            #expect(!events.contains { $0.name == "task.started" && $0.bundle == Self.schemes }, "nothing was fetched for it")
+            #expect(socket.acceptedConnections() == 0, "no connection reached the host's Unix socket")
+            #expect(!server.requests.contains { $0.uri == "/json" }, "the request with a JSON method never left the host")
+
+            // What the log flood got into the event log: within the budget, each message cut.
+            let limits = MessageLimits()
+            let logged = events.filter { $0.name == "log" && $0.bundle == Self.logFlood }.compactMap { $0.string("message") }
+            #expect(logged.allSatisfy { $0.utf8.count <= limits.logMessageBytes + 64 })
+            #expect(logged.reduce(0) { $0 + $1.utf8.count } <= limits.logBytesPerMinute + 64 * logged.count)
+            let dropped = events.filter { $0.name == "messages.throttled" && $0.bundle == Self.logFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
+            #expect(dropped + Int64(logged.count) > 100, "the flood was seen and counted")
+            // What the reload flood got into it: a handful of events, however many frames.
+            let reloadEvents = events.filter { $0.name.hasPrefix("reload.") && $0.bundle == Self.reloadFlood }
+            #expect(reloadEvents.count < 200, "\(reloadEvents.count) reload events")
+            let coalesced = events.filter { $0.name == "messages.throttled" && $0.bundle == Self.reloadFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
+            #expect(coalesced > 1000)
+        }
+    }
+}
+
+/// A listening Unix-domain socket in the temporary directory, as the host's control socket is:
+/// the test counts the connections that reached it.
+final class ListeningUnixSocket: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString.prefix(8)).sock").path
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        var address = unixSocketAddress(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+    }
+
+    /// Connections waiting to be accepted now (each is accepted and closed).
+    func acceptedConnections() -> Int {
+        var count = 0
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 { return count }
+            Glibc.close(client)
+            count += 1
+        }
+    }
+
+    func close() {
+        Glibc.close(fd)
+        unlink(path)
+    }
+}
