@@ -38,6 +38,10 @@ enum Misbehaviour: String, CaseIterable {
     case fillscontainer
     /// Writes one 1 MiB file into its container (Hostile.app, under its quota).
     case writesalittle
+    /// Writes one file past its container quota (Hostile.app): RLIMIT_FSIZE stops it.
+    case bigfile
+    /// Answers at once, then fills its container from another thread while idle (Hostile.app).
+    case idlewriter
 
     static var current: Misbehaviour? {
         let identifier = ProcessInfo.processInfo.environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ""
@@ -149,6 +153,32 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
     case .int80:
         let pid = misbehave_int80_getpid()
         let line = "int 0x80 returned \(pid)"
+        report(line)
+        return line
+    case .idlewriter:
+        let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
+        Thread.detachNewThread {
+            usleep(300_000)
+            let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
+            for n in 0..<64 {
+                let fd = open(container + "/Documents/idle-\(n)", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                if fd < 0 { break }
+                _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                usleep(50_000)
+            }
+        }
+        return "answered; writing while idle"
+    case .bigfile:
+        let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
+        let fd = open(container + "/Documents/big", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
+        var written = 0
+        while fd >= 0 && written < 16 {
+            guard chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == chunk.count else { break }
+            written += 1
+        }
+        let line = "one file of \(written) MiB"
         report(line)
         return line
     case .fillscontainer, .writesalittle:

@@ -29,6 +29,42 @@ struct ContainmentTests {
         }
     }
 
+    @Test("no file grows past the container quota (RLIMIT_FSIZE); the writer is killed with reason resource")
+    func fileSizeAtQuota() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let killed = try await host.waitFor("killed", timeout: .seconds(30)) { $0.bundle == "com.example.hostile.bigfile" }
+            #expect(killed.string("reason") == "resource")
+            let exited = try await host.waitFor("exited") { $0.pid == killed.pid }
+            if exited.string("signal") == "SIGXFSZ" {
+                #expect((killed.string("detail") ?? "").contains("RLIMIT_FSIZE"))
+            }
+            // Where SIGXFSZ is ignored (a disposition inherited from the host), the write fails
+            // with EFBIG at the quota instead: the file never holds more.
+            let said = (await host.events()).compactMap { $0.bundle == killed.bundle ? $0.string("message") : nil }
+            for line in said where line.hasPrefix("one file of ") {
+                let mib = Int(line.dropFirst("one file of ".count).prefix { $0.isNumber }) ?? .max
+                #expect(mib <= 4, "a file grew past the quota: \(line)")
+            }
+        }
+    }
+
+    @Test("an extension that fills its container while idle, after answering, is killed with reason resource")
+    func idleWriter() async throws {
+        try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let bundle = "com.example.hostile.idlewriter"
+            let answered = try await host.waitFor("activation.end", timeout: .seconds(30)) { $0.bundle == bundle && $0.string("kind") == "timeline" }
+            #expect(answered.string("outcome") == "ok")
+            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == bundle }
+            #expect(over.pid == answered.pid)
+            let killed = try await host.waitFor("killed") { $0.bundle == bundle && $0.pid == answered.pid }
+            #expect(killed.string("reason") == "resource")
+        }
+    }
+
     @Test("a container still over its quota is killed again at once at its next launch")
     func overQuotaAtLaunch() async throws {
         try await withHost { host in

@@ -44,13 +44,13 @@ struct ContainerUsage: Sendable, Hashable {
 final class ContainerScanner {
     /// Results waiting for the loop, and the pipe's write end (−1 once closed).
     private final class Mailbox: Sendable {
-        let state: Mutex<(results: [(UInt64, ContainerUsage?)], writeFD: Int32)>
+        let state: Mutex<(results: [(UInt64, [SweepResult])], writeFD: Int32)>
         init(writeFD: Int32) { state = Mutex(([], writeFD)) }
 
-        func post(_ id: UInt64, _ usage: ContainerUsage?) {
+        func post(_ id: UInt64, _ results: [SweepResult]) {
             state.withLock { state in
                 guard state.writeFD >= 0 else { return }
-                state.results.append((id, usage))
+                state.results.append((id, results))
                 var byte: UInt8 = 1
                 _ = Glibc.write(state.writeFD, &byte, 1)
             }
@@ -61,7 +61,7 @@ final class ContainerScanner {
     private let queue = DispatchQueue(label: "sandglass.container-usage", qos: .utility)
     private let readFD: Int32
     private let mailbox: Mailbox
-    private var waiting: [UInt64: (ContainerUsage?) -> Void] = [:]
+    private var waiting: [UInt64: ([SweepResult]) -> Void] = [:]
     private var nextID: UInt64 = 1
 
     init(loop: EventLoop) throws(SandboxError) {
@@ -75,14 +75,58 @@ final class ContainerScanner {
         loop.register(readFD, events: UInt32(SG_EPOLLIN)) { [unowned self] _ in self.deliver() }
     }
 
-    /// Measures `container` off the loop; `done` runs on the loop with the usage (nil when the
-    /// container cannot be opened).
-    func measure(_ container: String, inodeLimit: Int, _ done: @escaping (ContainerUsage?) -> Void) {
+    /// Measures the container of process `pid` off the loop; `done` runs on the loop with the
+    /// usage (nil when the container cannot be opened) and the process's CPU time read first.
+    func measure(_ container: String, of pid: pid_t, inodeLimit: Int, _ done: @escaping (ContainerUsage?, UInt64?) -> Void) {
+        let id = enqueue { results in done(results.first?.usage, results.first?.cpuTicks) }
+        let mailbox = mailbox
+        queue.async {
+            let ticks = cpuTicks(of: pid)
+            let usage = ContainerUsage.measure(container, inodeLimit: inodeLimit)
+            mailbox.post(id, [SweepResult(pid: pid, cpuTicks: ticks, measured: true, usage: usage)])
+        }
+    }
+
+    /// One idle process in a sweep: its container, and its CPU time at its last measure.
+    struct IdleCheck: Sendable {
+        var pid: pid_t
+        var container: String
+        var inodeLimit: Int
+        var cpuTicks: UInt64?
+    }
+
+    /// What a sweep found for one process: its CPU time now, and the usage when it was measured
+    /// (`measured` false: it ran no code since its last measure, so it wrote nothing).
+    struct SweepResult: Sendable {
+        var pid: pid_t
+        var cpuTicks: UInt64?
+        var measured: Bool
+        var usage: ContainerUsage?
+    }
+
+    /// Measures the containers of idle processes in one job off the loop, skipping each whose
+    /// process used no CPU since its last measure (an idle process that runs no code writes no
+    /// file): hundreds of idle extensions cost one wake-up and a read of /proc each.
+    func sweep(_ checks: [IdleCheck], _ done: @escaping ([SweepResult]) -> Void) {
+        let id = enqueue(done)
+        let mailbox = mailbox
+        queue.async {
+            mailbox.post(id, checks.map { check in
+                let ticks = cpuTicks(of: check.pid)
+                if let ticks, let last = check.cpuTicks, ticks == last {
+                    return SweepResult(pid: check.pid, cpuTicks: ticks, measured: false, usage: nil)
+                }
+                return SweepResult(pid: check.pid, cpuTicks: ticks, measured: true,
+                                   usage: ContainerUsage.measure(check.container, inodeLimit: check.inodeLimit))
+            })
+        }
+    }
+
+    private func enqueue(_ done: @escaping ([SweepResult]) -> Void) -> UInt64 {
         let id = nextID
         nextID += 1
         waiting[id] = done
-        let mailbox = mailbox
-        queue.async { mailbox.post(id, ContainerUsage.measure(container, inodeLimit: inodeLimit)) }
+        return id
     }
 
     private func deliver() {
@@ -92,7 +136,7 @@ final class ContainerScanner {
             defer { state.results.removeAll() }
             return state.results
         }
-        for (id, usage) in results { waiting.removeValue(forKey: id)?(usage) }
+        for (id, found) in results { waiting.removeValue(forKey: id)?(found) }
     }
 
     /// Stops delivering; a walk still running finishes unheard.
@@ -105,4 +149,19 @@ final class ContainerScanner {
         }
         waiting.removeAll()
     }
+}
+
+/// User + system CPU time of process `pid` in clock ticks (all its threads, from /proc), or nil.
+private func cpuTicks(of pid: pid_t) -> UInt64? {
+    let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard n > 0, let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+    // After "pid (comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+    let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
+    guard fields.count > 12, let utime = UInt64(String(decoding: fields[11], as: UTF8.self)),
+          let stime = UInt64(String(decoding: fields[12], as: UTF8.self)) else { return nil }
+    return utime + stime
 }

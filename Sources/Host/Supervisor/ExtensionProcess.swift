@@ -52,6 +52,10 @@ final class ExtensionProcess {
     /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
     var containerTimer: TimerID?
     var containerCheckInFlight = false
+    /// A measurement was asked for while one was under way: it follows at once.
+    var containerRecheck = false
+    /// Its CPU time (clock ticks) when its container was last measured while idle.
+    var containerCPUTicks: UInt64?
     /// Waiting (on the loop) for the process to be quiet before an idle kill.
     var quietTimer: TimerID?
     var holdsQuietBusy = false

@@ -3,30 +3,88 @@ import SandglassIPC
 
 /// The container quota (``Budgets/containerBytes``, ``Budgets/containerInodes``): this
 /// machine's file systems have no project quotas, so the host measures each live extension's
-/// container — at its launch, at the end of each activation, and every
-/// ``containerCheckInterval`` while it runs — and kills it with reason `resource` once it holds
+/// container — at its spawn and its hello, at the start and end of each activation, every
+/// ``busyCheckInterval`` while it launches or serves an activation and every
+/// ``idleCheckInterval`` while it idles and runs code — and kills it with reason `resource` once it holds
 /// more. A file is also never larger than the byte quota (RLIMIT_FSIZE). An extension whose
 /// container is still over its quota at its next launch is killed again at once.
 extension Supervisor {
-    /// How often a live process's container is measured (real time, nanoseconds).
-    static let containerCheckInterval: UInt64 = 250_000_000
+    /// How often the container of a process that launches or serves an activation is measured
+    /// (real time, nanoseconds): what it can write past its quota is what it writes in this time.
+    static let busyCheckInterval: UInt64 = 250_000_000
+    /// How often the containers of idle processes are swept: in one job off the loop, each
+    /// measured only when its process ran since its last measure, so that hundreds of idle
+    /// extensions cost the host next to nothing.
+    static let idleCheckInterval: UInt64 = 5_000_000_000
 
-    /// Measures the extension's container off the loop; kills the process when it is over its
-    /// quota, else measures again after ``containerCheckInterval`` (one walk at a time).
+    /// Measures the extension's container off the loop now; kills the process when it is over
+    /// its quota, else measures again after the interval for its state (one walk at a time).
     func checkContainer(_ process: ExtensionProcess, of ext: ManagedExtension) {
-        guard let scanner = containerScanner, process.state != .exiting, !process.containerCheckInFlight else { return }
+        guard let scanner = containerScanner, process.state != .exiting else { return }
+        guard !process.containerCheckInFlight else {
+            // The walk under way may have passed what was just written: another follows it.
+            process.containerRecheck = true
+            return
+        }
+        stopCheckingContainer(process)
         process.containerCheckInFlight = true
-        scanner.measure(ext.container, inodeLimit: ext.budgets.containerInodes) { [weak self, weak process] usage in
+        process.containerRecheck = false
+        scanner.measure(ext.container, of: process.pid, inodeLimit: ext.budgets.containerInodes) { [weak self, weak process] usage, ticks in
             guard let self, let process else { return }
             process.containerCheckInFlight = false
+            process.containerCPUTicks = ticks
             guard process.state != .exiting else { return }
             if let usage, usage.isOver(ext.budgets) { return self.containerOverQuota(process, of: ext, usage) }
+            if process.containerRecheck { return self.checkContainer(process, of: ext) }
             guard process.containerTimer == nil else { return }
-            process.containerTimer = self.loop.schedule(at: sg_monotonic_ns() + Self.containerCheckInterval) { [weak self, weak process] in
+            guard process.state == .launching || !process.pending.isEmpty else { return self.scheduleContainerSweep() }
+            process.containerTimer = self.loop.schedule(at: sg_monotonic_ns() + Self.busyCheckInterval) { [weak self, weak process] in
                 guard let self, let process else { return }
                 process.containerTimer = nil
                 self.checkContainer(process, of: ext)
             }
+        }
+    }
+
+    /// Sweeps the containers of all idle processes after ``idleCheckInterval``, unless a sweep
+    /// is already due.
+    private func scheduleContainerSweep() {
+        guard containerSweepTimer == nil else { return }
+        containerSweepTimer = loop.schedule(at: sg_monotonic_ns() + Self.idleCheckInterval) { [weak self] in
+            guard let self else { return }
+            self.containerSweepTimer = nil
+            self.sweepIdleContainers()
+        }
+    }
+
+    private func sweepIdleContainers() {
+        guard let scanner = containerScanner else { return }
+        var idle: [pid_t: (ExtensionProcess, ManagedExtension)] = [:]
+        var checks: [ContainerScanner.IdleCheck] = []
+        for ext in extensions.values {
+            guard let process = ext.process, process.state == .ready, process.pending.isEmpty,
+                  !process.containerCheckInFlight, process.containerTimer == nil else { continue }
+            process.containerCheckInFlight = true
+            process.containerRecheck = false
+            idle[process.pid] = (process, ext)
+            checks.append(.init(pid: process.pid, container: ext.container, inodeLimit: ext.budgets.containerInodes,
+                                cpuTicks: process.containerCPUTicks))
+        }
+        guard !checks.isEmpty else { return }
+        scanner.sweep(checks) { [weak self] results in
+            guard let self else { return }
+            for result in results {
+                guard let (process, ext) = idle[result.pid] else { continue }
+                process.containerCheckInFlight = false
+                guard process.state != .exiting, ext.process === process else { continue }
+                if result.measured { process.containerCPUTicks = result.cpuTicks }
+                if let usage = result.usage, usage.isOver(ext.budgets) {
+                    self.containerOverQuota(process, of: ext, usage)
+                } else if process.containerRecheck {
+                    self.checkContainer(process, of: ext)
+                }
+            }
+            if self.liveProcesses > 0 { self.scheduleContainerSweep() }
         }
     }
 

@@ -44,6 +44,8 @@ final class Supervisor {
     private var isShuttingDown = false
     /// Measures containers for their quota off the loop (nil only if its pipe could not be made).
     let containerScanner: ContainerScanner?
+    /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
+    var containerSweepTimer: TimerID?
     /// Each extension's own uid, when extensions get one (the host runs as root).
     private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
         ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
@@ -149,6 +151,7 @@ final class Supervisor {
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
                 deadline: deadline, continuation: continuation)
             startedHook?(id, process)
+            checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             } else {
@@ -580,6 +583,7 @@ final class Supervisor {
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
         hooks.stepReached(.hello, ext, process)
+        checkContainer(process, of: ext)   // what its launch wrote
         releaseBusy(process)
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters
@@ -811,6 +815,8 @@ final class Supervisor {
                 if liveProcesses == 0 { continuation.resume() } else { exitWaiters.append(continuation) }
             }
         }
+        if let timer = containerSweepTimer { loop.cancel(timer) }
+        containerSweepTimer = nil
         containerScanner?.close()
     }
 }
