@@ -191,6 +191,31 @@ struct SandboxIdentityTests {
         #expect(try restarted.identity(for: "com.example.c") != a)
     }
 
+    @Test("uids the user database knows are skipped; a container of a uid outside the range is moved aside, not chowned",
+          .enabled(if: getuid() == 0))
+    func knownUIDsAndForeignContainers() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("identities-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // 65534 is nobody on every system this runs on.
+        #expect(try ExtensionIdentities(range: 65534...65535, containersRoot: root).identity(for: "com.example.a").uid == 65535)
+        // An older host's container, owned by nobody, with a file in it.
+        try FileManager.default.createDirectory(atPath: root + "/com.example.old/Documents", withIntermediateDirectories: true)
+        try "kept".write(toFile: root + "/com.example.old/Documents/note", atomically: false, encoding: .utf8)
+        chown(root + "/com.example.old", 65534, 65534)
+        let identities = ExtensionIdentities(range: 50_000...50_009, containersRoot: root)
+        let identity = try identities.identity(for: "com.example.old")
+        let (path, repair) = try ContainerDirectory.prepare(root: root, identifier: "com.example.old", owner: identity)
+        guard case .movedAside(let aside, let owner) = repair else {
+            Issue.record("not moved aside: \(repair)")
+            return
+        }
+        #expect(owner == 65534)
+        #expect(try String(contentsOfFile: root + "/" + aside + "/Documents/note", encoding: .utf8) == "kept")
+        var st = stat()
+        #expect(stat(root + "/" + aside + "/Documents/note", &st) == 0 && st.st_uid == 0)
+        #expect(stat(path, &st) == 0 && st.st_uid == identity.uid && st.st_mode & 0o777 == 0o700)
+    }
+
     @Test("a symlink where a container belongs is replaced by a real directory; nothing outside is touched",
           .enabled(if: getuid() == 0))
     func containerSymlinkRepaired() throws {
