@@ -18,6 +18,15 @@ struct ContainmentTests {
         return (directory, file)
     }
 
+    private func withServer(_ body: (FixtureServer) async throws -> Void) async throws {
+        let server = try await FixtureServer.start()
+        do { try await body(server) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     private func owner(_ path: String) -> UInt32? {
         var st = stat()
         return lstat(path, &st) == 0 ? st.st_uid : nil
@@ -27,48 +36,48 @@ struct ContainmentTests {
     func inlineDownloadSymlink() async throws {
         let (directory, file) = try victim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await FixtureServer.start()
-        defer { Task { await server.stop() } }
-        // Each round: one inline download, its temporary path swapped with a link to the victim
-        // all along (the old host created the file, then opened it again by path).
-        for _ in 0..<20 {
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
-            }) { host in
-                try await host.install(Examples.app("InlineFetch.app"))
-                let bundle = "com.example.inlinefetch.widget"
-                let container = try #require(await host.container(of: bundle))
-                await host.start()
-                let spawned = try await host.waitFor("spawned") { $0.bundle == bundle }
-                let pid = try #require(spawned.pid)
-                let path = container + "/tmp/CFNetworkDownload_inline_\(pid)_1.tmp"
-                try FileManager.default.createSymbolicLink(atPath: container + "/tmp/link", withDestinationPath: file)
-                let swapper = Swapper(path: path, link: container + "/tmp/link", aside: container + "/tmp/aside")
-                swapper.start()
-                let ended = try? await host.waitFor("timeline") { $0.bundle == bundle }
-                swapper.stop()
-                #expect(ended != nil)
+        try await withServer { server in
+            // Each round: one inline download, its temporary path swapped with a link to the victim
+            // all along (the old host created the file, then opened it again by path).
+            for _ in 0..<20 {
+                try await withHost({
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
+                }) { host in
+                    try await host.install(Examples.app("InlineFetch.app"))
+                    let bundle = "com.example.inlinefetch.widget"
+                    let container = try #require(await host.container(of: bundle))
+                    await host.start()
+                    let spawned = try await host.waitFor("spawned") { $0.bundle == bundle }
+                    let pid = try #require(spawned.pid)
+                    let path = container + "/tmp/CFNetworkDownload_inline_\(pid)_1.tmp"
+                    try FileManager.default.createSymbolicLink(atPath: container + "/tmp/link", withDestinationPath: file)
+                    let swapper = Swapper(path: path, link: container + "/tmp/link", aside: container + "/tmp/aside")
+                    swapper.start()
+                    let ended = try? await host.waitFor("timeline") { $0.bundle == bundle }
+                    swapper.stop()
+                    #expect(ended != nil)
+                }
+                let contents = FileManager.default.contents(atPath: file) ?? Data()
+                #expect(contents == Data("precious".utf8), "the host wrote \(contents.count) bytes into \(file)")
+                #expect(owner(file) == 0)
+                if contents != Data("precious".utf8) { break }
             }
-            let contents = FileManager.default.contents(atPath: file) ?? Data()
-            #expect(contents == Data("precious".utf8), "the host wrote \(contents.count) bytes into \(file)")
-            #expect(owner(file) == 0)
-            if contents != Data("precious".utf8) { break }
         }
     }
 
     @Test("an inline download still reaches the extension as a file of its own")
     func inlineDownloadDelivered() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { await server.stop() } }
-        try await withHost({
-            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
-            $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
-        }) { host in
-            try await host.install(Examples.app("InlineFetch.app"))
-            await host.start()
-            let timeline = try await host.waitFor("timeline") { $0.bundle == "com.example.inlinefetch.widget" }
-            #expect(timeline.description.contains("4096 bytes, HTTP 200"), "\(timeline)")
+        try await withServer { server in
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
+            }) { host in
+                try await host.install(Examples.app("InlineFetch.app"))
+                await host.start()
+                let timeline = try await host.waitFor("timeline") { $0.bundle == "com.example.inlinefetch.widget" }
+                #expect(timeline.description.contains("4096 bytes, HTTP 200"), "\(timeline)")
+            }
         }
     }
 
@@ -76,22 +85,22 @@ struct ContainmentTests {
     func backgroundDownloadsSymlink() async throws {
         let (directory, _) = try victim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await FixtureServer.start()
-        defer { Task { await server.stop() } }
-        try await withHost({
-            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/8192")
-        }) { host in
-            try await host.install(Examples.app("Downloader.app"))
-            let bundle = "com.example.downloader.widget"
-            let container = try #require(await host.container(of: bundle))
-            let caches = container + "/Library/Caches/com.apple.nsurlsessiond"
-            try FileManager.default.createDirectory(atPath: caches, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: caches + "/Downloads", withDestinationPath: directory)
-            await host.start()
-            _ = try await host.waitFor("event.delivered") { $0.string("callback") == "didFinishDownloadingTo" }
-            _ = try await host.waitFor("activation.end") { $0.string("kind") == "backgroundEvents" }
-            let entries = try FileManager.default.contentsOfDirectory(atPath: directory)
-            #expect(entries == ["precious"], "the host wrote into \(directory): \(entries)")
+        try await withServer { server in
+            try await withHost({
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/8192")
+            }) { host in
+                try await host.install(Examples.app("Downloader.app"))
+                let bundle = "com.example.downloader.widget"
+                let container = try #require(await host.container(of: bundle))
+                let caches = container + "/Library/Caches/com.apple.nsurlsessiond"
+                try FileManager.default.createDirectory(atPath: caches, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: caches + "/Downloads", withDestinationPath: directory)
+                await host.start()
+                _ = try await host.waitFor("event.delivered") { $0.string("callback") == "didFinishDownloadingTo" }
+                _ = try await host.waitFor("activation.end") { $0.string("kind") == "backgroundEvents" }
+                let entries = try FileManager.default.contentsOfDirectory(atPath: directory)
+                #expect(entries == ["precious"], "the host wrote into \(directory): \(entries)")
+            }
         }
     }
 
