@@ -23,7 +23,7 @@ public final class ExtensionHost: Sendable {
     public init(_ configuration: HostConfiguration) async throws {
         self.configuration = configuration
         loop = try EventLoop(name: "sandglass-host")
-        core = HostCore(loop: loop, extensionUser: configuration.sandbox.extensionUser)
+        core = HostCore(loop: loop)
         do {
             try await core.setUp(configuration)
         } catch {

@@ -102,11 +102,8 @@ actor HostCore {
     private var started = false
     private var isShutDown = false
 
-    private nonisolated let configurationUser: ExtensionUser
-
-    init(loop: EventLoop, extensionUser: ExtensionUser) {
+    init(loop: EventLoop) {
         self.loop = loop
-        self.configurationUser = extensionUser
     }
 
     var clock: RunClock { parts.clock }
@@ -240,9 +237,6 @@ actor HostCore {
         parts.network.inline.ended(pid: pid, taskIdentifier: taskIdentifier, result: result, downloadPath: downloadPath,
                                    process: ext?.process, ext: ext)
     }
-
-    /// The user extensions run as.
-    nonisolated var extensionUser: ExtensionUser { configurationUser }
 
 
     /// Starts the system: the screen follows its visibility schedule, the location state and its

@@ -219,18 +219,19 @@ struct SandboxIdentityTests {
     func unprivilegedUser() async throws {
         let runner = try ProbeRunner()
         let other = try ProbeRunner(identifier: "other", sharing: runner)
-        defer { Task { await other.finish(); await runner.finish() } }
-        let identity = try await runner.run(["identity"])
-        let uid = try #require(identity.int("uid"))
-        #expect(SandboxPolicy.standard.identityRange.contains(UInt32(uid)))
-        #expect(identity.int("gid") == uid)
-        let otherUID = try await other.run(["identity"]).int("uid")
-        #expect(otherUID != nil && otherUID != uid)
-        var st = stat()
-        #expect(stat(runner.container, &st) == 0 && st.st_uid == UInt32(uid) && st.st_mode & 0o777 == 0o700)
-        let shadow = try await runner.run(["read", "/etc/shadow"])
-        #expect(shadow.int("fd") == -1)
-        #expect(shadow.int("errno") == Int(EACCES))
+        try await finishing(runner, other) {
+            let identity = try await runner.run(["identity"])
+            let uid = try #require(identity.int("uid"))
+            #expect(SandboxPolicy.standard.identityRange.contains(UInt32(uid)))
+            #expect(identity.int("gid") == uid)
+            let otherUID = try await other.run(["identity"]).int("uid")
+            #expect(otherUID != nil && otherUID != uid)
+            var st = stat()
+            #expect(stat(runner.container, &st) == 0 && st.st_uid == UInt32(uid) && st.st_mode & 0o777 == 0o700)
+            let shadow = try await runner.run(["read", "/etc/shadow"])
+            #expect(shadow.int("fd") == -1)
+            #expect(shadow.int("errno") == Int(EACCES))
+        }
     }
 
     @Test("an extension's uid is the owner of its container: the same after a restart, another for another container",
@@ -250,6 +251,31 @@ struct SandboxIdentityTests {
         #expect(try restarted.identity(for: "com.example.b") == b)
         #expect(try restarted.identity(for: "com.example.a") == a)
         #expect(try restarted.identity(for: "com.example.c") != a)
+    }
+
+    @Test("uids the user database knows are skipped; a container of a uid outside the range is moved aside, not chowned",
+          .enabled(if: getuid() == 0))
+    func knownUIDsAndForeignContainers() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("identities-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // 65534 is nobody on every system this runs on.
+        #expect(try ExtensionIdentities(range: 65534...65535, containersRoot: root).identity(for: "com.example.a").uid == 65535)
+        // An older host's container, owned by nobody, with a file in it.
+        try FileManager.default.createDirectory(atPath: root + "/com.example.old/Documents", withIntermediateDirectories: true)
+        try "kept".write(toFile: root + "/com.example.old/Documents/note", atomically: false, encoding: .utf8)
+        chown(root + "/com.example.old", 65534, 65534)
+        let identities = ExtensionIdentities(range: 50_000...50_009, containersRoot: root)
+        let identity = try identities.identity(for: "com.example.old")
+        let (path, repair) = try ContainerDirectory.prepare(root: root, identifier: "com.example.old", owner: identity)
+        guard case .movedAside(let aside, let owner) = repair else {
+            Issue.record("not moved aside: \(repair)")
+            return
+        }
+        #expect(owner == 65534)
+        #expect(try String(contentsOfFile: root + "/" + aside + "/Documents/note", encoding: .utf8) == "kept")
+        var st = stat()
+        #expect(stat(root + "/" + aside + "/Documents/note", &st) == 0 && st.st_uid == 0)
+        #expect(stat(path, &st) == 0 && st.st_uid == identity.uid && st.st_mode & 0o777 == 0o700)
     }
 
     @Test("a symlink where a container belongs is replaced by a real directory; nothing outside is touched",
@@ -355,37 +381,49 @@ struct CrossExtensionTests {
     @Test("world-readable files outside the allowed system paths are not readable", .enabled(if: Landlock.abi > 0))
     func worldReadable() async throws {
         let runner = try ProbeRunner()
-        defer { Task { await runner.finish() } }
-        let hostname = try await runner.run(["read-contents", "/etc/hostname"])
-        #expect(hostname.int("fd") == -1)
-        #expect(hostname.int("errno") == Int(EACCES))
-        let listing = try await runner.run(["list", "/home"])
-        #expect(listing.int("ok") == 0)
-        // What a Swift program needs still is.
-        let zone = try await runner.run(["read", "/etc/passwd"])
-        #expect((zone.int("fd") ?? -1) >= 0)
+        try await finishing(runner) {
+            let hostname = try await runner.run(["read-contents", "/etc/hostname"])
+            #expect(hostname.int("fd") == -1)
+            #expect(hostname.int("errno") == Int(EACCES))
+            let listing = try await runner.run(["list", "/home"])
+            #expect(listing.int("ok") == 0)
+            // What a Swift program needs still is.
+            let zone = try await runner.run(["read", "/etc/passwd"])
+            #expect((zone.int("fd") ?? -1) >= 0)
+        }
     }
 
     @Test("the host's data directory: the journal cannot be read, Bundles and Transfers not listed (file modes alone)")
     func dataDirectory() async throws {
         let runner = try ProbeRunner()
-        defer { Task { await runner.finish() } }
-        let data = runner.root + "/data"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        try DataDirectory.prepare(data)
-        _ = try Journal(path: data + "/journal.sqlite")
-        var policy = SandboxPolicy.standard
-        policy.landlock = false  // the modes alone must hold
-        let journal = try await runner.run(["read", data + "/journal.sqlite"], policy: policy)
-        #expect(journal.int("fd") == -1)
-        #expect(journal.int("errno") == Int(EACCES))
-        for directory in ["", "/Bundles", "/Transfers", "/Containers"] {
-            let listing = try await runner.run(["list", data + directory], policy: policy)
-            #expect(listing.int("ok") == 0, "\(data + directory) can be listed")
-        }
-        var st = stat()
-        for file in ["/journal.sqlite", "/journal.sqlite-wal", "/journal.sqlite-shm"] where stat(data + file, &st) == 0 {
-            #expect(st.st_mode & 0o777 == 0o600, "\(file) has mode \(String(st.st_mode & 0o777, radix: 8))")
+        try await finishing(runner) {
+            let data = runner.root + "/data"
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            try DataDirectory.prepare(data)
+            _ = try Journal(path: data + "/journal.sqlite")
+            var policy = SandboxPolicy.standard
+            policy.landlock = false  // the modes alone must hold
+            let journal = try await runner.run(["read", data + "/journal.sqlite"], policy: policy)
+            #expect(journal.int("fd") == -1)
+            #expect(journal.int("errno") == Int(EACCES))
+            for directory in ["", "/Bundles", "/Transfers", "/Containers"] {
+                let listing = try await runner.run(["list", data + directory], policy: policy)
+                #expect(listing.int("ok") == 0, "\(data + directory) can be listed")
+            }
+            var st = stat()
+            for file in ["/journal.sqlite", "/journal.sqlite-wal", "/journal.sqlite-shm"] where stat(data + file, &st) == 0 {
+                #expect(st.st_mode & 0o777 == 0o600, "\(file) has mode \(String(st.st_mode & 0o777, radix: 8))")
+            }
         }
     }
+}
+
+/// Runs `body` with `runners` and finishes them however it ends (a `defer` cannot await, and a
+/// task started there may not run before the test process exits, leaving the probe's directory).
+func finishing(_ runners: ProbeRunner..., body: () async throws -> Void) async throws {
+    do { try await body() } catch {
+        for runner in runners.reversed() { await runner.finish() }
+        throw error
+    }
+    for runner in runners.reversed() { await runner.finish() }
 }

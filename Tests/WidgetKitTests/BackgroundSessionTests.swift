@@ -185,7 +185,7 @@ extension RuntimeTests {
             try harness.host.send(.taskProgress(session: identifier, taskIdentifier: 5, received: 11, expected: 11))
             let body = try downloadedFile("hello world")
             defer { try? FileManager.default.removeItem(atPath: body) }
-            let path = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier)
+            let path = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier, container: harness.welcome.containerPath)
             try harness.host.send(.downloadFinished(
                 session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 1), file: "CFNetworkDownload_70.tmp",
                 okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
@@ -207,7 +207,7 @@ extension RuntimeTests {
             }
 
             // Duplicates of handled events: no delegate call, still acknowledged, the file removed.
-            let duplicatePath = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier)
+            let duplicatePath = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier, container: harness.welcome.containerPath)
             try harness.host.send(.downloadFinished(
                 session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 2), file: "CFNetworkDownload_70.tmp",
                 okResponse(url, length: 11)

@@ -63,7 +63,7 @@ extension RuntimeTests {
                 Issue.record("expected an entry reply, got \(reply)")
                 return
             }
-            #expect(harness.runtime.welcome == RuntimeHarness.welcome)
+            #expect(harness.runtime.welcome == harness.welcome)
             _ = harness.finish()
         }
 
@@ -94,7 +94,7 @@ extension RuntimeTests {
         func secondWelcome() async throws {
             let harness = try await RuntimeHarness.serving(widget: ScoreWidget.self)
             try harness.handshake()
-            try harness.host.send(.welcome(RuntimeHarness.welcome))
+            try harness.host.send(.welcome(harness.welcome))
             #expect(harness.endings.wait() == .protocolViolation("the host sent welcome a second time"))
         }
 

@@ -145,7 +145,7 @@ extension RuntimeTests {
             #expect(payload.kind == .download)
             let body = try downloadedFile("file body")
             defer { try? FileManager.default.removeItem(atPath: body) }
-            let path = materialisedDownload("CFNetworkDownload_inline_1_305.tmp", session: "")
+            let path = materialisedDownload("CFNetworkDownload_inline_1_305.tmp", session: "", container: harness.welcome.containerPath)
             try harness.host.send(.downloadFinished(session: "", taskIdentifier: 305, nil, file: "CFNetworkDownload_inline_1_305.tmp", okResponse(url)),
                                   passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 305, nil, error: nil, okResponse(url)))
@@ -170,7 +170,7 @@ extension RuntimeTests {
             try harness.answerCreateTask(with: 306)
             let body = try downloadedFile("archive body")
             defer { try? FileManager.default.removeItem(atPath: body) }
-            let path = materialisedDownload("CFNetworkDownload_inline_1_306.tmp", session: "")
+            let path = materialisedDownload("CFNetworkDownload_inline_1_306.tmp", session: "", container: harness.welcome.containerPath)
             try harness.host.send(.downloadFinished(session: "", taskIdentifier: 306, nil, file: "CFNetworkDownload_inline_1_306.tmp", okResponse(url)),
                                   passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 306, nil, error: nil, okResponse(url)))

@@ -45,7 +45,7 @@ func downloadedFile(_ contents: String) throws -> String {
 }
 
 /// Where the SDK makes a finished download's file `name` for `session` ("" for an inline task).
-func materialisedDownload(_ name: String, session: String, container: String = RuntimeHarness.welcome.containerPath) -> String {
+func materialisedDownload(_ name: String, session: String, container: String) -> String {
     session.isEmpty ? container + "/tmp/" + name : container + "/Library/Caches/com.apple.nsurlsessiond/Downloads/" + name
 }
 

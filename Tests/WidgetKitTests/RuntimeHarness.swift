@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import SandglassIPC
 import Synchronization
@@ -33,11 +34,13 @@ final class RuntimeHarness {
     private var nextID: UInt64 = 1
 
     static let bundleIdentifier = "com.example.tests.widget"
-    static let welcome = Welcome(
+    /// The harness's welcome: a container of its own, where the SDK makes finished downloads'
+    /// files; removed with the harness.
+    let welcome = Welcome(
         version: .current,
         clockMode: .real,
         clockEpoch: 1_700_000_000,
-        containerPath: "/tmp/sandglass-tests/container"
+        containerPath: FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-harness-\(UUID().uuidString.prefix(8))").path
     )
 
     /// A harness serving `widgets`; installed as the process's runtime for `WidgetCenter` when asked.
@@ -75,6 +78,7 @@ final class RuntimeHarness {
             if current === runtime { current = nil }
         }
         host.close()
+        try? FileManager.default.removeItem(atPath: welcome.containerPath)
     }
 
     /// Starts the runtime and returns its `hello`.
@@ -91,7 +95,7 @@ final class RuntimeHarness {
     @discardableResult
     func handshake() throws -> Hello {
         let hello = try start()
-        try host.send(.welcome(Self.welcome))
+        try host.send(.welcome(welcome))
         return hello
     }
 

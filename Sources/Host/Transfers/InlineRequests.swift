@@ -40,6 +40,10 @@ final class InlineRequests {
             throw HostSetupError(description: "could not create \(directory) for downloads: \(String(cString: strerror(errno)))")
         }
         _ = chmod(directory, 0o700)
+        // Bodies of a host that died mid-request: their processes died with it.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
     }
 
     /// Requests in flight now.
