@@ -42,12 +42,13 @@ send(.hello(Hello(bundleIdentifier: identifier, role: .widgetKit,
                   widgets: [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "logflood":
-    // 1000 log frames of 512 KiB each: 500 MB of text for the host's memory and log.
-    let text = String(repeating: "x", count: 512 << 10)
-    for _ in 0..<1000 { send(.log(LogRecord(level: .info, message: text))) }
+    // 200 log frames of 256 KiB each: 50 MB of text for the host's memory and log (without a
+    // budget, every byte of it was kept).
+    let text = String(repeating: "x", count: 256 << 10)
+    for _ in 0..<200 { send(.log(LogRecord(level: .info, message: text))) }
 case "reloadflood":
     // Reload requests as fast as the socket takes them.
-    for _ in 0..<200_000 { send(.reloadTimelines(kind: "Rogue")) }
+    for _ in 0..<50_000 { send(.reloadTimelines(kind: "Rogue")) }
 case "requestflood":
     // Requests the host must answer, far past any real extension's rate.
     for n in 0..<20_000 { send(.getTasks(RequestID(UInt64(n + 2)), session: "flood")) }

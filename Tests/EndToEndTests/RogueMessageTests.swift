@@ -13,8 +13,7 @@ struct RogueMessageTests {
     static let schemes = "com.example.rogue.schemes"
     static let unread = "com.example.rogue.unread"
 
-    @Test("log and reload floods are throttled, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused",
-          .disabled("after the merge with per-extension uids one of its waits (60 s) is not met under load: to be found before #13 is resolved"))
+    @Test("log and reload floods are throttled, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused")
     func contained() async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
@@ -28,26 +27,27 @@ struct RogueMessageTests {
             $0.budgetOverrides.idle = .seconds(120)
             // Long enough for each attack to play out within its first activations.
             $0.budgetOverrides.placeholder = .seconds(30)
+            $0.budgetOverrides.launch = .seconds(10)
             $0.budgetOverrides.snapshot = .seconds(30)
         }) { host in
             try await host.install(Examples.app("Rogue.app"))
             await host.start()
 
             // An inline download it never reads: killed before the host holds more than the channel's limit.
-            let unread = try await host.waitFor("killed", timeout: .seconds(60)) { $0.bundle == Self.unread && $0.string("reason") == "resource" }
+            let unread = try await host.waitFor("killed", timeout: .seconds(120)) { $0.bundle == Self.unread && $0.string("reason") == "resource" }
             #expect(unread.string("detail")?.contains("did not read its IPC channel") == true)
             // A flood of requests: killed.
-            let flood = try await host.waitFor("killed", timeout: .seconds(60)) { $0.bundle == Self.requestFlood && $0.string("reason") == "resource" }
+            let flood = try await host.waitFor("killed", timeout: .seconds(120)) { $0.bundle == Self.requestFlood && $0.string("reason") == "resource" }
             #expect(flood.string("detail")?.contains("sent requests to the host faster than") == true, "\(flood)")
             // Schemes other than http(s) and a method that is no token: refused, nothing reached.
-            let refused = try await host.waitFor("task.refused", timeout: .seconds(60)) {
+            let refused = try await host.waitFor("task.refused", timeout: .seconds(120)) {
                 $0.bundle == Self.schemes && $0.string("detail")?.contains("HTTP token") == true
             }
             #expect(refused.string("detail")?.contains("command") == true)
             // The floods are told in counts, not an event a frame.
-            let logs = try await host.waitFor("messages.throttled", timeout: .seconds(60)) { $0.bundle == Self.logFlood && $0.string("kind") == "log" }
+            let logs = try await host.waitFor("messages.throttled", timeout: .seconds(120)) { $0.bundle == Self.logFlood && $0.string("kind") == "log" }
             #expect((logs.int("messages") ?? 0) > 0)
-            let reloads = try await host.waitFor("messages.throttled", timeout: .seconds(60)) { $0.bundle == Self.reloadFlood && $0.string("kind") == "reload" }
+            let reloads = try await host.waitFor("messages.throttled", timeout: .seconds(120)) { $0.bundle == Self.reloadFlood && $0.string("kind") == "reload" }
             #expect((reloads.int("messages") ?? 0) > 0)
 
             let events = await host.events()
@@ -67,7 +67,7 @@ struct RogueMessageTests {
             #expect(dropped >= 1, "what the budget dropped was counted")
             // What the reload flood got into it: a handful of events, however many frames.
             let reloadEvents = events.filter { $0.name.hasPrefix("reload.") && $0.bundle == Self.reloadFlood }
-            #expect(reloadEvents.count < 1000, "\(reloadEvents.count) reload events for 200,000 frames a launch")
+            #expect(reloadEvents.count < 1000, "\(reloadEvents.count) reload events for 50,000 frames a launch")
             let coalesced = events.filter { $0.name == "messages.throttled" && $0.bundle == Self.reloadFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
             #expect(coalesced > 1000)
         }
