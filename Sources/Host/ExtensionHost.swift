@@ -7,7 +7,7 @@ import SandglassIPC
 /// let host = try await ExtensionHost(.temporary())
 /// try await host.install("Leaderboard.app")
 /// await host.start()
-/// let timeline = try await host.waitForEvent(timeout: .seconds(10)) { $0.name == "timeline" }
+/// let timeline = try await host.waitForEvent(timeout: .seconds(10)) { $0.kind == .timeline }
 /// let summary = await host.shutdown()
 /// ```
 ///
@@ -74,7 +74,7 @@ public final class ExtensionHost: Sendable {
     /// `events.finished`, …).
     ///
     /// ```swift
-    /// await host.killWhen { $0.name == "event.delivered" }
+    /// await host.killWhen { $0.kind == .eventDelivered }
     /// ```
     public func killWhen(reason: KillReason = .chaos, _ predicate: @escaping @Sendable (HostEvent) -> Bool) async {
         await core.armKill(reason: reason, where: predicate)

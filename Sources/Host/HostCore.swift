@@ -122,7 +122,7 @@ actor HostCore {
         parts = try Parts(configuration, loop: loop)
         _ = sg_raise_nofile_limit()
         let sandbox = parts.sandbox.summary
-        log.emit("run.start", [
+        log.emit(.runStart, [
             ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
             ("pid", .int(Int64(getpid()))),
             ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
@@ -132,7 +132,7 @@ actor HostCore {
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
         if !parts.sandbox.cgroups.reclaimed.isEmpty {
-            log.emit("cgroup.reclaimed", [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
+            log.emit(.cgroupReclaimed, [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
                                           ("detail", "groups of hosts that died without removing them: their processes killed, the groups removed")])
         }
         // Cycles through `self`, broken in shutdown().
@@ -166,7 +166,7 @@ actor HostCore {
         }
         apps.append(app)
         installedFrom[app.bundleIdentifier] = original.path
-        log.emit("installed", [
+        log.emit(.installed, [
             ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
             ("extensions", .array(app.extensions.map { ext in
                 .object([("bundle", .string(ext.bundleIdentifier)), ("point", .string(ext.point.rawValue)),
@@ -273,7 +273,7 @@ actor HostCore {
         if let v = change.visibility { fields.append(("visibility", .string(v.description))) }
         if let p = change.position { fields.append(("position", .string(p.description))) }
         if let note = change.note { fields.append(("note", .string(note))) }
-        log.emit("scenario.change", fields)
+        log.emit(.scenarioChange, fields)
         location.change(authorization: change.authorization, widgetApproval: change.widgetApproval, position: change.position, cause: cause)
         if let visibility = change.visibility {
             screen.change(to: visibility)
@@ -389,12 +389,12 @@ actor HostCore {
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
         for violation in ReloadAudit.budgetViolations(in: log.history) {
-            log.emit("invariant.violated", [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
+            log.emit(.invariantViolated, [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
                                             ("kind", .string(violation.kind)), ("family", .string(violation.family)),
                                             ("detail", .string(violation.description))])
         }
         let summary = RunSummary(events: log.history)
-        log.emit("run.end", summary.fields)
+        log.emit(.runEnd, summary.fields)
         parts.sandbox.close()
         parts.clockPage?.close()
         log.close()

@@ -47,7 +47,7 @@ final class ChaosHooks {
         case .extension:
             killExtension(ext, process, "chaos at step \(step.rawValue)")
         case .host:
-            log.emit("host.killed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.hostKilled, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                      ("step", .string(step.rawValue)), ("hostPid", .int(Int64(getpid()))),
                                      ("detail", .string("chaos: the host SIGKILLs itself at step \(step.rawValue)"))])
             Glibc.kill(getpid(), SIGKILL)

@@ -72,15 +72,15 @@ final class Supervisor {
         switch repair {
         case .none: break
         case .removed(let what):
-            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
+            log.emit(.containerRepaired, [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
         case .movedAside(let name, let owner):
-            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)),
+            log.emit(.containerRepaired, [("bundle", .string(bundle.bundleIdentifier)),
                                             ("detail", .string("the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"))])
         }
         let ceiling = settings.budgetOverrides.applied(to: .defaults(for: bundle.role))
         let (budgets, caps) = bundle.limits.capped(by: ceiling)
         for cap in caps {
-            log.emit("limits.capped", [("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
+            log.emit(.limitsCapped, [("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
                                        ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
                                        ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
         }
@@ -132,12 +132,12 @@ final class Supervisor {
         }
         if let session { fields.append(("session", .string(session))) }
         fields.append(("budgetMs", .double(budget.milliseconds)))
-        log.emit("activation.start", fields)
+        log.emit(.activationStart, fields)
         return await withCheckedContinuation { continuation in
             // After a possible executor hop the process may have died meanwhile.
             if let outcome = process.exitOutcome {
                 fields.append(("outcome", .string(outcome.label)))
-                log.emit("activation.end", fields.filter { $0.0 != "budgetMs" })
+                log.emit(.activationEnd, fields.filter { $0.0 != "budgetMs" })
                 clock.endBusy()
                 continuation.resume(returning: outcome)
                 return
@@ -177,9 +177,9 @@ final class Supervisor {
         case .eventsFinished(let count): fields.append(("events", .int(Int64(count))))
         case .declined, .timeline: break
         }
-        log.emit("activation.end", fields)
+        log.emit(.activationEnd, fields)
         if outcome.label == "ok", ext.crashLoop.recordSuccess() {
-            log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.backoffCleared, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                          ("detail", .string("\(pending.kind.rawValue) answered: the count of failures in a row starts over"))])
         }
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
@@ -272,7 +272,7 @@ final class Supervisor {
         do {
             process = try spawn(ext)
         } catch {
-            log.emit("spawn.failed", [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
+            log.emit(.spawnFailed, [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
             recordFailure(of: ext, pid: nil, cause: "spawn failed")
             return .failure(.spawn("\(error)"))
         }
@@ -293,14 +293,14 @@ final class Supervisor {
             fields += [("failures", .int(Int64(ext.crashLoop.failures.count))), ("cause", .string(cause)),
                        ("delayMs", .double(delay.milliseconds)), ("until", .double(Double(until) / 1e6)),
                        ("untilDate", .string(iso8601(clock.date(at: until))))]
-            log.emit("backoff.scheduled", fields)
+            log.emit(.backoffScheduled, fields)
         case .failedPermanently:
             let failures = ext.crashLoop.failures.suffix(policy.permanentFailureCount)
             let span = now - (failures.first?.at ?? now)
             fields += [("failures", .int(Int64(failures.count))), ("withinMs", .double(Double(span) / 1e6)),
                        ("windowMs", .double(policy.permanentFailureWindow.milliseconds)),
                        ("causes", .array(failures.map { .string($0.cause) }))]
-            log.emit("extension.failedPermanently", fields)
+            log.emit(.extensionFailedPermanently, fields)
         }
     }
 
@@ -326,7 +326,7 @@ final class Supervisor {
         let wasFailed = ext.crashLoop.isFailedPermanently
         let count = ext.crashLoop.failures.count
         ext.crashLoop.clear()
-        log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
+        log.emit(.backoffCleared, [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
                                      ("wasFailedPermanently", .bool(wasFailed)), ("detail", "cleared by the host")])
         backoffWaits.end { $0 === ext }
     }
@@ -383,7 +383,7 @@ final class Supervisor {
         // The pid, not the process: the process holds its reader, which must not hold it back.
         let pid = process.pid
         process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
-            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+            self.log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                   ("stream", "output"), ("message", .string(line))])
         }
         loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
@@ -394,7 +394,7 @@ final class Supervisor {
                 self.handleDenial(process, of: ext, mask: mask)
             }
         }
-        log.emit("spawned", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+        log.emit(.spawned, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
                              ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
                              ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
@@ -480,7 +480,7 @@ final class Supervisor {
                 finish(pending, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
             } else {
                 let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
-                log.emit("extension.error", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                log.emit(.extensionError, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("code", .string("\(report.code)")), ("message", .string(text))])
             }
         case .reloadTimelines(let kind):
@@ -489,7 +489,7 @@ final class Supervisor {
             hooks.reloadRequested(ext, nil)
         case .log(let record):
             let text = MessageBudget.cut(record.message, to: settings.messageLimits.logMessageBytes)
-            log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))])
         case .diagnostic(let report):
             hooks.diagnosticReceived(ext, process, report)
@@ -542,7 +542,7 @@ final class Supervisor {
                                                  ("kind", .string(dropped.kind.rawValue)), ("messages", .int(Int64(dropped.messages)))]
             if dropped.kind == .log { fields.append(("bytes", .int(Int64(dropped.bytes)))) }
             fields.append(("detail", .string(dropped.detail)))
-            log.emit("messages.throttled", fields)
+            log.emit(.messagesThrottled, fields)
         }
     }
 
@@ -579,7 +579,7 @@ final class Supervisor {
         ext.hello = hello
         let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
         process.channel.send(.welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
-        log.emit("hello", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+        log.emit(.hello, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
         hooks.stepReached(.hello, ext, process)
@@ -594,7 +594,7 @@ final class Supervisor {
 
     private func protocolViolation(_ process: ExtensionProcess, of ext: ManagedExtension, _ detail: String) {
         guard process.state != .exiting else { return }
-        log.emit("protocol.violation", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
+        log.emit(.protocolViolation, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
         kill(process, of: ext, .protocolViolation, detail: detail)
     }
 
@@ -643,7 +643,7 @@ final class Supervisor {
                                                      ("error", .string(errnoName(error)))]
                 if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
                 if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
-                log.emit("sandbox.denied", fields)
+                log.emit(.sandboxDenied, fields)
             }
         }
         if mask & UInt32(SG_EPOLLHUP | SG_EPOLLERR) != 0 { closeListener(process) }
@@ -674,7 +674,7 @@ final class Supervisor {
         process.sendKill()
         fields.append(("killedAtNs", .int(Int64(killedAt))))
         if let deadline { fields.append(("deadlineNs", .int(Int64(deadline)))) }
-        log.emit("killed", fields)
+        log.emit(.killed, fields)
     }
 
     /// Kills the extension's live process, if any.
@@ -692,10 +692,10 @@ final class Supervisor {
             // Something else in this process waited for our child (a waitpid(-1) in a library):
             // the status is lost, but the process is gone and everything else must be cleaned up.
             reapedElsewhere = true
-            log.emit("host.warning", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.hostWarning, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                       ("warning", "the process was reaped by someone else in the host process; its exit status is unknown")])
         } else if rc != 1 {
-            if rc < 0 { log.emit("host.error", [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
+            if rc < 0 { log.emit(.hostError, [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
             return
         }
         let reapedAt = sg_monotonic_ns()
@@ -730,7 +730,7 @@ final class Supervisor {
                 detail = violation
             }
             if let reason = process.killReason {
-                log.emit("killed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                log.emit(.killed, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                     ("reason", .string(reason.rawValue)), ("detail", .string(detail))])
             }
         }
@@ -754,7 +754,7 @@ final class Supervisor {
                    ("lifetimeMs", .double(Double((reapedAt - process.spawnedAt) / 1000) / 1000)),
                    ("reapedAtNs", .int(Int64(reapedAt)))]
         if process.deniedCount > 0 { fields.append(("denials", .int(Int64(process.deniedCount)))) }
-        log.emit("exited", fields)
+        log.emit(.exited, fields)
 
         let hadPending = !process.pending.isEmpty
         let outcome: ActivationOutcome = process.killReason.map { .killed($0) }

@@ -44,7 +44,7 @@ final class TimelineScheduler {
             let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family, budget: budget)
             instances.append(instance)
             added.append(instance)
-            log.emit("widget.added", instance.fields + [("reloadsPerDay", .int(Int64(budget.limit)))])
+            log.emit(.widgetAdded, instance.fields + [("reloadsPerDay", .int(Int64(budget.limit)))])
         }
         return added
     }
@@ -55,7 +55,7 @@ final class TimelineScheduler {
     func requestReload(from ext: ManagedExtension, kind: String?) {
         let targets = instances.filter { $0.ext === ext && (kind == nil || $0.kind == kind) }
         if targets.isEmpty {
-            log.emit("reload.denied", [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
+            log.emit(.reloadDenied, [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
                                        ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(kind ?? "*") is on screen"))])
         }
         let request = ReloadRequest(reason: kind == nil ? .reloadAllTimelines : .reloadTimelines, origin: "extension")
@@ -91,7 +91,7 @@ final class TimelineScheduler {
             if let pending = instance.pending {
                 let kept = pending.merged(with: request)
                 instance.pending = kept
-                log.emit("reload.coalesced", instance.fields + [
+                log.emit(.reloadCoalesced, instance.fields + [
                     ("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
                     ("into", .string(kept.reason.rawValue)),
                     ("detail", "a reload is already due right after the one in progress"),
@@ -163,7 +163,7 @@ final class TimelineScheduler {
             }
             fields.append(("limit", .int(Int64(instance.budget.limit))))
             // Stamped with the instant charged, so that the ledger in the log is exact.
-            log.emit("reload.requested", fields, at: now)
+            log.emit(.reloadRequested, fields, at: now)
             instance.lastRequest = now
 
             let outcome = await activate(instance, .timeline)
@@ -207,7 +207,7 @@ final class TimelineScheduler {
     }
 
     private func emitDenied(_ instance: WidgetInstance, _ request: ReloadRequest, until: UInt64, used: Int) {
-        log.emit("reload.denied", instance.fields + [
+        log.emit(.reloadDenied, instance.fields + [
             ("reason", "budgetExhausted"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
             ("used", .int(Int64(used))), ("limit", .int(Int64(instance.budget.limit))),
             ("until", .double(Double(until) / 1e6)), ("untilDate", .string(iso8601(clock.date(at: until)))),
@@ -216,7 +216,7 @@ final class TimelineScheduler {
     }
 
     private func emitFailedDenial(_ instance: WidgetInstance, _ request: ReloadRequest) {
-        log.emit("reload.denied", instance.fields + [
+        log.emit(.reloadDenied, instance.fields + [
             ("reason", "extensionFailed"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
             ("detail", "the extension failed permanently after repeated failures; it is not launched again until its failures are cleared"),
         ])
@@ -245,7 +245,7 @@ final class TimelineScheduler {
             fields += [("retryAt", .double(Double(retry) / 1e6)), ("retryDate", .string(iso8601(clock.date(at: retry))))]
             if backoff != nil { fields.append(("backoff", true)) }
         }
-        log.emit("reload.failed", fields)
+        log.emit(.reloadFailed, fields)
     }
 
     /// Records a timeline and computes the next reload from its policy.
@@ -293,7 +293,7 @@ final class TimelineScheduler {
         } else {
             fields.append(("nextReload", .null))
         }
-        log.emit("timeline", fields, at: now)
+        log.emit(.timeline, fields, at: now)
     }
 
     // MARK: sleeping
