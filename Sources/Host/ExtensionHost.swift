@@ -12,7 +12,7 @@ import SandglassIPC
 /// ```
 ///
 /// Every extension runs as its own sandboxed process; kills are SIGKILLs; the events are the
-/// run's event log (see DESIGN.md, "The event log").
+/// run's event log (see <doc:EventLog>).
 public final class ExtensionHost: Sendable {
     let core: HostCore
     private let loop: EventLoop

@@ -15,7 +15,7 @@ import Foundation
 /// What is checked, in order: the path is a directory named `*.app`; its `Info.plist` is a
 /// property list (XML, binary or OpenStep) whose top level is a dictionary with a valid
 /// `CFBundleIdentifier`; `PlugIns/` holds at least one `.appex`; and for each `.appex`, in
-/// name order, everything ``ExtensionBundleReader`` checks. Two extensions with the same
+/// name order, everything `ExtensionBundleReader` checks. Two extensions with the same
 /// identifier are refused. Other entries of `PlugIns/` (not ending in `.appex`) are ignored.
 public enum BundleLoader {
     /// The app's keys that hold a location purpose string, either of which lets an extension

@@ -1,6 +1,6 @@
 /// The verdicts of an ``InvariantChecker`` run.
 public struct InvariantReport: Sendable, CustomStringConvertible {
-    /// One verdict per invariant, in ``Invariant/allCases`` order.
+    /// One verdict per invariant, in `Invariant.allCases` order.
     public let verdicts: [InvariantVerdict]
 
     /// Every violation, invariant by invariant.

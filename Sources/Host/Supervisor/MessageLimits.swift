@@ -1,4 +1,4 @@
-/// The budgets on what an extension process may send the host unasked (see ``MessageBudget``);
+/// The budgets on what an extension process may send the host unasked (see `MessageBudget`);
 /// ``HostConfiguration/messageLimits``.
 public struct MessageLimits: Sendable, Hashable {
     /// Bytes of log and error messages per activation (counted from its request).

@@ -22,7 +22,7 @@ public enum ReloadReason: String, Sendable, Hashable, CaseIterable {
     /// The device moved significantly (widgets that use location).
     case significantLocationChange
 
-    /// The exemption the reason carries by itself, whatever the app is doing (semantics.md §1.3).
+    /// The exemption the reason carries by itself, whatever the app is doing (Apple, "Keeping a widget up to date").
     var inherentExemption: BudgetExemption? {
         switch self {
         case .initial: .widgetAdded
