@@ -63,17 +63,17 @@ package enum WidgetRenderer {
         container.url = session.widgetURL?.absoluteString
         emitter.group(container) { emitter in
             if request.showsContainerBackground {
+                // What the system draws under a widget: its own background, opaque.
+                var base = ViewNode(.shape, widget)
+                base.shape = .rectangle
+                base.fill = SystemColor.widgetBackground.paint
+                emitter.leaf(base)
                 if let background = session.containerBackground {
                     var group = ViewNode(.group, widget)
                     group.flags = .containerBackground
                     emitter.group(group) { background.place(in: widget, &$0) }
                 } else {
                     session.note("no containerBackground(for: .widget): iOS 17 and later show \"Please adopt containerBackground API\" instead of this widget")
-                    var fill = ViewNode(.shape, widget)
-                    fill.shape = .rectangle
-                    fill.fill = SystemColor.widgetBackground.paint
-                    fill.flags = .containerBackground
-                    emitter.leaf(fill)
                 }
             }
             let m = request.contentMargins
