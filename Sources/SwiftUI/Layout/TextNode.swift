@@ -69,7 +69,7 @@ final class TextNode: LayoutNode {
                     pieces.append(Piece(run: index, text: "", isBreak: true))
                 } else if character == " " {
                     word.append(character)
-                    pieces.append(Piece(run: index, text: word, isSpace: true))
+                    pieces.append(Piece(run: index, text: word, isSpace: word.allSatisfy { $0 == " " }))
                     word = ""
                 } else {
                     word.append(character)
@@ -116,7 +116,9 @@ final class TextNode: LayoutNode {
                 continue
             }
             let w = width(piece.text, run: piece.run, scale: scale)
-            let visible = piece.isSpace ? 0 : w
+            // Trailing spaces may hang past the end of a line.
+            let trimmed = piece.text.hasSuffix(" ") ? String(piece.text.reversed().drop { $0 == " " }.reversed()) : piece.text
+            let visible = piece.isSpace ? 0 : (trimmed.count == piece.text.count ? w : width(trimmed, run: piece.run, scale: scale))
             if line.width + visible > maxWidth + 0.01, !line.pieces.isEmpty {
                 finish()
                 if piece.isSpace { continue }
