@@ -4,8 +4,9 @@ import PackageDescription
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
-/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, CoreLocation and
-///   NotificationCenter, so one product dependency makes every import work), Apple's API shapes.
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, AppIntents,
+///   CoreLocation and NotificationCenter, so one product dependency makes every import work),
+///   Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
 /// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
@@ -15,7 +16,7 @@ let package = Package(
     name: "sandglass",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "WidgetKit", targets: ["WidgetKit", "CoreLocation", "NotificationCenter"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "CoreLocation", "NotificationCenter"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
@@ -42,8 +43,19 @@ let package = Package(
         ),
         .target(
             name: "WidgetKit",
-            dependencies: ["SandglassIPC"],
+            dependencies: ["SandglassIPC", "SwiftUI"],
             path: "Sources/Extension"
+        ),
+        /// The views of widgets: the subset of SwiftUI that WidgetKit permits, evaluated and laid
+        /// out in the extension's process.
+        .target(
+            name: "SwiftUI",
+            dependencies: ["SandglassIPC", "AppIntents"],
+            path: "Sources/SwiftUI"
+        ),
+        .target(
+            name: "AppIntents",
+            path: "Sources/AppIntents"
         ),
         .target(
             name: "CoreLocation",
@@ -108,7 +120,7 @@ let package = Package(
             path: "Sources/sandglass"
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
         .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(

@@ -27,7 +27,7 @@ let package = Package(
             path: "LeaderboardWidget",
             swiftSettings: appleStyle
         ),
-        /// Apple's widget template and Emoji Rangers sample with their SwiftUI views removed.
+        /// Apple's widget template and Emoji Rangers sample, SwiftUI views included.
         .executableTarget(
             name: "AppleStyleWidget",
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
@@ -67,7 +67,8 @@ let package = Package(
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "ForkingWidget"
         ),
-        /// `getTimeline` touches 64 MiB, 1 MiB at a time.
+        /// `getTimeline` touches 64 MiB, 1 MiB at a time; as HeavyView.app, views that decode a
+        /// 46 MiB photo or trap.
         .executableTarget(
             name: "MemoryHogWidget",
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],

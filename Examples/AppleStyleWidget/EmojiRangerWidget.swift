@@ -2,10 +2,12 @@
 //  EmojiRangerWidget.swift
 //  AppleStyleWidget
 //
-//  Xcode's widget template and Apple's Emoji Rangers widget, with only the SwiftUI views
-//  taken out: `import SwiftUI` is gone, and the content closure returns text.
+//  Xcode's widget template and Apple's Emoji Rangers widget, views and all: `import SwiftUI`,
+//  an entry view that switches on `@Environment(\.widgetFamily)`, dates that count as time
+//  passes, and `containerBackground(for: .widget)`.
 //
 
+import SwiftUI
 import WidgetKit
 
 struct Provider: TimelineProvider {
@@ -48,7 +50,86 @@ struct SimpleEntry: TimelineEntry {
     let character: CharacterDetail
 }
 
-// struct EmojiRangerWidgetEntryView: View { … } — the SwiftUI view, out of scope here.
+struct EmojiRangerWidgetEntryView: View {
+    var entry: Provider.Entry
+
+    @Environment(\.widgetFamily) var family
+
+    @ViewBuilder
+    var body: some View {
+        switch family {
+        case .accessoryCircular:
+            ProgressView(value: entry.character.health(at: entry.date)) {
+                Text(entry.character.avatar)
+            }
+            .progressViewStyle(.circular)
+        case .accessoryRectangular:
+            HStack(alignment: .center, spacing: 0) {
+                VStack(alignment: .leading) {
+                    Text(entry.character.name)
+                        .font(.headline)
+                        .widgetAccentable()
+                    Text(entry.character.fullHealthDate, style: .timer)
+                }
+                .frame(maxWidth: .infinity, alignment: .leading)
+                Text(entry.character.avatar)
+                    .font(.title)
+            }
+        case .accessoryInline:
+            Text("\(entry.character.avatar) ready in \(entry.character.fullHealthDate, style: .relative)")
+        case .systemSmall:
+            AvatarView(entry.character, at: entry.date)
+        default:
+            HStack(spacing: 12) {
+                AvatarView(entry.character, at: entry.date)
+                VStack(alignment: .leading, spacing: 6) {
+                    Text(entry.character.heroType)
+                        .font(.caption.bold())
+                        .textCase(.uppercase)
+                        .foregroundStyle(.secondary)
+                    Text("Full health in")
+                        .font(.footnote)
+                    Text(entry.character.fullHealthDate, style: .relative)
+                        .font(.headline)
+                    Gauge(value: entry.character.health(at: entry.date)) {
+                        Text("Health")
+                    }
+                    .tint(.green)
+                }
+            }
+        }
+    }
+}
+
+struct AvatarView: View {
+    let character: CharacterDetail
+    let date: Date
+
+    init(_ character: CharacterDetail, at date: Date) {
+        self.character = character
+        self.date = date
+    }
+
+    var body: some View {
+        VStack(spacing: 4) {
+            Text(character.avatar)
+                .font(.system(size: 44))
+                .frame(width: 64, height: 64)
+                .background(Circle().fill(.white.opacity(0.3)))
+            Text(character.name)
+                .font(.headline)
+                .lineLimit(1)
+                .minimumScaleFactor(0.7)
+            Text("\(Int(character.health(at: date) * 100))% health")
+                .font(.caption)
+                .foregroundStyle(.secondary)
+        }
+    }
+}
+
+extension Color {
+    static let gameBackgroundColor = Color(red: 0.36, green: 0.75, blue: 0.62)
+}
 
 @main
 struct EmojiRangerWidget: Widget {
@@ -56,7 +137,10 @@ struct EmojiRangerWidget: Widget {
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: Provider()) { entry in
-            "\(entry.character.avatar) \(entry.character.name): \(Int(entry.character.health(at: entry.date) * 100))% health"
+            EmojiRangerWidgetEntryView(entry: entry)
+                .containerBackground(for: .widget) {
+                    Color.gameBackgroundColor
+                }
         }
         .configurationDisplayName("Ranger Detail")
         .description("See your favorite ranger.")

@@ -7,6 +7,7 @@
 //  `@main` is the single EmojiRangerWidget, so here it proves that the spelling compiles.
 //
 
+import SwiftUI
 import WidgetKit
 
 struct LeaderboardProvider: TimelineProvider {
@@ -33,15 +34,39 @@ struct LeaderboardEntry: TimelineEntry {
     let characters: [CharacterDetail]
 }
 
+struct LeaderboardWidgetEntryView: View {
+    var entry: LeaderboardProvider.Entry
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 8) {
+            Text("Ranger Leaderboard")
+                .font(.headline)
+            ForEach(entry.characters.sorted { $0.healthLevel > $1.healthLevel }, id: \.self) { character in
+                HStack {
+                    Text(character.avatar)
+                        .font(.title)
+                    VStack(alignment: .leading) {
+                        Text(character.name)
+                            .font(.subheadline.bold())
+                        ProgressView(value: character.healthLevel)
+                            .tint(.red)
+                    }
+                    Text("\(Int(character.healthLevel * 100))%")
+                        .monospacedDigit()
+                }
+            }
+            Spacer(minLength: 0)
+        }
+    }
+}
+
 struct LeaderboardWidget: Widget {
     let kind: String = "LeaderboardWidget"
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: LeaderboardProvider()) { entry in
-            entry.characters
-                .sorted { $0.healthLevel > $1.healthLevel }
-                .map { "\($0.avatar) \(Int($0.healthLevel * 100))%" }
-                .joined(separator: " ")
+            LeaderboardWidgetEntryView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Ranger Leaderboard")
         .description("See all the rangers.")

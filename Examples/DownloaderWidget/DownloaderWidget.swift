@@ -9,6 +9,7 @@
 //  cache, reloads its timeline and calls the stored completion.
 //
 
+import SwiftUI
 import WidgetKit
 
 @main
@@ -17,7 +18,13 @@ struct DownloaderWidget: Widget {
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: FeedProvider()) { entry in
-            entry.summary
+            Text(entry.summary)
+                .font(.headline)
+                .multilineTextAlignment(.center)
+                .containerBackground(for: .widget) {
+                    LinearGradient(colors: [.teal, .blue], startPoint: .top, endPoint: .bottom)
+                }
+                .foregroundStyle(.white)
         }
         .configurationDisplayName("Feed")
         .description("The size of the last feed download.")

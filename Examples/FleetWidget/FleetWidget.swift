@@ -2,6 +2,7 @@
 // and the benchmark: Fleet.app holds five copies of it under different bundle identifiers —
 // fifty widgets in five processes.
 
+import SwiftUI
 import WidgetKit
 
 struct FleetEntry: TimelineEntry, Codable {
@@ -48,7 +49,8 @@ struct FleetProvider<Plan: FleetPlan>: TimelineProvider {
 struct FleetWidget<Plan: FleetPlan>: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: Plan.kind, provider: FleetProvider<Plan>()) { entry in
-            "\(entry.kind) #\(entry.serial)"
+            Text("\(entry.kind) #\(entry.serial)")
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName(Plan.kind)
         .description("A fleet widget that reloads as its plan says.")

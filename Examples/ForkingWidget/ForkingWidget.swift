@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SwiftUI
 import WidgetKit
 
 struct ForkEntry: TimelineEntry, Codable {
@@ -51,7 +52,9 @@ struct ForkProvider: TimelineProvider {
 struct ForkingTimelineWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Forking", provider: ForkProvider()) { entry in
-            entry.detail
+            Text(entry.detail)
+                .font(.caption)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Forking")
         .description("Tries to start a process.")

@@ -3,6 +3,7 @@
 // SandglassLimits.TimelineSeconds to 1) and keep the last good timeline.
 
 import Dispatch
+import SwiftUI
 import WidgetKit
 
 struct HangingEntry: TimelineEntry, Codable {
@@ -31,7 +32,8 @@ struct HangingProvider: TimelineProvider {
 struct HangingTimelineWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Hanging", provider: HangingProvider()) { entry in
-            entry.status
+            Text(entry.status)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Hanging")
         .description("Never finishes its timeline.")

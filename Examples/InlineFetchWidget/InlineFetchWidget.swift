@@ -9,6 +9,7 @@
 //  download(from:) instead.
 //
 
+import SwiftUI
 import WidgetKit
 
 struct FetchEntry: TimelineEntry, Codable {
@@ -68,7 +69,8 @@ struct InlineFetchWidget: Widget {
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: FetchProvider()) { entry in
-            entry.summary
+            Text(entry.summary)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Inline fetch")
         .description("Fetches its data inside getTimeline.")

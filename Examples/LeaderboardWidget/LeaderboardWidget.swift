@@ -3,6 +3,7 @@
 //  LeaderboardWidget
 //
 
+import SwiftUI
 import WidgetKit
 
 struct LeaderboardEntry: TimelineEntry, Codable {
@@ -49,15 +50,35 @@ struct LeaderboardProvider: TimelineProvider {
     }
 }
 
-/// Stands in for the SwiftUI view: the widget as one line of text.
-struct LeaderboardEntryView: CustomStringConvertible {
+struct LeaderboardEntryView: View {
     var entry: LeaderboardProvider.Entry
 
-    var description: String {
-        let table = entry.players.enumerated()
-            .map { "\($0.offset + 1). \($0.element.name) \($0.element.points)" }
-            .joined(separator: " · ")
-        return "Round \(entry.round): \(table)"
+    @Environment(\.widgetFamily) var family
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 4) {
+            HStack {
+                Text("Round \(entry.round)")
+                    .font(.caption.bold())
+                    .foregroundStyle(.secondary)
+                Spacer()
+                Image(systemName: "trophy.fill")
+                    .foregroundStyle(.yellow)
+            }
+            ForEach(Array(entry.players.enumerated()), id: \.element.name) { index, player in
+                HStack {
+                    Text("\(index + 1).")
+                        .foregroundStyle(.secondary)
+                    Text(player.name)
+                        .fontWeight(index == 0 ? .bold : .regular)
+                    Spacer()
+                    Text("\(player.points)")
+                        .monospacedDigit()
+                }
+                .font(family == .systemSmall ? .footnote : .body)
+            }
+            Spacer(minLength: 0)
+        }
     }
 }
 
@@ -67,6 +88,7 @@ struct LeaderboardWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: LeaderboardProvider()) { entry in
             LeaderboardEntryView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Leaderboard")
         .description("See who is on top of the league.")

@@ -3,6 +3,7 @@
 //  LeaderboardWidget
 //
 
+import SwiftUI
 import WidgetKit
 
 struct NextMatchEntry: TimelineEntry, Codable {
@@ -32,13 +33,52 @@ struct NextMatchProvider: TimelineProvider {
     }
 }
 
+struct NextMatchView: View {
+    var entry: NextMatchEntry
+
+    @Environment(\.widgetFamily) var family
+
+    var body: some View {
+        switch family {
+        case .accessoryInline:
+            Text("\(entry.match.home) vs \(entry.match.away) in \(entry.match.kickoff, style: .relative)")
+        case .accessoryRectangular:
+            VStack(alignment: .leading) {
+                Text("\(entry.match.home) vs \(entry.match.away)")
+                    .font(.headline)
+                    .widgetAccentable()
+                Text(entry.match.venue)
+                Text(entry.match.kickoff, style: .timer)
+            }
+            .frame(maxWidth: .infinity, alignment: .leading)
+        default:
+            VStack(alignment: .leading, spacing: 6) {
+                Label("Next match", systemImage: "sportscourt.fill")
+                    .font(.caption.bold())
+                    .foregroundStyle(.green)
+                Text("\(entry.match.home) vs \(entry.match.away)")
+                    .font(.headline)
+                    .lineLimit(2)
+                Text(entry.match.venue)
+                    .font(.caption)
+                    .foregroundStyle(.secondary)
+                Spacer(minLength: 0)
+                Text(entry.match.kickoff, style: .relative)
+                    .font(.title3.bold())
+                    .monospacedDigit()
+            }
+            .frame(maxWidth: .infinity, alignment: .leading)
+        }
+    }
+}
+
 struct NextMatchWidget: Widget {
     let kind: String = "NextMatch"
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: NextMatchProvider()) { entry in
-            let minutes = max(0, Int(entry.match.kickoff.timeIntervalSince(entry.date) / 60))
-            return "\(entry.match.home) vs \(entry.match.away) at \(entry.match.venue), in \(minutes) min"
+            NextMatchView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Next Match")
         .description("The next match of the league and where it is played.")

@@ -3,10 +3,16 @@
 // (MemoryHog.app sets SandglassLimits.MemoryMiB to 24), so the timeline never arrives.
 //
 // The memory comes from mmap, which the optimizer cannot see through, so no touch is elided.
+//
+// The same executable serves HeavyView.app, whose widgets misbehave in their views rather than
+// in their providers (chosen by bundle identifier): `.photo` draws a 4000 × 3000 photo, which
+// iOS decodes when it renders the view — 46 MiB, over the 30 MiB limit — and `.trap` indexes
+// past the end of an array in its body.
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import SwiftUI
 import WidgetKit
 
 struct MemoryEntry: TimelineEntry, Codable {
@@ -51,14 +57,74 @@ struct MemoryHogProvider: TimelineProvider {
     }
 }
 
+/// Answers at once with one entry: the views do the damage.
+struct QuickProvider: TimelineProvider {
+    func placeholder(in context: Context) -> MemoryEntry {
+        MemoryEntry(date: Date(), touchedMiB: 0)
+    }
+
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (MemoryEntry) -> Void) {
+        completion(placeholder(in: context))
+    }
+
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<MemoryEntry>) -> Void) {
+        completion(Timeline(entries: [placeholder(in: context)], policy: .never))
+    }
+}
+
+/// A photo as a widget might read it from its App Group container: a PNG of 4000 × 3000 pixels
+/// (its header is all the decoder reads before drawing).
+enum Photo {
+    static let png: Data = {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        for value in [UInt32(4000), UInt32(3000)] {
+            bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        return Data(bytes + [8, 6, 0, 0, 0])
+    }()
+}
+
+struct PhotoView: View {
+    var body: some View {
+        Image(uiImage: UIImage(data: Photo.png)!)
+            .resizable()
+            .scaledToFill()
+    }
+}
+
+struct TrappingView: View {
+    let scores: [Int] = []
+
+    var body: some View {
+        Text("Top score: \(scores[0])")
+    }
+}
+
 @main
 struct MemoryHogTimelineWidget: Widget {
+    let bundle = ProcessInfo.processInfo.environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ""
+
     var body: some WidgetConfiguration {
-        StaticConfiguration(kind: "MemoryHog", provider: MemoryHogProvider()) { entry in
-            "touched \(entry.touchedMiB) MiB"
+        if bundle.hasSuffix(".photo") {
+            StaticConfiguration(kind: "Photo", provider: QuickProvider()) { _ in
+                PhotoView()
+                    .containerBackground(.black, for: .widget)
+            }
+            .supportedFamilies([.systemSmall])
+        } else if bundle.hasSuffix(".trap") {
+            StaticConfiguration(kind: "Trap", provider: QuickProvider()) { _ in
+                TrappingView()
+                    .containerBackground(.fill.tertiary, for: .widget)
+            }
+            .supportedFamilies([.systemSmall])
+        } else {
+            StaticConfiguration(kind: "MemoryHog", provider: MemoryHogProvider()) { entry in
+                Text("touched \(entry.touchedMiB) MiB")
+                    .containerBackground(.fill.tertiary, for: .widget)
+            }
+            .configurationDisplayName("Memory Hog")
+            .description("Touches 64 MiB while building its timeline.")
+            .supportedFamilies([.systemSmall])
         }
-        .configurationDisplayName("Memory Hog")
-        .description("Touches 64 MiB while building its timeline.")
-        .supportedFamilies([.systemSmall])
     }
 }

@@ -4,6 +4,7 @@
 // and stay unharmed, as must every other extension of the host.
 
 import Dispatch
+import SwiftUI
 import WidgetKit
 
 struct MisbehaviourEntry: TimelineEntry, Codable {
@@ -46,7 +47,8 @@ struct MisbehavingProvider: TimelineProvider {
 struct MisbehavingTimelineWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Misbehaving", provider: MisbehavingProvider()) { entry in
-            "\(entry.behaviour): \(entry.detail)"
+            Text("\(entry.behaviour): \(entry.detail)")
+                .containerBackground(.red.gradient, for: .widget)
         }
         .configurationDisplayName("Misbehaving")
         .description("Does one thing wrong.")

@@ -5,6 +5,7 @@
 // for Apple, SwiftUI views removed.
 
 import CoreLocation
+import SwiftUI
 import WidgetKit
 
 struct NearbyEntry: TimelineEntry, Codable {
@@ -105,17 +106,39 @@ struct NearbyProvider: TimelineProvider {
     }
 }
 
+struct NearbyView: View {
+    var entry: NearbyEntry
+
+    var body: some View {
+        switch entry.status {
+        case .located:
+            VStack(spacing: 2) {
+                Image(systemName: "location.fill")
+                    .foregroundStyle(.blue)
+                Text("\(entry.distanceToApplePark ?? 0, specifier: "%.1f") km")
+                    .font(.title2.bold())
+                Text("from Apple Park")
+                    .font(.caption)
+                    .foregroundStyle(.secondary)
+            }
+        case .locationUnavailable:
+            Text("Location not available right now")
+                .multilineTextAlignment(.center)
+        case .notAuthorized:
+            Label("Allow location for widgets in Settings", systemImage: "location.slash")
+                .font(.footnote)
+        }
+    }
+}
+
 @main
 struct NearbyWidget: Widget {
     let kind = "Nearby"
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: NearbyProvider()) { entry in
-            switch entry.status {
-            case .located: return String(format: "You are %.1f km from Apple Park", entry.distanceToApplePark ?? 0)
-            case .locationUnavailable: return "Location not available right now"
-            case .notAuthorized: return "Allow location for widgets in Settings"
-            }
+            NearbyView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Nearby")
         .description("How far you are from Apple Park.")

@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SwiftUI
 import WidgetKit
 
 struct NetworkEntry: TimelineEntry, Codable {
@@ -47,7 +48,9 @@ struct NetworkProvider: TimelineProvider {
 struct NetworkTimelineWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Network", provider: NetworkProvider()) { entry in
-            entry.detail
+            Text(entry.detail)
+                .font(.caption)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Network")
         .description("Opens an internet socket itself.")

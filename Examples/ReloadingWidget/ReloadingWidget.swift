@@ -4,6 +4,7 @@
 // The first call is remembered in a file in the container (HOME), so a relaunched process
 // knows it too.
 
+import SwiftUI
 import WidgetKit
 
 struct ReloadingEntry: TimelineEntry, Codable {
@@ -40,7 +41,14 @@ struct ReloadingProvider: TimelineProvider {
 struct ReloadingTimelineWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Reloading", provider: ReloadingProvider()) { entry in
-            "generation \(entry.generation)"
+            VStack {
+                Text("generation")
+                    .font(.caption)
+                    .foregroundStyle(.secondary)
+                Text("\(entry.generation)")
+                    .font(.largeTitle.bold())
+            }
+            .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Reloading")
         .description("Asks WidgetCenter for a reload once.")

@@ -5,6 +5,7 @@
 // what it got.
 
 import CoreLocation
+import SwiftUI
 import WidgetKit
 
 struct TimetableEntry: TimelineEntry, Codable {
@@ -81,7 +82,17 @@ struct TimetableProvider: TimelineProvider {
 struct TimetableWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Timetable", provider: TimetableProvider()) { entry in
-            "Next train at \(entry.nextDeparture.formatted(date: .omitted, time: .shortened))"
+            VStack(alignment: .leading, spacing: 4) {
+                Label("Next train", systemImage: "tram.fill")
+                    .font(.caption)
+                    .foregroundStyle(.secondary)
+                Text(entry.nextDeparture, style: .time)
+                    .font(.title.bold())
+                Text(entry.nextDeparture, style: .relative)
+                    .font(.footnote)
+            }
+            .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .topLeading)
+            .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Timetable")
         .description("The next departure.")

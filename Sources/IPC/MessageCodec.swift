@@ -81,6 +81,7 @@ enum MessageCodec {
         }
         w.write(bytes: e.json)
         w.write(e.text) { $0.write($1) }
+        w.write(e.view) { w, view in ViewTreeCodec.encode(view, into: &w) }
     }
 
     static func decodePayload(_ type: MessageType, _ payload: ArraySlice<UInt8>) throws(ProtocolError) -> Message {
@@ -191,6 +192,7 @@ enum MessageCodec {
         }
         let json = try r.readBytes("entry JSON")
         let text = try r.readOptional("entry text") { (r) throws(PayloadError) in try r.readString("entry text") }
-        return EntryPayload(date: date, relevance: relevance, json: json, text: text)
+        let view = try r.readOptional("entry view") { (r) throws(PayloadError) in try ViewTreeCodec.readRendering(&r) }
+        return EntryPayload(date: date, relevance: relevance, json: json, text: text, view: view)
     }
 }

@@ -17,14 +17,19 @@ public struct EntryPayload: Sendable, Hashable {
     public var relevance: RelevancePayload?
     /// The entry as a JSON object (UTF-8), recorded verbatim by the host.
     public var json: [UInt8]
-    /// The text rendering from the configuration's content closure, if it has one.
+    /// The texts of the entry's view, one line per `Text` (since 4.0; before, what the
+    /// configuration's content closure returned, described).
     public var text: String?
+    /// The entry's view as the SDK evaluated and laid it out (since 4.0), when the
+    /// configuration has a content closure.
+    public var view: ViewRendering?
 
-    public init(date: Double, relevance: RelevancePayload? = nil, json: [UInt8], text: String? = nil) {
+    public init(date: Double, relevance: RelevancePayload? = nil, json: [UInt8], text: String? = nil, view: ViewRendering? = nil) {
         self.date = date
         self.relevance = relevance
         self.json = json
         self.text = text
+        self.view = view
     }
 }
 

@@ -19,7 +19,7 @@ struct Sandglass: AsyncParsableCommand {
           sandglass bundle --executable .build/release/MyWidget --info Info.plist -o MyApp.app
           sandglass bench --quick
         """,
-        subcommands: [RunCommand.self, StressCommand.self, CheckCommand.self, StressWorkerCommand.self, ExplainCommand.self, DemoCommand.self, BundleCommand.self,
+        subcommands: [RunCommand.self, StressCommand.self, CheckCommand.self, StressWorkerCommand.self, ExplainCommand.self, DemoCommand.self, BundleCommand.self, RenderCommand.self,
                       BenchCommand.self, ReportCommand.self, ServeCommand.self, CtlCommand.self, BenchEchoCommand.self]
     )
 

@@ -12,7 +12,7 @@ struct ReportEndToEndTests {
         return dir
     }
 
-    @Test("the report of a run with a budget kill and a relaunch by identifier renders in Chromium without script errors",
+    @Test("the report of a run with a budget kill, a relaunch by identifier and widgets drawn as they look renders in Chromium without script errors",
           .enabled(if: Chromium.path != nil || Chromium.isRequired, Chromium.skipReason))
     func rendersInBrowser() async throws {
         let dir = try Self.temporaryDirectory()
@@ -43,6 +43,7 @@ struct ReportEndToEndTests {
         #expect(analysis.relaunches.contains { $0.spawned }, "the Downloader was relaunched for its session")
         #expect(analysis.kills.contains { $0.reason == "timeBudget" })
         #expect(analysis.widgets.contains { $0.timelines.contains { $0.entries.contains { $0.text != nil } } }, "entries with text")
+        #expect(analysis.widgets.contains { $0.timelines.contains { $0.entries.contains { $0.view != nil } } }, "entries with their views")
 
         let page = dir.appendingPathComponent("report.html").path
         try HTMLReport(runs: runs).write(to: page)
@@ -53,6 +54,11 @@ struct ReportEndToEndTests {
         #expect(consoleErrors.isEmpty, "console: \(consoleErrors)")
         #expect(rendered.dom.contains("class=\"toolbar\""), "the zoom controls were added by the script")
         #expect(rendered.dom.contains("relaunched by identifier"))
+        // The widgets drawn as they look: each entry light and dark, the placeholder redacted.
+        #expect(rendered.dom.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"widget-drawing\""))
+        #expect(rendered.dom.contains("data-family=\"systemSmall\" data-appearance=\"dark\""))
+        #expect(rendered.dom.contains("class=\"redacted\""), "the placeholder is drawn redacted")
+        #expect(rendered.dom.contains("<figure class=\"frame\" title=\""), "each entry's data on hover")
 
         // Zoomed from the address: the script redraws every chart eight times as wide.
         let zoomed = try await Chromium.open(page, fragment: "zoom=8")

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassIPC
 @testable import SandglassHost
 
 /// A small but complete run, written as the host writes it: two extensions, a budget kill, a
@@ -33,6 +34,7 @@ enum ReportFixture {
                               ("entries", .array([.raw("{\"score\":1}"), .raw("{\"score\":2}")])),
                               ("entryDates", .array([.string(iso(16)), .string(iso(600))])),
                               ("policy", "atEnd"), ("texts", .array(["Ada leads with 1", "Ada leads with 2"])),
+                              ("views", .array([view(score: 1, at: epoch + 0.016).json, view(score: 2, at: epoch + 0.6).json])),
                               ("nextReloadDate", .string(iso(300_000)))]),
             (20, "task.created", [("bundle", .string(dl)), ("pid", 201), ("session", "feed"), ("taskId", 1), ("url", "http://127.0.0.1/x")]),
             (21, "download.started", [("bundle", .string(dl)), ("session", "feed"), ("taskId", 1), ("attempt", 1), ("resumeFrom", 0)]),
@@ -57,6 +59,26 @@ enum ReportFixture {
             (2004, "run.end", [("spawns", 3)]),
         ]
         return e.map { HostEvent(t: $0.0, name: $0.1, fields: $0.2) }
+    }
+
+    /// A widget's view as the SDK renders it: a gradient background, a text and a timer that
+    /// counts to five minutes after `date`.
+    static func view(score: Int, at date: Double) -> ViewRendering {
+        let blue = ColorPair(light: RGBA(0x007AFFFF), dark: RGBA(0x0A84FFFF))
+        let white = ColorPair(RGBA(0xFFFFFFFF))
+        let nodes = [
+            ViewNode(kind: .group, x: 0, y: 0, width: 170, height: 170, childCount: 3, shape: .roundedRectangle(radius: 22)),
+            ViewNode(kind: .shape, x: 0, y: 0, width: 170, height: 170, flags: .containerBackground, shape: .rectangle,
+                     fill: .linearGradient([GradientStopPayload(color: blue, location: 0), GradientStopPayload(color: white, location: 1)],
+                                           startX: 0.5, startY: 0, endX: 0.5, endY: 1)),
+            ViewNode(kind: .text, x: 16, y: 16, width: 120, height: 21,
+                     text: TextLayout(alignment: .leading, lines: [TextLine(x: 0, baseline: 17, width: 120, runs: [
+                         TextRun(text: "Ada leads with \(score)", size: 17, weight: 600, paint: .color(white), width: 120)])])),
+            ViewNode(kind: .text, x: 16, y: 45, width: 40, height: 21,
+                     text: TextLayout(alignment: .leading, lines: [TextLine(x: 0, baseline: 17, width: 40, runs: [
+                         TextRun(text: "5:00", size: 17, paint: .color(white), width: 40, dynamic: DynamicText(style: .timer, date: date + 300))])])),
+        ]
+        return ViewRendering(light: ViewTree(width: 170, height: 170, cornerRadius: 22, family: "systemSmall", nodes: nodes), nanoseconds: 250_000)
     }
 
     /// The events as a JSON-lines file in a fresh temporary directory.

@@ -52,12 +52,19 @@ struct ReportTests {
         let report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: ReportFixture.events())])
         let html = report.render()
         #expect(html.hasPrefix("<!DOCTYPE html>"))
-        for external in ["<link", "src=", "href=\"http", "@import", "url("] {
+        for external in ["<link", "src=", "href=\"http", "@import"] {
             #expect(!html.contains(external), "nothing is fetched: \(external)")
         }
+        #expect(html.components(separatedBy: "url(").count == html.components(separatedBy: "url(#").count,
+                "url() only refers to the page's own gradients and clips")
         #expect(html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1,
                 "the only URLs are SVG namespaces")
         #expect(html.contains("Ada leads with 2"), "entries show their text rendering")
+        // Each entry drawn light and dark, its timer read at the entry's date.
+        #expect(html.components(separatedBy: "class=\"widget-drawing\"").count - 1 == 4)
+        #expect(html.contains(">5:00</text>"), "the timer five minutes ahead of each entry's date")
+        #expect(html.contains("<figure class=\"frame\" title=\"t=") && html.contains("\n{&quot;score&quot;:2}\""),
+                "hovering an entry shows its data")
         #expect(html.contains("killed: timeBudget"))
         #expect(html.contains("relaunched by identifier for session feed"))
         #expect(html.contains("class=\"link\""), "the relaunch is linked to its download")

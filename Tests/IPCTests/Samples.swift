@@ -21,7 +21,36 @@ enum Samples {
                      json: Array("{\"name\":\"\(unicode)\"}".utf8), text: unicode),
         EntryPayload(date: .infinity, relevance: RelevancePayload(score: .greatestFiniteMagnitude, duration: 1e-300),
                      json: Array(0...255), text: "line 1\nline 2"),
+        EntryPayload(date: 1_700_000_000, json: Array("{}".utf8), text: "Score\n42", view: view),
     ]
+
+    /// A view with every kind of node, paint, shape and text run.
+    static let view: ViewRendering = {
+        let pair = ColorPair(light: RGBA(0x112233FF), dark: RGBA(0xFFEEDD80))
+        let stops = [GradientStopPayload(color: pair, location: 0), GradientStopPayload(color: ColorPair(RGBA(0)), location: 1)]
+        let run = TextRun(text: unicode, size: 17, weight: 600, design: .rounded, decoration: [.italic, .monospacedDigits],
+                          paint: .color(pair), width: 88.5, dynamic: DynamicText(style: .timerInterval, date: 1e9, end: 1e9 + 60, countsDown: false,
+                                                                               showsHours: false, pauseTime: 1e9 + 5))
+        let nodes = [
+            ViewNode(kind: .group, x: 0, y: 0, width: 170, height: 170, childCount: 6, flags: [.containerBackground, .privacySensitive],
+                     opacity: 0.5, rotation: -90, shape: .roundedRectangle(radius: 22),
+                     shadow: ViewShadow(color: pair, radius: 3, x: 0, y: 2), url: "game://x", intent: "Intent(id: 1)", label: unicode),
+            ViewNode(kind: .shape, x: 1, y: 2, width: 3, height: 4, shape: .trimmed(.path("M0 0L1 1Z"), from: 0, to: 0.5),
+                     fill: .linearGradient(stops, startX: 0.5, startY: 0, endX: 0.5, endY: 1),
+                     stroke: ViewStroke(paint: .radialGradient(stops, centerX: 0.5, centerY: 0.5, startRadius: 0, endRadius: 40),
+                                        lineWidth: 2, roundCap: true, dash: [2, 1])),
+            ViewNode(kind: .text, x: 16, y: 16, width: 100, height: 20, flags: .redacted,
+                     text: TextLayout(alignment: .center, lines: [TextLine(x: 2, baseline: 16, width: 88.5, runs: [run]), TextLine(x: 0, baseline: 36, width: 0, runs: [])])),
+            ViewNode(kind: .image, x: 0, y: 0, width: 40, height: 40, flags: .missing, fill: .named("Brand"),
+                     image: ImageReference(source: .bitmap, name: "photo", pixelWidth: 4000, pixelHeight: 3000)),
+            ViewNode(kind: .gauge, x: 0, y: 0, width: 58, height: 58, shape: .capsule, meter: MeterValue(style: .circularDot, fraction: 0.3)),
+            ViewNode(kind: .progress, x: 0, y: 0, width: 100, height: 4, shape: .ellipse,
+                     meter: MeterValue(style: .linear, fraction: nil, timer: DynamicText(style: .relative, date: -1))),
+            ViewNode(kind: .toggle, x: 0, y: 0, width: 51, height: 31, flags: .isOn, shape: .rectangle),
+        ]
+        let light = ViewTree(width: 170, height: 170, cornerRadius: 22, family: "systemSmall", nodes: nodes, notes: [unicode, ""])
+        return ViewRendering(light: light, dark: ViewTree(width: 0, height: 0, cornerRadius: 0, family: "", nodes: []), nanoseconds: UInt64.max)
+    }()
 
     static let policies: [ReloadPolicyPayload] = [.atEnd, .after(1_700_000_300), .after(0), .after(-12.5), .never]
 

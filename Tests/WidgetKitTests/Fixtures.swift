@@ -1,4 +1,5 @@
 import Synchronization
+import SwiftUI
 @testable import WidgetKit
 
 /// A fixed instant so replies can be compared exactly.
@@ -56,7 +57,7 @@ struct ScoreProvider: TimelineProvider {
 struct ScoreWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Scores", provider: ScoreProvider()) { entry in
-            "\(entry.leader): \(entry.score)"
+            Text("\(entry.leader): \(entry.score)")
         }
         .configurationDisplayName("Scores")
         .description("The leader of the week.")
@@ -125,7 +126,7 @@ struct TwiceProvider: TimelineProvider {
 struct TwiceWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: "Twice", provider: TwiceProvider()) { entry in
-            "at \(entry.date.timeIntervalSince1970)"
+            Text(verbatim: "at \(entry.date.timeIntervalSince1970)")
         }
     }
 }
@@ -230,7 +231,7 @@ struct EmojiProvider: AppIntentTimelineProvider {
 struct EmojiWidget: Widget {
     var body: some WidgetConfiguration {
         AppIntentConfiguration(kind: "Emoji", intent: EmojiIntent.self, provider: EmojiProvider()) { entry in
-            "\(entry.configuration.emoji) at \(Int(entry.date.timeIntervalSince1970))"
+            Text("\(entry.configuration.emoji) at \(Int(entry.date.timeIntervalSince1970))")
         }
         .configurationDisplayName("Emoji")
     }

@@ -1,24 +1,26 @@
+import SwiftUI
+
 /// A widget configuration whose provider takes an app-intent configuration.
 ///
 /// ```swift
 /// AppIntentConfiguration(kind: "Emoji", intent: ConfigurationAppIntent.self, provider: Provider()) { entry in
-///     "\(entry.configuration.favoriteEmoji) at \(entry.date)"
+///     EmojiView(entry: entry)
+///         .containerBackground(.fill.tertiary, for: .widget)
 /// }
 /// ```
 ///
-/// `Content` is whatever the content closure returns; the SDK records `String(describing:)`
-/// of it as the entry's text rendering.
-public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content>: WidgetConfiguration {
+/// The SDK evaluates each entry's view as ``StaticConfiguration`` does.
+public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content: View>: WidgetConfiguration {
     let descriptor: WidgetDescriptor
 
-    /// Creates a configuration whose content closure renders each entry as text.
+    /// Creates a configuration whose content closure makes each entry's view.
     ///
-    /// The closure runs on the main actor, as a SwiftUI view builder would.
+    /// The closure runs on the main actor, as SwiftUI's view builders do.
     public init<Provider: AppIntentTimelineProvider>(
         kind: String,
         intent: Intent.Type = Intent.self,
         provider: Provider,
-        content: @escaping @MainActor (Provider.Entry) -> Content
+        @ViewBuilder content: @escaping @MainActor (Provider.Entry) -> Content
     ) where Provider.Intent == Intent {
         descriptor = WidgetDescriptor(
             kind: kind,
@@ -34,7 +36,7 @@ public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content>
 }
 
 extension AppIntentConfiguration where Content == Never {
-    /// Creates a configuration without a content closure: entries are recorded without text.
+    /// Creates a configuration without a content closure: entries are recorded without a view.
     public init<Provider: AppIntentTimelineProvider>(
         kind: String,
         intent: Intent.Type = Intent.self,

@@ -1,22 +1,26 @@
+import SwiftUI
+
 /// A widget configuration with no user-configurable options.
 ///
-/// The content closure stands in for the SwiftUI view: it renders an entry as text for the
-/// host's reports, and may return a `String` or any other value (recorded with
-/// `String(describing:)`). It runs on the main actor, as a view builder would.
+/// The content closure builds the widget's view for an entry; after each timeline, snapshot
+/// and placeholder the SDK evaluates it for every entry, with the widget's family and
+/// environment, and sends the laid-out view with the entries (on the main actor, inside the
+/// activation's time and memory, as iOS does).
 ///
 /// ```swift
 /// StaticConfiguration(kind: "Leaderboard", provider: Provider()) { entry in
-///     "\(entry.leader) leads with \(entry.score) points"
+///     LeaderboardView(entry: entry)
+///         .containerBackground(.fill.tertiary, for: .widget)
 /// }
 /// ```
-public struct StaticConfiguration<Content>: WidgetConfiguration {
+public struct StaticConfiguration<Content: View>: WidgetConfiguration {
     let descriptor: WidgetDescriptor
 
-    /// Creates a configuration whose content closure renders each entry as text.
+    /// Creates a configuration whose content closure makes each entry's view.
     public init<Provider: TimelineProvider>(
         kind: String,
         provider: Provider,
-        content: @escaping @MainActor (Provider.Entry) -> Content
+        @ViewBuilder content: @escaping @MainActor (Provider.Entry) -> Content
     ) {
         descriptor = WidgetDescriptor(
             kind: kind,
@@ -32,7 +36,7 @@ public struct StaticConfiguration<Content>: WidgetConfiguration {
 }
 
 extension StaticConfiguration where Content == Never {
-    /// Creates a configuration without a content closure: entries are recorded without text.
+    /// Creates a configuration without a content closure: entries are recorded without a view.
     ///
     /// ```swift
     /// StaticConfiguration(kind: "Leaderboard", provider: Provider())

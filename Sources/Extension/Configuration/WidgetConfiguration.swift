@@ -11,9 +11,7 @@ public protocol WidgetConfiguration {
     @WidgetConfigurationBuilder var body: Body { get }
 }
 
-extension Never: WidgetConfiguration {
-    /// `Never` has no body.
-    public var body: Never {
-        fatalError("Never has no body")
-    }
-}
+import SwiftUI
+
+/// `Never` is the body of the primitive configurations (its `body` is SwiftUI's).
+extension Never: WidgetConfiguration {}

@@ -336,9 +336,11 @@ final class ExtensionRuntime: Sendable {
                 ? CGSize(width: activation.displayWidth, height: activation.displayHeight)
                 : family.displaySize
             let context = TimelineProviderContext(family: family, isPreview: activation.isPreview, displaySize: size)
+            let rendering = WidgetRenderContext(family: family, size: size, contentMarginsDisabled: widget.contentMarginsDisabled,
+                                                isPlaceholder: kind == .placeholder)
             switch kind {
             case .placeholder:
-                replyEntry(id, widget.provider.placeholder(context), widget)
+                replyEntry(id, widget.provider.placeholder(context), widget, rendering)
             case .snapshot:
                 let gate = CompletionGate()
                 widget.provider.snapshot(context) { [self] entry in
@@ -346,7 +348,7 @@ final class ExtensionRuntime: Sendable {
                         warnSecondCompletion(widget.provider.snapshotCallName, widget.kind)
                         return
                     }
-                    replyEntry(id, entry, widget)
+                    replyEntry(id, entry, widget, rendering)
                 }
             case .timeline:
                 let gate = CompletionGate()
@@ -355,7 +357,7 @@ final class ExtensionRuntime: Sendable {
                         warnSecondCompletion(widget.provider.timelineCallName, widget.kind)
                         return
                     }
-                    replyTimeline(id, timeline, widget)
+                    replyTimeline(id, timeline, widget, rendering)
                 }
             }
         }
@@ -365,8 +367,8 @@ final class ExtensionRuntime: Sendable {
         log(.warning, "\(call) for kind '\(kind)' called its completion a second time; the second call is ignored")
     }
 
-    private func replyEntry(_ id: RequestID, _ entry: AnyEntry, _ widget: WidgetDescriptor) {
-        payloads(for: [entry], of: widget) { [self] result in
+    private func replyEntry(_ id: RequestID, _ entry: AnyEntry, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
+        payloads(for: [entry], of: widget, rendering) { [self] result in
             switch result {
             case .success(let payloads):
                 sendReply(.entryReply(id, payloads[0]), to: id)
@@ -376,13 +378,13 @@ final class ExtensionRuntime: Sendable {
         }
     }
 
-    private func replyTimeline(_ id: RequestID, _ timeline: AnyTimeline, _ widget: WidgetDescriptor) {
+    private func replyTimeline(_ id: RequestID, _ timeline: AnyTimeline, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
         let policy: ReloadPolicyPayload = switch timeline.policy.kind {
         case .atEnd: .atEnd
         case .after(let date): .after(date.timeIntervalSince1970)
         case .never: .never
         }
-        payloads(for: timeline.entries, of: widget) { [self] result in
+        payloads(for: timeline.entries, of: widget, rendering) { [self] result in
             switch result {
             case .success(let payloads):
                 sendReply(.timelineReply(id, TimelinePayload(entries: payloads, policy: policy)), to: id)
@@ -412,11 +414,13 @@ final class ExtensionRuntime: Sendable {
         }
     }
 
-    /// Encodes entries where the completion was called, then renders their text on the main
-    /// actor when the configuration has a content closure.
+    /// Encodes entries where the completion was called, then, when the configuration has a
+    /// content closure, evaluates and lays out each entry's view on the main actor (the view's
+    /// texts become the entry's text rendering).
     private func payloads(
         for entries: [AnyEntry],
         of widget: WidgetDescriptor,
+        _ rendering: WidgetRenderContext,
         then deliver: @escaping @Sendable (Result<[EntryPayload], EntryEncodingError>) -> Void
     ) {
         let encoded: [EntryPayload]
@@ -433,7 +437,10 @@ final class ExtensionRuntime: Sendable {
         MainThread.run {
             var rendered = encoded
             for index in rendered.indices {
-                rendered[index].text = renderer.render(entries[index].entry)
+                let entry = entries[index].entry
+                let view = renderer.render(entry, rendering.request(at: entry.date))
+                rendered[index].view = view
+                rendered[index].text = view.light.plainText
             }
             deliver(.success(rendered))
         }

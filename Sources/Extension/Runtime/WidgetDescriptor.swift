@@ -1,7 +1,7 @@
 import SandglassIPC
 
 /// One widget kind as its configuration describes it: names, families, the erased provider and
-/// the optional text renderer. Every configuration turns into descriptors; the runtime serves them.
+/// the optional view renderer. Every configuration turns into descriptors; the runtime serves them.
 struct WidgetDescriptor: Sendable {
     var kind: String
     var displayName = ""

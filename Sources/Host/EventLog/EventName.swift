@@ -34,7 +34,7 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     case spawned
     /// An extension could not be started: `error`.
     case spawnFailed = "spawn.failed"
-    /// The SDK's first frame: `version` (protocol), `kinds`, `ms` (spawn → hello).
+    /// The SDK's first frame: `version` (protocol), `kinds`, `families`, `ms` (spawn → hello).
     case hello
     /// The host killed an extension: `reason` (``KillReason``), `detail`, `killedAtNs` and for a
     /// budget kill `deadlineNs` (CLOCK_MONOTONIC).
@@ -72,10 +72,12 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     /// An activation began: `kind` (placeholder, snapshot, timeline, backgroundEvents, …),
     /// `budgetMs`.
     case activationStart = "activation.start"
-    /// An activation ended: `kind`, `outcome` (ok, failed, killed), `ms`.
+    /// An activation ended: `kind`, `outcome` (ok, failed, killed), `ms`; for a placeholder or a
+    /// snapshot the `entry` with its `view`, for a timeline `renderMs` (its views' rendering).
     case activationEnd = "activation.end"
-    /// A timeline arrived: `kind`, `entries` as the extension encoded them, `policy`,
-    /// `nextReload`, `systemChosen`, `clamped`.
+    /// A timeline arrived: `kind`, `entries` as the extension encoded them, `texts`, `views` (each
+    /// entry's view tree, rendered in the extension), `renderMs`, `policy`, `nextReload`,
+    /// `systemChosen`, `clamped`.
     case timeline
     /// A reload was asked for and charged, or free: `origin`, `reason`, `used`, `limit`.
     case reloadRequested = "reload.requested"

@@ -138,7 +138,7 @@ public enum JSONValue: Sendable, Hashable {
     public var intValue: Int64? {
         switch self {
         case .int(let i): i
-        case .double(let d) where d == d.rounded(): Int64(d)
+        case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: Int64(d)
         default: nil
         }
     }

@@ -22,7 +22,7 @@ extension HTMLReport {
     input.filter{margin:6px 0;padding:4px 8px;width:320px;border:1px solid var(--line);border-radius:4px}
     .chart{overflow-x:auto;border:1px solid var(--line);border-radius:4px;background:#fff}
     .toolbar{margin:4px 0}.toolbar button{font:12px system-ui,sans-serif;margin-right:4px;padding:2px 8px;border:1px solid var(--line);background:var(--band);border-radius:4px;cursor:pointer}
-    svg text{font:11px system-ui,sans-serif;fill:var(--fg)}
+    svg:not(.widget-drawing) text{font:11px system-ui,sans-serif;fill:var(--fg)}
     svg .label{font-weight:600}svg .sublabel{font-weight:400;fill:var(--mute)}svg text.none{fill:var(--mute);font-style:italic}
     svg .axis line{stroke:#eef1f4}svg .axis text{fill:var(--mute);text-anchor:middle;font-size:10px}
     svg .band{fill:var(--band)}
@@ -50,7 +50,13 @@ extension HTMLReport {
     .legend{font-size:12px;color:var(--mute);margin:4px 0 0}.legend span{margin-right:14px;white-space:nowrap}
     i.sw{display:inline-block;width:14px;height:9px;margin-right:4px;vertical-align:middle;border-radius:2px}
     details{margin:8px 0}details summary{cursor:pointer}
-    ol.entries{margin:0;padding-left:18px}ol.entries .when{color:var(--mute);font-size:12px}ol.entries .text{font-weight:600}
+    .filmstrip{margin:10px 0 14px}.filmstrip .strip-title{font-size:13px;margin-bottom:4px}
+    .filmstrip .frames{display:flex;gap:14px;overflow-x:auto;padding:6px;background:#eef1f4;border-radius:6px}
+    .filmstrip figure.frame{margin:0;display:flex;flex-direction:column;align-items:flex-start;gap:4px;cursor:help}
+    .filmstrip figure.frame svg{display:inline-block;margin-right:6px;vertical-align:top}
+    .filmstrip figure.frame:hover{outline:2px solid #3182bd;outline-offset:3px;border-radius:4px}
+    .filmstrip figcaption{font-size:11px;color:var(--mute)}
+        ol.entries{margin:0;padding-left:18px}ol.entries .when{color:var(--mute);font-size:12px}ol.entries .text{font-weight:600}
     """
 
     /// Runs first: records any later script error on the document (`data-script-errors`), where

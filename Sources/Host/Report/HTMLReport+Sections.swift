@@ -33,6 +33,7 @@ extension HTMLReport {
             }
         }
         page.raw("</svg></div>")
+        filmstrips(analysis, runIndex: runIndex, &page)
         for widget in analysis.widgets where !widget.timelines.isEmpty {
             page.raw("<details class=\"widget\"><summary><b>\(e(widget.name))</b> of \(e(widget.bundle)) — \(widget.timelines.count) timeline\(widget.timelines.count == 1 ? "" : "s")</summary>")
             page.raw("<table class=\"data\"><thead><tr><th>recorded at</th><th>policy</th><th>next reload</th><th>entries (date → text, or the entry as encoded)</th></tr></thead><tbody>")

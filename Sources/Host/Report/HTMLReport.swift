@@ -5,7 +5,8 @@ import Foundation
 ///
 /// For each run: a lifecycle chart per extension (process lifetimes, activations, kills with
 /// their reason, relaunches by identifier linked to the download that caused them), each
-/// widget's entries over time (with their text rendering), the reload ledger and the verdicts.
+/// widget's entries over time (with their text rendering) and drawn as the widget would look
+/// (light and dark, along its timelines), the reload ledger and the verdicts.
 /// Several logs — the shards of a campaign — are merged into one page with their totals.
 ///
 /// ```swift
@@ -29,6 +30,10 @@ public struct HTMLReport: Sendable {
         public var entrySegments = 3_000
         /// Verdicts listed in all.
         public var verdicts = 2_000
+        /// Widgets drawn as they look, per run.
+        public var drawnWidgets = 60
+        /// Entries drawn per widget (the latest), besides its placeholder.
+        public var drawnEntriesPerWidget = 12
 
         public init() {}
     }

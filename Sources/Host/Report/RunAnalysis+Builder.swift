@@ -230,6 +230,17 @@ extension RunAnalysis {
             if e.string("outcome") == "failed" {
                 verdict(e, .warning, "\(activations[index].kind) failed", e.string("error") ?? "")
             }
+            if activations[index].kind == "placeholder", let entry = e["entry"], let view = entry["view"],
+               let kind = activations[index].widget, let family = activations[index].family {
+                let key = "\(activations[index].bundle)\n\(kind)\n\(family)"
+                if widgets[key] == nil {
+                    widgets[key] = Widget(bundle: activations[index].bundle, kind: kind, family: family)
+                    widgetOrder.append(key)
+                }
+                let seconds = entry["date"]?.doubleValue
+                widgets[key]!.placeholder = Entry(date: seconds.map(iso8601), t: seconds.map { ($0 - epoch) * 1000 },
+                                                  text: entry["text"]?.stringValue, json: entry["entry"]?.serialized ?? "{}", viewJSON: view)
+            }
         }
 
         private func downloadKey(_ e: HostEvent) -> String {
@@ -251,10 +262,12 @@ extension RunAnalysis {
             let jsons: [JSONValue] = { if case .array(let a)? = e["entries"] { return a }; return [] }()
             let dates: [JSONValue] = { if case .array(let a)? = e["entryDates"] { return a }; return [] }()
             let texts: [JSONValue] = { if case .array(let a)? = e["texts"] { return a }; return [] }()
+            let views: [JSONValue] = { if case .array(let a)? = e["views"] { return a }; return [] }()
             for (i, json) in jsons.enumerated() {
                 let date = i < dates.count ? dates[i].stringValue : nil
                 let t = date.flatMap(ISO8601Instant.seconds).map { ($0 - epoch) * 1000 }
-                entries.append(Entry(date: date, t: t, text: i < texts.count ? texts[i].stringValue : nil, json: json.serialized))
+                let view = i < views.count && views[i] != .null ? views[i] : nil
+                entries.append(Entry(date: date, t: t, text: i < texts.count ? texts[i].stringValue : nil, json: json.serialized, viewJSON: view))
             }
             return Timeline(t: e.t, policy: e.string("policy") ?? "?", nextReloadDate: e.string("nextReloadDate"), entries: entries)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassIPC
 
 /// What a run's events say, arranged for a report: each extension's processes with their
 /// activations and kills, the downloads and the relaunches they caused, the reload ledger, each
@@ -107,6 +108,14 @@ public struct RunAnalysis: Sendable {
         public var text: String?
         /// The entry as the extension encoded it (compact JSON).
         public var json: String
+        /// The entry's view as the log records it (read with ``view``).
+        public var viewJSON: JSONValue?
+
+        /// The entry's view, when the widget has one.
+        public var view: ViewRendering? { viewJSON.flatMap(ViewRendering.init(json:)) }
+
+        /// The entry's date in seconds since 1970.
+        public var seconds: Double? { date.flatMap(ISO8601Instant.seconds) }
     }
 
     /// A `timeline` event.
@@ -123,6 +132,8 @@ public struct RunAnalysis: Sendable {
         public var kind: String
         public var family: String
         public var timelines: [Timeline] = []
+        /// The latest placeholder entry of the widget, with its (redacted) view.
+        public var placeholder: Entry?
 
         /// `Leaderboard · systemSmall`
         public var name: String { "\(kind) · \(family)" }

@@ -175,7 +175,13 @@ final class Supervisor {
         case .updateResult(let result): fields.append(("result", .string("\(result)")))
         case .entry(let entry): fields.append(("entry", .raw(entryJSON(entry))))
         case .eventsFinished(let count): fields.append(("events", .int(Int64(count))))
-        case .declined, .timeline: break
+        case .timeline(let timeline):
+            // Part of the activation: the views the extension evaluated before it answered.
+            let views = timeline.entries.compactMap(\.view)
+            if !views.isEmpty {
+                fields.append(("renderMs", .double((Double(views.reduce(UInt64(0)) { $0 &+ $1.nanoseconds }) / 1e3).rounded() / 1e3)))
+            }
+        case .declined: break
         }
         log.emit(.activationEnd, fields)
         if outcome.label == "ok", ext.crashLoop.recordSuccess() {
@@ -581,7 +587,8 @@ final class Supervisor {
         process.channel.send(.welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
         log.emit(.hello, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
-                           ("kinds", .array(hello.widgets.map { .string($0.kind) }))])
+                           ("kinds", .array(hello.widgets.map { .string($0.kind) })),
+                           ("families", .object(hello.widgets.map { ($0.kind, .array($0.supportedFamilies.map(JSONValue.string))) }))])
         hooks.stepReached(.hello, ext, process)
         checkContainer(process, of: ext)   // what its launch wrote
         releaseBusy(process)
@@ -855,12 +862,13 @@ func deniedCallDetail(_ syscall: String, _ note: sg_notification) -> String? {
     }
 }
 
-/// The entry JSON with its date, relevance and text, for the event log.
+/// The entry JSON with its date, relevance, text and view, for the event log.
 func entryJSON(_ entry: EntryPayload) -> String {
     var fields: [(String, JSONValue)] = [("date", .double(entry.date))]
     if let r = entry.relevance { fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))]))) }
     if let text = entry.text { fields.append(("text", .string(text))) }
     fields.append(("entry", .raw(validJSON(entry.json))))
+    if let view = entry.view { fields.append(("view", view.json)) }
     return JSONValue.object(fields).serialized
 }
 

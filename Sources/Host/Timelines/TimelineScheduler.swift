@@ -288,6 +288,11 @@ final class TimelineScheduler {
         if timeline.entries.contains(where: { $0.text != nil }) {
             fields.append(("texts", .array(timeline.entries.map { $0.text.map(JSONValue.string) ?? .null })))
         }
+        if timeline.entries.contains(where: { $0.view != nil }) {
+            fields.append(("views", .array(timeline.entries.map { $0.view?.json ?? .null })))
+            let nanoseconds = timeline.entries.reduce(UInt64(0)) { $0 &+ ($1.view?.nanoseconds ?? 0) }
+            fields.append(("renderMs", .double((Double(nanoseconds) / 1e3).rounded() / 1e3)))
+        }
         if let next = instance.nextReload {
             fields += [("nextReload", .double(Double(next) / 1e6)), ("nextReloadDate", .string(iso8601(clock.date(at: next))))]
         } else {

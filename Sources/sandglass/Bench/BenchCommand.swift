@@ -4,7 +4,7 @@ import Foundation
 
 /// `sandglass bench`: each figure beside a baseline measured in the same run, as a ratio.
 struct BenchCommand: AsyncParsableCommand {
-    static let figures = ["spawn", "layers", "ipc", "kill", "refresh", "background", "throughput", "density", "week"]
+    static let figures = ["spawn", "layers", "ipc", "kill", "refresh", "render", "background", "throughput", "density", "week"]
 
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -16,6 +16,8 @@ struct BenchCommand: AsyncParsableCommand {
           ipc         ping round trip through the host's channel vs a raw socketpair echo
           kill        budget deadline → process reaped vs clock_nanosleep → kill → waitpid
           refresh     reload request → timeline recorded, warm and cold
+          render      an entry's view evaluated and laid out in the extension, and its tree encoded,
+                      vs the timeline round trip it is part of
           background  download complete → didFinishDownloadingTo, cold (relaunch) and warm,
                       vs the cold start of a static hello-world
           throughput  refreshes per second with 1, 10 and 100 warm extensions vs raw echo peers
@@ -128,6 +130,12 @@ struct BenchCommand: AsyncParsableCommand {
             let rows = try await RefreshFigures.measure(bench)
             report.rows += rows
             show(FigureTable(rows: rows), bench)
+        }
+        if wants("render") {
+            let rows = try await RenderFigures.measure(bench)
+            report.rows += rows
+            show(FigureTable(rows: rows), bench)
+            for row in rows { for note in row.notes { say("  " + note) } }
         }
         if wants("background") {
             let result = try await BackgroundEventFigures.measure(bench)

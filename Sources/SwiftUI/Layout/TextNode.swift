@@ -1,0 +1,266 @@
+import SandglassIPC
+
+/// A run of text resolved in its environment: string, font, paint.
+struct ResolvedRun {
+    var text: String
+    var font: Font
+    var paint: ViewPaint
+    var decoration: TextRun.Decoration = []
+    var dynamic: DynamicText?
+    /// An inline image: one unbreakable piece drawn as a symbol.
+    var isSymbol: Bool { decoration.contains(.symbol) }
+}
+
+/// A `Text`: lines broken at spaces to the width proposed, cut with "…" past its line limit or
+/// the height proposed, shrunk down to its minimum scale factor before it is cut.
+final class TextNode: LayoutNode {
+    let runs: [ResolvedRun]
+    let lineLimit: Int?
+    let alignment: TextAlignment
+    let minimumScaleFactor: CGFloat
+    let truncation: Text.TruncationMode
+    let lineSpacing: CGFloat
+    let flags: ViewNode.Flags
+
+    /// A piece that is never broken across lines (a word with its trailing spaces, a symbol, a
+    /// dynamic date), or a hard line break.
+    private struct Piece {
+        var run: Int
+        var text: String
+        var isBreak = false
+        var isSpace = false
+    }
+
+    private struct Line {
+        var pieces: [(run: Int, text: String)] = []
+        var width: CGFloat = 0
+    }
+
+    private struct Layout {
+        var lines: [Line]
+        var scale: CGFloat
+        var size: CGSize
+        var truncated: Bool
+    }
+
+    private let pieces: [Piece]
+    private var layouts: [ProposedSize: Layout] = [:]
+
+    init(runs: [ResolvedRun], context: ResolveContext) {
+        self.runs = runs
+        let environment = context.environment
+        lineLimit = environment.lineLimit
+        alignment = environment.multilineTextAlignment
+        minimumScaleFactor = min(max(environment.minimumScaleFactor, 0.01), 1)
+        truncation = environment.truncationMode
+        lineSpacing = environment.lineSpacing
+        flags = environment.drawingFlags
+        var pieces: [Piece] = []
+        for (index, run) in runs.enumerated() {
+            if run.isSymbol || run.dynamic != nil {
+                pieces.append(Piece(run: index, text: run.text))
+                continue
+            }
+            var word = ""
+            for character in run.text {
+                if character == "\n" || character == "\u{2028}" {
+                    if !word.isEmpty { pieces.append(Piece(run: index, text: word)) }
+                    word = ""
+                    pieces.append(Piece(run: index, text: "", isBreak: true))
+                } else if character == " " {
+                    word.append(character)
+                    pieces.append(Piece(run: index, text: word, isSpace: word.allSatisfy { $0 == " " }))
+                    word = ""
+                } else {
+                    word.append(character)
+                }
+            }
+            if !word.isEmpty { pieces.append(Piece(run: index, text: word)) }
+        }
+        self.pieces = pieces
+    }
+
+    private func width(_ text: String, run: Int, scale: CGFloat) -> CGFloat {
+        let r = runs[run]
+        return TextMetrics.width(of: text, size: r.font.size * scale, weight: r.font.weight.value,
+                                 monospaced: r.font.design == .monospaced, monospacedDigits: r.font.hasMonospacedDigits)
+    }
+
+    private func lineHeight(_ line: Line, scale: CGFloat) -> CGFloat {
+        let fonts = line.pieces.isEmpty ? [runs.first?.font ?? .body] : line.pieces.map { runs[$0.run].font }
+        return (fonts.map(\.lineHeight).max() ?? 0) * scale
+    }
+
+    private func lineAscent(_ line: Line, scale: CGFloat) -> CGFloat {
+        let fonts = line.pieces.isEmpty ? [runs.first?.font ?? .body] : line.pieces.map { runs[$0.run].font }
+        return (fonts.map(\.ascent).max() ?? 0) * scale
+    }
+
+    /// Greedy line breaking at `scale` in `maxWidth`, at most `maxLines` lines.
+    private func breakLines(maxWidth: CGFloat, maxLines: Int, scale: CGFloat) -> (lines: [Line], truncated: Bool) {
+        var lines: [Line] = []
+        var line = Line()
+        func finish() {
+            // Trailing spaces take no room at the end of a line.
+            while let last = line.pieces.last, last.text.hasSuffix(" ") {
+                let trimmed = String(last.text.dropLast())
+                line.width -= width(last.text, run: last.run, scale: scale) - width(trimmed, run: last.run, scale: scale)
+                if trimmed.isEmpty { line.pieces.removeLast() } else { line.pieces[line.pieces.count - 1].text = trimmed; break }
+            }
+            lines.append(line)
+            line = Line()
+        }
+        for piece in pieces {
+            if piece.isBreak {
+                finish()
+                continue
+            }
+            let w = width(piece.text, run: piece.run, scale: scale)
+            // Trailing spaces may hang past the end of a line.
+            let trimmed = piece.text.hasSuffix(" ") ? String(piece.text.reversed().drop { $0 == " " }.reversed()) : piece.text
+            let visible = piece.isSpace ? 0 : (trimmed.count == piece.text.count ? w : width(trimmed, run: piece.run, scale: scale))
+            if line.width + visible > maxWidth + 0.01, !line.pieces.isEmpty {
+                finish()
+                if piece.isSpace { continue }
+            }
+            if visible > maxWidth + 0.01, line.pieces.isEmpty, piece.text.count > 1, runs[piece.run].dynamic == nil {
+                // A word wider than the line breaks between characters.
+                var chunk = ""
+                for character in piece.text {
+                    let next = chunk + String(character)
+                    if !chunk.isEmpty, width(next, run: piece.run, scale: scale) > maxWidth + 0.01 {
+                        line.pieces.append((piece.run, chunk))
+                        line.width = width(chunk, run: piece.run, scale: scale)
+                        finish()
+                        chunk = String(character)
+                    } else {
+                        chunk = next
+                    }
+                }
+                line.pieces.append((piece.run, chunk))
+                line.width = width(chunk, run: piece.run, scale: scale)
+                continue
+            }
+            line.pieces.append((piece.run, piece.text))
+            line.width += w
+        }
+        if !line.pieces.isEmpty || lines.isEmpty { finish() }
+        guard lines.count > maxLines else {
+            let overflows = lines.contains { $0.width > maxWidth + 0.01 }
+            if overflows { return (lines.map { truncate($0, to: maxWidth, scale: scale) }, true) }
+            return (lines, false)
+        }
+        var kept = Array(lines.prefix(max(1, maxLines)))
+        var last = kept[kept.count - 1]
+        // The next line's first piece shows that the text goes on.
+        last.pieces.append((lines[kept.count].pieces.first?.run ?? 0, " \u{2026}"))
+        last.width = .infinity
+        kept[kept.count - 1] = truncate(last, to: maxWidth, scale: scale)
+        return (kept, true)
+    }
+
+    /// `line` cut to `maxWidth` with an ellipsis at its end.
+    private func truncate(_ line: Line, to maxWidth: CGFloat, scale: CGFloat) -> Line {
+        guard line.width > maxWidth + 0.01 else { return line }
+        var pieces = line.pieces.filter { !$0.text.hasSuffix("\u{2026}") }
+        let ellipsisRun = pieces.last?.run ?? 0
+        let ellipsis = width("\u{2026}", run: ellipsisRun, scale: scale)
+        func total() -> CGFloat { pieces.reduce(0) { $0 + width($1.text, run: $1.run, scale: scale) } }
+        while !pieces.isEmpty, total() + ellipsis > maxWidth + 0.01 {
+            var last = pieces.removeLast()
+            if last.text.count > 1 {
+                last.text.removeLast()
+                pieces.append(last)
+            }
+        }
+        while let last = pieces.last, last.text.hasSuffix(" ") {
+            pieces[pieces.count - 1].text.removeLast()
+            if pieces[pieces.count - 1].text.isEmpty { pieces.removeLast() }
+        }
+        pieces.append((ellipsisRun, "\u{2026}"))
+        return Line(pieces: pieces, width: total())
+    }
+
+    private func layout(_ proposal: ProposedSize) -> Layout {
+        if let known = layouts[proposal] { return known }
+        let maxWidth = proposal.width ?? .infinity
+        var scale: CGFloat = 1
+        var result: Layout
+        while true {
+            var maxLines = lineLimit ?? Int.max
+            if let height = proposal.height, height.isFinite {
+                let one = lineHeight(Line(), scale: scale)
+                maxLines = min(maxLines, max(1, Int(((height + lineSpacing) / (one + lineSpacing) + 0.001).rounded(.down))))
+            }
+            let (lines, truncated) = breakLines(maxWidth: maxWidth, maxLines: maxLines, scale: scale)
+            let width = min(lines.map(\.width).max() ?? 0, maxWidth)
+            let height = lines.reduce(0) { $0 + lineHeight($1, scale: scale) } + CGFloat(max(0, lines.count - 1)) * lineSpacing
+            result = Layout(lines: lines, scale: scale, size: CGSize(width: max(0, width), height: height), truncated: truncated)
+            guard truncated, scale > minimumScaleFactor + 0.001 else { break }
+            scale = max(minimumScaleFactor, scale - 0.05)
+        }
+        layouts[proposal] = result
+        return result
+    }
+
+    override func measure(_ proposal: ProposedSize) -> CGSize {
+        layout(proposal).size
+    }
+
+    override func firstBaseline(at size: CGSize) -> CGFloat {
+        let l = layout(ProposedSize(size))
+        return l.lines.first.map { lineAscent($0, scale: l.scale) } ?? size.height
+    }
+
+    override func lastBaseline(at size: CGSize) -> CGFloat {
+        let l = layout(ProposedSize(size))
+        guard let last = l.lines.last else { return size.height }
+        return l.size.height - lineHeight(last, scale: l.scale) + lineAscent(last, scale: l.scale)
+    }
+
+    override func place(in frame: CGRect, _ emitter: inout NodeEmitter) {
+        let l = layout(ProposedSize(frame.size))
+        var y: CGFloat = 0
+        var lines: [TextLine] = []
+        for line in l.lines {
+            let height = lineHeight(line, scale: l.scale)
+            let offset: CGFloat = switch alignment {
+            case .leading: 0
+            case .center: (frame.width - line.width) / 2
+            case .trailing: frame.width - line.width
+            }
+            var textRuns: [TextRun] = []
+            var lastRun: Int?
+            for (runIndex, text) in line.pieces {
+                let run = runs[runIndex]
+                let w = width(text, run: runIndex, scale: l.scale)
+                defer { lastRun = runIndex }
+                // Pieces of one run (its words) merge into one drawn run.
+                if runIndex == lastRun, run.dynamic == nil, !run.isSymbol, var previous = textRuns.last {
+                    previous.text += text
+                    previous.width += Float(w)
+                    textRuns[textRuns.count - 1] = previous
+                    continue
+                }
+                var decoration = run.decoration
+                if run.font.isItalic { decoration.insert(.italic) }
+                if run.font.hasMonospacedDigits { decoration.insert(.monospacedDigits) }
+                textRuns.append(TextRun(text: text, size: Float(run.font.size * l.scale), weight: run.font.weight.value,
+                                        design: run.font.design.payload, decoration: decoration, paint: run.paint,
+                                        width: Float(w), dynamic: run.dynamic))
+            }
+            lines.append(TextLine(x: Float(max(0, offset)), baseline: Float(y + lineAscent(line, scale: l.scale)),
+                                  width: Float(line.width), runs: textRuns))
+            y += height + lineSpacing
+        }
+        let payloadAlignment: TextLayout.Alignment = switch alignment {
+        case .leading: .leading
+        case .center: .center
+        case .trailing: .trailing
+        }
+        var node = ViewNode(.text, frame)
+        node.text = TextLayout(alignment: payloadAlignment, lines: lines)
+        node.flags = flags
+        emitter.leaf(node)
+    }
+}

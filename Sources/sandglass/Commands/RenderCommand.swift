@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+@_spi(Measurements) import SandglassHost
+import SandglassIPC
+
+/// `sandglass render APP.app --family systemMedium -o dir/`: the widgets' current entries as
+/// SVG files, for snapshot tests.
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw an app's widgets, entry by entry, as SVG files.",
+        discussion: """
+        Installs the app, asks every widget of its widget extensions (those that support the family) \
+        for its placeholder and its timeline, as the system does, and writes each entry's view as a \
+        standalone SVG file: KIND-FAMILY-placeholder-APPEARANCE.svg and KIND-FAMILY-N-APPEARANCE.svg \
+        (N from 0, in the timeline's order). Dates that change with time are drawn as they read at each \
+        entry's date. The drawing is a faithful layout of the view tree the extension rendered (frames, \
+        text runs, colours, images by name and size), not Apple's pixels. Exit status 1 when an \
+        activation failed or was killed (what happened is printed), 2 for bad input.
+
+        Examples:
+          sandglass render Leaderboard.app --family systemMedium -o snapshots/
+          sandglass render AppleStyle.app --family systemSmall --kind EmojiRangerWidget --appearance dark -o out/
+        """
+    )
+
+    @Argument(help: "The app bundle (.app) whose widgets to draw.")
+    var app: String
+
+    @Option(help: "The widget family: systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline.")
+    var family: String = "systemSmall"
+
+    @Option(name: .shortAndLong, help: "The directory the SVG files go to (made if missing).")
+    var output: String
+
+    @Option(help: "Only the widgets of this kind.")
+    var kind: String?
+
+    @Option(help: "light, dark, or both (default both).")
+    var appearance: AppearanceChoice = .both
+
+    @Option(name: .customLong("budget"), help: "Set a budget for every extension: NAME=VALUE (as for run).")
+    var budgets: [BudgetOption] = []
+
+    @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
+    var environment: [String] = []
+
+    func run() async throws {
+        let failed = try await reportingBadInput { () async throws -> Bool in
+            let families = ["systemSmall", "systemMedium", "systemLarge", "systemExtraLarge", "accessoryCircular", "accessoryRectangular", "accessoryInline"]
+            guard families.contains(family) else { throw BadInput("--family \(family): expected one of \(families.joined(separator: ", "))") }
+            var configuration = HostConfiguration.temporary()
+            defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+            configuration.schedulesWidgets = false
+            for budget in budgets { budget.apply(&configuration.budgetOverrides) }
+            for pair in environment {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else { throw BadInput("--env \(pair): expected NAME=VALUE") }
+                configuration.extensionEnvironment[parts[0]] = parts[1]
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            } catch {
+                throw BadInput("-o \(output): cannot make the directory: \(error.localizedDescription)")
+            }
+            let host = try await ExtensionHost(configuration)
+            let bundle: AppBundle
+            do {
+                bundle = try await host.install(app)
+            } catch let error as BundleError {
+                _ = await host.shutdown()
+                throw BadInput("cannot install \(app): \(error)")
+            }
+            var written = 0, failed = false, drawn = 0
+            for ext in bundle.extensions where ext.point == .widgetKit {
+                guard await host.launch(ext.bundleIdentifier) != nil,
+                      let hello = await host.events().last(where: { $0.name == "hello" && $0.bundle == ext.bundleIdentifier }) else {
+                    say("\(ext.bundleIdentifier): did not start (see the log lines above)")
+                    failed = true
+                    continue
+                }
+                for widget in Self.widgets(in: hello) where kind == nil || widget.kind == kind {
+                    guard widget.families.contains(family) else {
+                        say("\(widget.kind) (\(ext.bundleIdentifier)) does not support \(family); it supports \(widget.families.joined(separator: ", "))")
+                        continue
+                    }
+                    drawn += 1
+                    for (activation, label) in [(ActivationKind.placeholder, "placeholder"), (.timeline, "timeline")] {
+                        let outcome = await host.activate(ext.bundleIdentifier, activation, widget: widget.kind, family: family)
+                        let entries: [EntryPayload]
+                        switch outcome {
+                        case .entry(let entry)?: entries = [entry]
+                        case .timeline(let timeline)?: entries = timeline.entries
+                        default:
+                            say("\(widget.kind) (\(ext.bundleIdentifier)): \(label) \(outcome.map { "\($0.label)" } ?? "not run")\(Self.detail(outcome))")
+                            failed = true
+                            continue
+                        }
+                        for (index, entry) in entries.enumerated() {
+                            guard let view = entry.view else {
+                                say("\(widget.kind): entry \(index) has no view (the configuration has no content closure)")
+                                continue
+                            }
+                            let name = activation == .placeholder ? "placeholder" : String(index)
+                            for appearance in appearance.appearances {
+                                let file = "\(Self.safe(widget.kind))-\(family)-\(name)-\(appearance.rawValue).svg"
+                                let svg = WidgetDrawing(view, appearance: appearance).svg(at: entry.date, standalone: true)
+                                try Data(svg.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file))
+                                written += 1
+                            }
+                        }
+                    }
+                }
+            }
+            _ = await host.shutdown()
+            if drawn == 0 && kind != nil { throw BadInput("\(app) has no widget of kind \(kind!) in \(family)") }
+            say("wrote \(written) SVG file\(written == 1 ? "" : "s") to \(output)")
+            return failed
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// The widgets a `hello` event declares, with their families.
+    static func widgets(in hello: HostEvent) -> [(kind: String, families: [String])] {
+        guard case .array(let kinds)? = hello["kinds"] else { return [] }
+        return kinds.compactMap(\.stringValue).map { kind in
+            let families: [String] = if case .array(let f)? = hello["families"]?[kind] { f.compactMap(\.stringValue) } else { [] }
+            return (kind, families)
+        }
+    }
+
+    static func detail(_ outcome: ActivationOutcome?) -> String {
+        switch outcome {
+        case .killed(let reason)?: " (\(reason.rawValue))"
+        case .failed(let reason)?: ": \(reason)"
+        default: ""
+        }
+    }
+
+    /// A kind as part of a file name.
+    static func safe(_ kind: String) -> String {
+        String(kind.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+}
+
+/// `--appearance light|dark|both`.
+enum AppearanceChoice: String, ExpressibleByArgument, CaseIterable {
+    case light, dark, both
+
+    var appearances: [WidgetDrawing.Appearance] {
+        switch self {
+        case .light: [.light]
+        case .dark: [.dark]
+        case .both: [.light, .dark]
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import SandglassIPC
+@testable import SandglassHost
+import Testing
+
+/// The drawing of a widget's view: what the log records reads back as it was; the SVG is the
+/// tree's layout, resolves dynamic dates at the instant drawn, redacts placeholders, and stays
+/// well-formed whatever an extension put in its tree.
+@Suite("Widget drawing")
+struct WidgetDrawingTests {
+    @Test("a view survives the event log: its JSON line reads back to the same tree")
+    func logRoundTrip() throws {
+        let view = ReportFixture.view(score: 3, at: 1_795_000_000)
+        let line = HostEvent(t: 1, name: "timeline", fields: [("views", .array([view.json]))]).jsonLine
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let values = JSONValue(foundation: read)
+        guard case .array(let views)? = values["views"] else { Issue.record("no views"); return }
+        #expect(ViewRendering(json: views[0]) == view)
+    }
+
+    @Test("the SVG places each node at its frame; a timer reads as it would at the instant drawn; dark uses the dark colours")
+    func svg() throws {
+        let view = ReportFixture.view(score: 3, at: 1_795_000_000)
+        let light = WidgetDrawing(view, appearance: .light).svg(at: 1_795_000_000, standalone: true)
+        #expect(light.hasPrefix("<?xml"))
+        #expect(light.contains("width=\"170\" height=\"170\""))
+        #expect(light.contains("x=\"16\" y=\"33\"") && light.contains(">Ada leads with 3</text>"))
+        #expect(light.contains(">5:00</text>"))
+        #expect(WidgetDrawing(view, appearance: .light).svg(at: 1_795_000_000 + 61).contains(">3:59</text>"))
+        #expect(light.contains("stop-color=\"rgb(0,122,255)\""))
+        #expect(WidgetDrawing(view, appearance: .dark).svg(at: 0).contains("stop-color=\"rgb(10,132,255)\""))
+        try XMLDocument.check(light)
+    }
+
+    @Test("redacted text is drawn as bars, not its words")
+    func redacted() {
+        var view = ReportFixture.view(score: 3, at: 0)
+        view.light.nodes[2].flags.insert(.redacted)
+        let svg = WidgetDrawing(view, appearance: .light).svg(at: 0)
+        #expect(!svg.contains("Ada leads"))
+        #expect(svg.contains("class=\"redacted\""))
+    }
+
+    @Test("what a hostile extension puts in its tree is escaped; counts past the end are cut; the drawing stays well-formed")
+    func hostileTree() throws {
+        var view = ReportFixture.view(score: 3, at: 0)
+        view.light.nodes[1].shape = .path("M0 0\"/><script>alert(1)</script><path d=\"")
+        view.light.nodes[2].text?.lines[0].runs[0].text = "</text><script>x()</script>\u{1}"
+        view.light.nodes[3].x = .nan
+        view.light.nodes[0].childCount = 1_000
+        let json = view.json
+        let read = try #require(ViewRendering(json: json))
+        #expect(read.light.nodes[0].childCount == 3, "the group keeps the children that follow it")
+        let svg = WidgetDrawing(read, appearance: .light).svg(at: 0, standalone: true)
+        #expect(!svg.contains("<script"))
+        try XMLDocument.check(svg)
+    }
+}
+
+extension XMLDocument {
+    /// Throws when `text` is not well-formed XML.
+    static func check(_ text: String) throws {
+        _ = try XMLDocument(data: Data(text.utf8), options: [])
+    }
+}
