@@ -137,6 +137,22 @@ let package = Package(
             path: "TimetableWidget",
             swiftSettings: appleStyle
         ),
+        /// Relay.app: an app group shared with the app (UserDefaults(suiteName:), containerURL),
+        /// a configurable widget (IntentConfiguration, a custom INIntent), Logger and os_log.
+        .executableTarget(
+            name: "RelayWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "RelayWidget",
+            swiftSettings: appleStyle
+        ),
+        /// Intruder.app: names Relay's app group in its own entitlements and tries to read
+        /// Relay's group container by path.
+        .executableTarget(
+            name: "IntruderWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "IntruderWidget",
+            swiftSettings: appleStyle
+        ),
         /// `getTimeline` writes garbage to the IPC descriptor.
         .executableTarget(
             name: "GarbageWidget",

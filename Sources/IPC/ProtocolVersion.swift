@@ -3,7 +3,8 @@
 /// Hosts and extensions that share a major version understand each other; the minor
 /// version grows when messages are added, the major when an existing message's layout changes
 /// (2.0: `eventHandled` carries the start of the delegate call; 3.0: `downloadFinished` passes
-/// the body as a descriptor and names the file the SDK makes from it). The host answers `hello` with the lower of the
+/// the body as a descriptor and names the file the SDK makes from it; 3.1: `osLog`,
+/// `widgetConfiguration`, `currentConfigurationsRequest` and `currentConfigurations`). The host answers `hello` with the lower of the
 /// two minor versions, and refuses a different major version with a clear error.
 public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var major: UInt16
@@ -15,7 +16,7 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// The version this build of SandglassIPC speaks.
-    public static let current = ProtocolVersion(major: 3, minor: 0)
+    public static let current = ProtocolVersion(major: 3, minor: 1)
 
     public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)

@@ -143,7 +143,13 @@ public enum TraceRenderer {
         case "protocol.violation":
             return "protocol violation by \(pid) (\(bundle)): \(e.string("error") ?? "")"
         case "log":
-            return "\(pid) \(e.string("stream") == "sdk" ? "logged (\(e.string("level") ?? ""))" : "printed"): \(e.string("message") ?? "")"
+            switch e.string("stream") {
+            case "sdk": return "\(pid) logged (\(e.string("level") ?? "")): \(e.string("message") ?? "")"
+            case "oslog":
+                let logger = [e.string("subsystem"), e.string("category")].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+                return "\(pid) logged (\(e.string("level") ?? "")\(logger.isEmpty ? "" : " \(logger)")): \(e.string("message") ?? "")"
+            default: return "\(pid) printed: \(e.string("message") ?? "")"
+            }
         case "extension.error":
             return "\(pid) (\(bundle)) reported an error: \(e.string("message") ?? "")"
         case "update.requested":
@@ -243,6 +249,7 @@ public enum TraceRenderer {
         case "systemChange": "a system change"
         case "significantLocationChange": "a significant location change"
         case "widgetAdded": "the widget's first timeline"
+        case "configurationChanged": "the user edited the widget"
         case "debugReloads": "limits lifted for debugging"
         default: exemption
         }
