@@ -145,12 +145,12 @@ let package = Package(
             path: "RelayWidget",
             swiftSettings: appleStyle
         ),
-        /// Intruder.app: names Relay's app group in its own entitlements and tries to read
-        /// Relay's group container by path.
+        /// What an extension reaches of the app group it declares: Relay.app's second extension
+        /// (another uid sharing the group), and Intruder.app's (another app naming Relay's group).
         .executableTarget(
-            name: "IntruderWidget",
+            name: "GroupProbeWidget",
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
-            path: "IntruderWidget",
+            path: "GroupProbeWidget",
             swiftSettings: appleStyle
         ),
         /// `getTimeline` writes garbage to the IPC descriptor.

@@ -92,7 +92,7 @@ struct AppGroupTests {
         var target = ""
         try await withHost({ configuration in
             target = configuration.dataDirectory + "/AppGroups/com.example.relay/\(Self.group)"
-            configuration.extensionEnvironment["INTRUDER_TARGET"] = target
+            configuration.extensionEnvironment["PROBE_TARGET"] = target
         }) { host in
             try await host.install(Examples.app("Relay.app"))
             try await host.install(Examples.app("Intruder.app"))
@@ -104,8 +104,8 @@ struct AppGroupTests {
             guard case .array(let entries)? = event["entries"]?.resolved, let entry = entries.first else {
                 Issue.record("no entry"); return
             }
-            #expect(entry["ownRelayData"] == nil, "the intruder's group of that name is its own, empty")
-            let own = entry["ownContainer"]?.stringValue ?? ""
+            #expect(entry["relayData"] == nil, "the intruder's group of that name is its own, empty")
+            let own = entry["container"]?.stringValue ?? ""
             #expect(own.contains("com.example.intruder") && own != target)
             #expect(entry["listing"]?.stringValue?.hasPrefix("denied") == true, "listing Relay's container: \(entry["listing"]?.stringValue ?? "")")
             #expect(entry["defaultsFile"]?.stringValue?.hasPrefix("denied") == true, "opening Relay's defaults: \(entry["defaultsFile"]?.stringValue ?? "")")
@@ -144,6 +144,37 @@ struct AppGroupTests {
             #expect(throws: (any Error).self) { _ = try group.read("Library/Caches/pipe") }
             #expect(throws: (any Error).self) { try group.write(Data(), to: "../escape") }
             #expect(try String(contentsOfFile: file, encoding: .utf8) == "precious")
+        }
+    }
+
+    @Test("two extensions of the app, each its own uid, share the group: what the app and the widget wrote, the other reads")
+    func twoExtensions() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Relay.app"))
+            let group = try host.appGroup(Self.group)
+            group.defaults["relayData"] = "leg 5 of 7: Cy"
+            await host.start()
+            // The widget counts its read into the group's suite (its own file, then merged).
+            let entry = try await relayEntry(host)
+            #expect(entry["reads"] == .int(1))
+            #expect(group.defaults.integer(forKey: "widgetReads") == 1)
+            await host.reloadTimelines(ofKind: "Probe")
+            let probe = try await host.waitFor("timeline", timeout: .seconds(60)) { event in
+                guard event.bundle == "com.example.relay.probe", case .array(let entries)? = event["entries"]?.resolved,
+                      case .array(let keys)? = entries.first?["groupKeys"] else { return false }
+                return keys.contains(.string("widgetReads"))
+            }
+            guard case .array(let entries)? = probe["entries"]?.resolved, let first = entries.first else { return }
+            #expect(first["relayData"] == .string("leg 5 of 7: Cy"))
+            #expect(first["container"] == .string(group.path))
+            if getuid() == 0 {
+                // Each extension its own uid: the group is what they share.
+                let containers = URL(fileURLWithPath: group.path).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("Containers").path
+                var widget = stat(), probe = stat()
+                #expect(lstat(containers + "/" + Self.relay, &widget) == 0 && lstat(containers + "/com.example.relay.probe", &probe) == 0)
+                #expect(widget.st_uid != probe.st_uid && widget.st_uid != 0 && probe.st_uid != 0)
+            }
         }
     }
 

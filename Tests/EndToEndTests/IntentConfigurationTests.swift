@@ -31,9 +31,9 @@ struct IntentConfigurationTests {
             #expect(entry["runner"] == .string("Amy"))
             #expect(entry["leg"] == .int(3))
             #expect(entry["unit"] == .string("mi"))
-            // getCurrentConfigurations, from inside getTimeline: both widgets, the Leg one with its intent.
+            // getCurrentConfigurations, from inside getTimeline: the app's widgets, the Leg one with its intent.
             guard case .array(let widgets)? = entry["configuredWidgets"] else { Issue.record("no configuredWidgets"); return }
-            #expect(Set(widgets) == [.string("Leg/systemSmall: amy"), .string("RelayStatus/systemSmall: -")])
+            #expect(Set(widgets) == [.string("Leg/systemSmall: amy"), .string("RelayStatus/systemSmall: -"), .string("Probe/systemSmall: -")])
         }
     }
 
