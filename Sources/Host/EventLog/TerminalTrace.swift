@@ -48,6 +48,18 @@ public enum TraceRenderer {
                 parts.append("sandbox: " + sandbox.map { "\($0.0) \($0.1.stringValue ?? "")" }.joined(separator: ", "))
             }
             return parts.joined(separator: " · ")
+        case "appGroup.prepared":
+            let shared = (e["extensions"]?.resolved).flatMap { value -> [String]? in
+                guard case .array(let list) = value else { return nil }
+                return list.compactMap(\.stringValue)
+            } ?? []
+            let gid = e.int("gid").map { " · gid \($0)" } ?? ""
+            let seed = e.string("seededFrom").map { " · seeded from \($0)" } ?? ""
+            return "app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") shared with \(shared.isEmpty ? "no extension" : shared.joined(separator: ", "))\(gid)\(seed)"
+        case "appGroup.repaired":
+            return "⚠ app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") repaired: \(e.string("detail") ?? "")"
+        case "widget.configured":
+            return "widget \(e.string("kind") ?? "?") of \(bundle) configured: \(e["configuration"]?.serialized ?? "none")"
         case "installed":
             var names: [String] = []
             if case .array(let exts)? = e["extensions"] {
