@@ -158,7 +158,7 @@ public final class AppGroupDefaults: @unchecked Sendable {
     private func withFileLock<T>(_ body: () throws -> T) throws -> T {
         let rootFD = try GroupFiles.openRoot(path, group: group)
         defer { close(rootFD) }
-        let fd = try GroupFiles.directory(["Library", "Preferences"], in: rootFD, create: true, ownership: ownership, group: group)
+        let fd = try GroupFiles.directory(["Library", "Preferences"], in: rootFD, creating: ownership, group: group)
         defer { close(fd) }
         let deadline = Date().addingTimeInterval(2)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

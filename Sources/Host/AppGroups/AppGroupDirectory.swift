@@ -60,7 +60,7 @@ enum AppGroupDirectory {
         GroupFiles.adopt(groupFD, ownership, directory: true)
         for subdirectory in standardSubdirectories {
             let parts = subdirectory.split(separator: "/").map(String.init)
-            let fd = try GroupFiles.directory(parts[...], in: groupFD, create: true, ownership: ownership, group: group)
+            let fd = try GroupFiles.directory(parts[...], in: groupFD, creating: ownership, group: group)
             close(fd)
         }
         return (root + "/" + app + "/" + group, repair)

@@ -41,6 +41,6 @@ enum AppGroupSeed {
         let parts = try GroupFiles.components(relative, group: group.identifier)
         let rootFD = try GroupFiles.openRoot(group.path, group: group.identifier)
         defer { close(rootFD) }
-        close(try GroupFiles.directory(parts[...], in: rootFD, create: true, ownership: group.ownership, group: group.identifier))
+        close(try GroupFiles.directory(parts[...], in: rootFD, creating: group.ownership, group: group.identifier))
     }
 }

@@ -1,49 +1,6 @@
 import Foundation
 import Glibc
 
-/// A failed operation on an app group's files, saying what failed, where, and why.
-public struct AppGroupError: Error, Sendable, CustomStringConvertible {
-    public let group: String
-    public let reason: String
-    /// The `errno` of the failed call, 0 when none.
-    public let code: Int32
-
-    init(_ group: String, _ reason: String, code: Int32 = 0) {
-        self.group = group
-        self.reason = reason
-        self.code = code
-    }
-
-    public var description: String { "app group \(group): \(reason)" }
-
-    /// `what` failed with the current `errno`.
-    static func errno(_ group: String, _ what: String) -> AppGroupError {
-        let code = Glibc.errno
-        let hint = code == ELOOP || code == ENOTDIR ? " (a symbolic link or a file stands there: the host never follows one)" : ""
-        return AppGroupError(group, "\(what): \(String(cString: strerror(code))) (errno \(code))\(hint)", code: code)
-    }
-}
-
-/// The owner, group and modes of what the host makes in an app group's directory: the
-/// directory shared by gid (setgid, 02770) when extensions have uids of their own, or the one
-/// user every extension runs as (0700).
-struct GroupOwnership: Sendable, Hashable {
-    let uid: UInt32
-    let gid: UInt32
-    let directoryMode: mode_t
-    let fileMode: mode_t
-
-    /// Shared by `gid` among extensions of different uids; the host's files are its own.
-    static func shared(gid: UInt32) -> GroupOwnership {
-        GroupOwnership(uid: geteuid(), gid: gid, directoryMode: 0o2770, fileMode: 0o660)
-    }
-
-    /// Every extension runs as `uid`:`gid` (the host's user, or one given).
-    static func single(uid: UInt32, gid: UInt32) -> GroupOwnership {
-        GroupOwnership(uid: uid, gid: gid, directoryMode: 0o700, fileMode: 0o600)
-    }
-}
-
 /// Paths inside an app group's directory, walked one component at a time from a directory
 /// descriptor with `O_NOFOLLOW`: the root host never follows a link an extension planted, and
 /// never acts on a path by name. Files are written to a fresh temporary name (`O_EXCL`) and
@@ -65,16 +22,17 @@ enum GroupFiles {
         return fd
     }
 
-    /// The directory `components` below `parent` (a descriptor the caller closes), made when
-    /// missing if `create`. A link or a file standing where a directory belongs is removed and
-    /// a directory made in its place when `create`, else the walk fails. Returns a new descriptor.
-    static func directory(_ components: ArraySlice<String>, in parent: Int32, create: Bool,
-                          ownership: GroupOwnership, group: String) throws(AppGroupError) -> Int32 {
+    /// The directory `components` below `parent` (a descriptor the caller closes), made with
+    /// `ownership` when missing if one is given. A link or a file standing where a directory
+    /// belongs is then removed and a directory made in its place; without `ownership` the walk
+    /// fails there. Returns a new descriptor.
+    static func directory(_ components: ArraySlice<String>, in parent: Int32, creating ownership: GroupOwnership?,
+                          group: String) throws(AppGroupError) -> Int32 {
         var current = dup(parent)
         guard current >= 0 else { throw .errno(group, "dup") }
         for name in components {
             var next = openat(current, name, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_RDONLY)
-            if next < 0 && create {
+            if next < 0, let ownership {
                 if errno == ELOOP || errno == ENOTDIR {
                     // A link or a file where a directory belongs: not followed, replaced.
                     _ = unlinkat(current, name, 0)
@@ -110,7 +68,7 @@ enum GroupFiles {
         guard let name = parts.popLast() else { throw AppGroupError(group, "write: the path is empty") }
         let rootFD = try openRoot(root, group: group)
         defer { close(rootFD) }
-        let dir = try directory(parts[...], in: rootFD, create: true, ownership: ownership, group: group)
+        let dir = try directory(parts[...], in: rootFD, creating: ownership, group: group)
         defer { close(dir) }
         let temporary = ".sandglass-\(UInt64.random(in: 0...UInt64.max))"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -149,7 +107,7 @@ enum GroupFiles {
         defer { close(rootFD) }
         let dir: Int32
         do {
-            dir = try directory(parts[...], in: rootFD, create: false, ownership: .single(uid: 0, gid: 0), group: group)
+            dir = try directory(parts[...], in: rootFD, creating: nil, group: group)
         } catch where error.code == ENOENT {
             return nil
         }
@@ -188,7 +146,7 @@ enum GroupFiles {
         guard let name = parts.popLast() else { throw AppGroupError(group, "remove: the path is empty") }
         let rootFD = try openRoot(root, group: group)
         defer { close(rootFD) }
-        let dir = try directory(parts[...], in: rootFD, create: false, ownership: .single(uid: 0, gid: 0), group: group)
+        let dir = try directory(parts[...], in: rootFD, creating: nil, group: group)
         defer { close(dir) }
         if unlinkat(dir, name, 0) != 0 && errno != ENOENT {
             if errno == EISDIR, unlinkat(dir, name, AT_REMOVEDIR) == 0 { return }
@@ -201,7 +159,7 @@ enum GroupFiles {
         let parts = try components(relative, group: group)
         let rootFD = try openRoot(root, group: group)
         defer { close(rootFD) }
-        let dir = try directory(parts[...], in: rootFD, create: false, ownership: .single(uid: 0, gid: 0), group: group)
+        let dir = try directory(parts[...], in: rootFD, creating: nil, group: group)
         guard let stream = fdopendir(dir) else {
             close(dir)
             throw .errno(group, "listing \(relative.debugDescription)")
