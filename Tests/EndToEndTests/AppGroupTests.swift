@@ -24,15 +24,6 @@ struct AppGroupTests {
         return entry(event) ?? [:]
     }
 
-    /// A root-owned directory outside every container, with one file.
-    private func victim() throws -> (directory: String, file: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("victim-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let file = directory + "/precious"
-        try "precious".write(toFile: file, atomically: false, encoding: .utf8)
-        return (directory, file)
-    }
-
     @Test("the app's defaults and files reach the widget through the group, the widget's writes reach the app; an undeclared group is nil")
     func shared() async throws {
         try await withHost { host in
@@ -114,7 +105,7 @@ struct AppGroupTests {
 
     @Test("links an extension plants in the group's container never make the host write or read what they lead to")
     func plantedLinks() async throws {
-        let (directory, file) = try victim()
+        let (directory, file) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withHost { host in
             try await host.install(Examples.app("Relay.app"))

@@ -55,6 +55,17 @@ enum GroupFiles {
         return current
     }
 
+    /// The directory holding `relative` (a new descriptor, the caller closes it), made as
+    /// needed with `ownership` when given, and the name of the last component.
+    private static func parent(of relative: String, root: String, creating ownership: GroupOwnership?,
+                               group: String) throws(AppGroupError) -> (dir: Int32, name: String) {
+        var parts = try components(relative, group: group)
+        guard let name = parts.popLast() else { throw AppGroupError(group, "the path is empty") }
+        let rootFD = try openRoot(root, group: group)
+        defer { close(rootFD) }
+        return (try directory(parts[...], in: rootFD, creating: ownership, group: group), name)
+    }
+
     /// Gives a descriptor the group's owner and mode.
     static func adopt(_ fd: Int32, _ ownership: GroupOwnership, directory: Bool) {
         _ = fchown(fd, ownership.uid, ownership.gid)
@@ -64,11 +75,7 @@ enum GroupFiles {
     /// Writes `data` to `relative` (its directories made as needed): a new file under a
     /// temporary name, renamed over whatever stands at the name.
     static func write(_ data: Data, to relative: String, root: String, ownership: GroupOwnership, group: String) throws(AppGroupError) {
-        var parts = try components(relative, group: group)
-        guard let name = parts.popLast() else { throw AppGroupError(group, "write: the path is empty") }
-        let rootFD = try openRoot(root, group: group)
-        defer { close(rootFD) }
-        let dir = try directory(parts[...], in: rootFD, creating: ownership, group: group)
+        let (dir, name) = try parent(of: relative, root: root, creating: ownership, group: group)
         defer { close(dir) }
         let temporary = ".sandglass-\(UInt64.random(in: 0...UInt64.max))"
         let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -101,13 +108,9 @@ enum GroupFiles {
     /// not exist. A link, a directory, a device or a pipe there is refused (not opened for what
     /// it leads to, and never waited on).
     static func read(_ relative: String, root: String, limit: Int, group: String) throws(AppGroupError) -> Data? {
-        var parts = try components(relative, group: group)
-        guard let name = parts.popLast() else { throw AppGroupError(group, "read: the path is empty") }
-        let rootFD = try openRoot(root, group: group)
-        defer { close(rootFD) }
-        let dir: Int32
+        let dir: Int32, name: String
         do {
-            dir = try directory(parts[...], in: rootFD, creating: nil, group: group)
+            (dir, name) = try parent(of: relative, root: root, creating: nil, group: group)
         } catch where error.code == ENOENT {
             return nil
         }
@@ -142,11 +145,7 @@ enum GroupFiles {
 
     /// Removes the file (or link) `relative`, or the empty directory; nothing when missing.
     static func remove(_ relative: String, root: String, group: String) throws(AppGroupError) {
-        var parts = try components(relative, group: group)
-        guard let name = parts.popLast() else { throw AppGroupError(group, "remove: the path is empty") }
-        let rootFD = try openRoot(root, group: group)
-        defer { close(rootFD) }
-        let dir = try directory(parts[...], in: rootFD, creating: nil, group: group)
+        let (dir, name) = try parent(of: relative, root: root, creating: nil, group: group)
         defer { close(dir) }
         if unlinkat(dir, name, 0) != 0 && errno != ENOENT {
             if errno == EISDIR, unlinkat(dir, name, AT_REMOVEDIR) == 0 { return }
