@@ -100,7 +100,7 @@ FUZZ_JOBS ?= 1
 FUZZ := .build/fuzz
 FUZZ_FLAGS := -O -sanitize=fuzzer -parse-as-library
 BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleIdentifierRules.swift \
-	BundleLoader.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
+	BundleLoader.swift Entitlements.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
 	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift
 
 fuzz-build: $(FUZZ)/frame-decoder $(FUZZ)/bundle-loader

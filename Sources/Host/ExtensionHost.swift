@@ -1,5 +1,6 @@
 import Foundation
 import SandglassIPC
+import Synchronization
 
 /// A Sandglass host: the system side of widget extensions, as a library.
 ///
@@ -18,6 +19,8 @@ public final class ExtensionHost: Sendable {
     private let loop: EventLoop
     /// The configuration the host was made with.
     public let configuration: HostConfiguration
+    /// The app groups of the installed apps (``appGroup(_:app:)``).
+    let installedAppGroups = Mutex<[AppGroup]>([])
 
     /// Starts a host: its event loop thread, sandbox, clock and event log.
     public init(_ configuration: HostConfiguration) async throws {
@@ -35,7 +38,10 @@ public final class ExtensionHost: Sendable {
     /// Validates and installs the app bundle at `path` (refused with the file and key named when malformed).
     @discardableResult
     public func install(_ path: String) async throws -> AppBundle {
-        try await core.install(path)
+        let app = try await core.install(path)
+        let groups = await core.appGroups(of: app.bundleIdentifier)
+        installedAppGroups.withLock { $0 += groups }
+        return app
     }
 
     /// Launches the widget extensions and puts one widget of each kind on the screen.

@@ -31,6 +31,8 @@ actor HostCore {
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
+            // Checked before anything is made (directories, cgroups) that a refusal would leave behind.
+            let widgetConfigurations = try WidgetConfigurations.validated(configuration.widgetConfigurations)
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             try DataDirectory.prepare(configuration.dataDirectory)
             clock = RunClock(mode: configuration.clock, loop: loop)
@@ -51,6 +53,7 @@ actor HostCore {
             policy.readablePaths.append(configuration.dataDirectory + "/Runtime")
             sandbox = try Sandbox(policy: policy, dataDirectory: configuration.dataDirectory)
             var environment = configuration.extensionEnvironment
+            if configuration.revealsPrivateLogValues { environment["SANDGLASS_LOG_PRIVATE"] = "1" }
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset
                 // from a page the host updates on every jump.
@@ -70,6 +73,7 @@ actor HostCore {
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
+                                appGroupsRoot: configuration.dataDirectory + "/AppGroups",
                                 messageLimits: configuration.messageLimits,
                                 budgetOverrides: configuration.budgetOverrides,
                                 environment: environment,
@@ -77,6 +81,7 @@ actor HostCore {
             system = SystemState(visibility: configuration.visibility.widgetVisibility)
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log, system: system)
             scheduler.debugReloads = configuration.debugReloads
+            scheduler.configurations = widgetConfigurations
             screen = Screen(schedule: configuration.visibility, clock: clock, log: log)
             location = LocationService(settings: configuration.location, clock: clock, log: log, screen: screen,
                                        supervisor: supervisor, scheduler: scheduler)
@@ -164,6 +169,7 @@ actor HostCore {
         for bundle in app.extensions {
             registered.append(try supervisor.register(bundle, app: app))
         }
+        try prepareAppGroups(of: app)
         apps.append(app)
         installedFrom[app.bundleIdentifier] = original.path
         log.emit(.installed, [
@@ -200,6 +206,10 @@ actor HostCore {
     private func route(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) {
         if parts.network.handle(message, from: process, of: ext) { return }
         if case .locationRequest(let mode) = message { return location.handle(mode, from: process, of: ext) }
+        if case .currentConfigurationsRequest(let id) = message {
+            process.channel.send(.currentConfigurations(id, currentConfigurations(app: ext.app.bundleIdentifier)))
+            return
+        }
         process.channel.send(.error(ErrorReport(requestID: message.requestID, code: .unsupportedRequest,
                                                 message: "\(message.type) is not supported by this host")))
     }

@@ -39,8 +39,10 @@ typedef struct sg_spawn_request {
     const int *cgroup_procs_fds;  ///< open join files (v1 `tasks`, v2 `cgroup.procs`) the child writes "0" to (joins before anything else)
     int cgroup_procs_count;
     int new_process_group;        ///< setpgid(0, 0)
-    int uid;                      ///< run as this user (setresuid, no supplementary groups), or -1 to stay
+    int uid;                      ///< run as this user (setresuid), or -1 to stay
     int gid;                      ///< run with this group (setresgid), or -1 to stay
+    const unsigned int *supplementary_gids; ///< the supplementary groups with `gid` (the app groups it shares), or NULL
+    int supplementary_gid_count;
     int parent_death_signal;      ///< PR_SET_PDEATHSIG, 0 for none
 } sg_spawn_request;
 

@@ -37,6 +37,11 @@ enum ExtensionMain {
             Syscalls.exitProcess(64)
         }
         Syscalls.ignoreBrokenPipe()
+        if !AppGroupContainers.declared.isEmpty {
+            // What the extension makes in a group's container stays the group's (its other
+            // extensions run as other users of the same group).
+            Syscalls.shareWithGroup()
+        }
         Syscalls.lineBufferStandardOutput()
         let bundleIdentifier = environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ProcessInfo.processInfo.processName
         let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, role: role, fd: fd) { ending in

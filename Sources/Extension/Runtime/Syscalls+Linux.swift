@@ -149,6 +149,12 @@ enum Syscalls {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Files and directories the process makes are open to its group (umask 007): in an app
+    /// group's container, the group's other extensions read and write them.
+    static func shareWithGroup() {
+        _ = umask(0o007)
+    }
+
     /// Makes standard output line-buffered (on a pipe stdio buffers whole blocks): each line an
     /// extension prints reaches the host's event log when printed, not lost with the buffer
     /// when the process is SIGKILLed. The corresponding C function is `setvbuf`.

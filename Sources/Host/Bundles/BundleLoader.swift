@@ -71,9 +71,10 @@ public enum BundleLoader {
             fileOfIdentifier[appex.bundleIdentifier] = app.relative(appex.infoPlistPath)
             extensions.append(appex)
         }
+        let ownGroups = try Entitlements.appGroups(in: appPath, shown: appName)
         return AppBundle(
             path: appPath, infoPlistPath: appPath + "/Info.plist", bundleIdentifier: identifier,
-            displayName: displayName, locationPurposeStrings: purposes, extensions: extensions)
+            displayName: displayName, locationPurposeStrings: purposes, extensions: extensions, ownAppGroups: ownGroups)
     }
 
     /// The names of the `.appex` entries of `PlugIns/`, sorted; at least one.

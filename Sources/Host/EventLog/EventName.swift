@@ -55,8 +55,8 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     case messagesThrottled = "messages.throttled"
     /// An error the SDK reported for the extension: `code`, `message`.
     case extensionError = "extension.error"
-    /// A line the extension printed or logged: `level`, `message` (and `subsystem`, `category`
-    /// for a `Logger`).
+    /// A line the extension printed or logged: `stream` (stdout, stderr, sdk, oslog), `level`,
+    /// `message`, and for `Logger`/`os_log` `subsystem` and `category`.
     case log
     /// A container was made safe again (ownership, modes) before a spawn: `detail`.
     case containerRepaired = "container.repaired"
@@ -66,6 +66,12 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     case cgroupReclaimed = "cgroup.reclaimed"
     /// The memory limit was changed during the run (chaos or a scenario): `pid`, `limitMiB`.
     case memoryLimit = "memory.limit"
+
+    /// An app group's shared directory was made ready for the extensions that declare it:
+    /// `app`, `group`, `path`, `gid`, `extensions`, `seededFrom`.
+    case appGroupPrepared = "appGroup.prepared"
+    /// An app group's directory was made safe again (ownership, modes): `app`, `group`, `detail`.
+    case appGroupRepaired = "appGroup.repaired"
 
     // MARK: Activations and timelines
 
@@ -79,6 +85,9 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     /// entry's view tree, rendered in the extension), `renderMs`, `policy`, `nextReload`,
     /// `systemChosen`, `clamped`.
     case timeline
+    /// A widget instance's configuration (its intent's parameters) was set: `kind`,
+    /// `configuration`.
+    case widgetConfigured = "widget.configured"
     /// A reload was asked for and charged, or free: `origin`, `reason`, `used`, `limit`.
     case reloadRequested = "reload.requested"
     /// A reload was refused by the daily budget or the spacing: `until`, `untilDate`, `used`,

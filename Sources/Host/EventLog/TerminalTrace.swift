@@ -48,6 +48,18 @@ public enum TraceRenderer {
                 parts.append("sandbox: " + sandbox.map { "\($0.0) \($0.1.stringValue ?? "")" }.joined(separator: ", "))
             }
             return parts.joined(separator: " · ")
+        case .appGroupPrepared:
+            let shared = (e["extensions"]?.resolved).flatMap { value -> [String]? in
+                guard case .array(let list) = value else { return nil }
+                return list.compactMap(\.stringValue)
+            } ?? []
+            let gid = e.int("gid").map { " · gid \($0)" } ?? ""
+            let seed = e.string("seededFrom").map { " · seeded from \($0)" } ?? ""
+            return "app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") shared with \(shared.isEmpty ? "no extension" : shared.joined(separator: ", "))\(gid)\(seed)"
+        case .appGroupRepaired:
+            return "⚠ app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") repaired: \(e.string("detail") ?? "")"
+        case .widgetConfigured:
+            return "widget \(e.string("kind") ?? "?") of \(bundle) configured: \(e["configuration"]?.serialized ?? "none")"
         case .installed:
             var names: [String] = []
             if case .array(let exts)? = e["extensions"] {
@@ -143,7 +155,13 @@ public enum TraceRenderer {
         case .protocolViolation:
             return "protocol violation by \(pid) (\(bundle)): \(e.string("error") ?? "")"
         case .log:
-            return "\(pid) \(e.string("stream") == "sdk" ? "logged (\(e.string("level") ?? ""))" : "printed"): \(e.string("message") ?? "")"
+            switch e.string("stream") {
+            case "sdk": return "\(pid) logged (\(e.string("level") ?? "")): \(e.string("message") ?? "")"
+            case "oslog":
+                let logger = [e.string("subsystem"), e.string("category")].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+                return "\(pid) logged (\(e.string("level") ?? "")\(logger.isEmpty ? "" : " \(logger)")): \(e.string("message") ?? "")"
+            default: return "\(pid) printed: \(e.string("message") ?? "")"
+            }
         case .extensionError:
             return "\(pid) (\(bundle)) reported an error: \(e.string("message") ?? "")"
         case .updateRequested:
@@ -243,6 +261,7 @@ public enum TraceRenderer {
         case "systemChange": "a system change"
         case "significantLocationChange": "a significant location change"
         case "widgetAdded": "the widget's first timeline"
+        case "configurationChanged": "the user edited the widget"
         case "debugReloads": "limits lifted for debugging"
         default: exemption
         }

@@ -18,5 +18,8 @@ public struct MessageLimits: Sendable, Hashable {
     /// Inline tasks created and not yet ended, per process; over it the process is killed.
     public var inlineTasks = 256
 
+    /// A `Logger`'s subsystem or category longer than this is cut in the event log.
+    public static let loggerNameBytes = 256
+
     public init() {}
 }

@@ -24,6 +24,8 @@ final class Supervisor {
     struct Settings {
         var maximumFrameLength = Frame.defaultMaximumLength
         var containersRoot: String
+        /// Where the app groups' containers live (`<data>/AppGroups`).
+        var appGroupsRoot: String = ""
         var messageLimits = MessageLimits()
         var budgetOverrides = LimitOverrides()
         var environment: [String: String] = [:]
@@ -47,6 +49,10 @@ final class Supervisor {
     /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
     var containerSweepTimer: TimerID?
     /// Each extension's own uid, when extensions get one (the host runs as root).
+    /// The gids of app groups (made when the first group is, if extensions have uids of their own).
+    var appGroupIdentities: AppGroupIdentities?
+    /// App groups' containers prepared so far, by `app/group`.
+    var appGroupContainers: [String: AppGroupContainer] = [:]
     private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
         ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
@@ -85,6 +91,7 @@ final class Supervisor {
                                        ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
         }
         let managed = ManagedExtension(app: app, bundle: bundle, container: container, identity: identity, budgets: budgets)
+        try attachAppGroups(managed)
         extensions[bundle.bundleIdentifier] = managed
         return managed
     }
@@ -97,7 +104,11 @@ final class Supervisor {
     /// A `backgroundEvents` activation names its `session`; it is a conversation the delivery of
     /// background events carries on (`started` gives it the request id and the process) and ends
     /// with ``complete(_:_:_:)``.
+    ///
+    /// A widget's `configuration` (its intent's parameters, JSON) goes just before the request,
+    /// to an extension that speaks protocol 3.1 or later.
     func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
+                  configuration: [UInt8] = [],
                   session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
         let process: ExtensionProcess
         switch await ensureRunning(ext) {
@@ -152,6 +163,11 @@ final class Supervisor {
                 deadline: deadline, continuation: continuation)
             startedHook?(id, process)
             checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
+            if let context, !configuration.isEmpty, let hello = process.hello,
+               hello.version >= ProtocolVersion(major: 3, minor: 1) {
+                let payload = WidgetConfigurationPayload(kind: context.kind, family: context.family, intent: configuration)
+                process.channel.send(.widgetConfiguration(id, payload))
+            }
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             } else {
@@ -364,6 +380,10 @@ final class Supervisor {
         // unless CFFIXED_USER_HOME is set: with it, FileManager's user directories are the container.
         environment["CFFIXED_USER_HOME"] = ext.container
         environment["TMPDIR"] = ext.container + "/tmp"
+        // UserDefaults keeps its suites in Library/Preferences, as on Apple's platforms (the SDK
+        // brings an app group's suite from the group's container there and back).
+        environment["XDG_CONFIG_HOME"] = ext.container + "/Library/Preferences"
+        if let groups = Self.appGroupsEnvironment(ext.appGroups) { environment["SANDGLASS_APP_GROUPS"] = groups }
         environment["PATH"] = "/usr/bin:/bin"
         let started = sg_monotonic_ns()
         let (spawned, cgroup) = try sandbox.spawn(
@@ -374,7 +394,9 @@ final class Supervisor {
             user: ext.identity,
             memoryBytes: ext.budgets.memoryBytes,
             containerBytes: ext.budgets.containerBytes,
-            group: ext.identifier
+            group: ext.identifier,
+            sharedDirectories: ext.appGroups.keys.sorted().compactMap { ext.appGroups[$0] },
+            supplementaryGroups: ext.appGroupGids
         )
         let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
         cgroup?.resetPeak()
@@ -497,6 +519,14 @@ final class Supervisor {
             let text = MessageBudget.cut(record.message, to: settings.messageLimits.logMessageBytes)
             log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))])
+        case .osLog(let record):
+            // Logger / os_log: the same event as the SDK's lines, with the logger's subsystem and category.
+            let limit = settings.messageLimits.logMessageBytes
+            log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                             ("stream", "oslog"), ("level", .string(record.level.description)),
+                             ("message", .string(MessageBudget.cut(record.message, to: limit))),
+                             ("subsystem", .string(MessageBudget.cut(record.subsystem, to: MessageLimits.loggerNameBytes))),
+                             ("category", .string(MessageBudget.cut(record.category, to: MessageLimits.loggerNameBytes)))])
         case .diagnostic(let report):
             hooks.diagnosticReceived(ext, process, report)
         case .pong(let n):
@@ -506,12 +536,12 @@ final class Supervisor {
             process.pingProbe = nil
             probe.answered(true)
         case .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished,
-             .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest:
+             .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest, .currentConfigurationsRequest:
             hooks.extensionMessage(ext, process, message)
         case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping,
              .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
              .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
-             .locationAuthorization, .locationUpdate, .locationFailure:
+             .locationAuthorization, .locationUpdate, .locationFailure, .widgetConfiguration, .currentConfigurations:
             protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
         }
     }
@@ -524,6 +554,7 @@ final class Supervisor {
         var bytes = 0
         switch message {
         case .log(let record): bytes = record.message.utf8.count
+        case .osLog(let record): bytes = record.textBytes
         case .error(let report): bytes = report.message.utf8.count
         default: break
         }

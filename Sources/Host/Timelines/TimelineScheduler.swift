@@ -20,6 +20,9 @@ final class TimelineScheduler {
     var debugReloads = false
     /// The window of the reload budget.
     var budgetWindow: Duration = .seconds(86_400)
+    /// The configurations widgets carry when they are added, by widget name (the most specific
+    /// name that matches wins: `bundle/kind/family`, `bundle/kind`, then kind or bundle).
+    var configurations: [String: String] = [:]
 
     let system: SystemState
     private let supervisor: Supervisor
@@ -42,6 +45,9 @@ final class TimelineScheduler {
             let family = widget.supportedFamilies.first ?? "systemSmall"
             let budget = ReloadBudget(limit: ext.budgets.reloadsPerDay, window: budgetWindow)
             let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family, budget: budget)
+            let named = configurations.filter { instance.isNamed($0.key) }
+                .sorted { ($0.key.split(separator: "/").count, $0.key) > ($1.key.split(separator: "/").count, $1.key) }.first
+            instance.configuration = named.map { Array($0.value.utf8) } ?? []
             instances.append(instance)
             added.append(instance)
             log.emit(.widgetAdded, instance.fields + [("reloadsPerDay", .int(Int64(budget.limit)))])
@@ -116,7 +122,7 @@ final class TimelineScheduler {
         guard !stopped else { return }
         var preview = instance.context
         preview.isPreview = true
-        _ = await supervisor.activate(instance.ext, .snapshot, context: preview)
+        _ = await supervisor.activate(instance.ext, .snapshot, context: preview, configuration: instance.configuration)
         var request = ReloadRequest(reason: .initial, origin: "system")
         while !stopped {
             if let pending = instance.pending {
@@ -223,7 +229,7 @@ final class TimelineScheduler {
     }
 
     private func activate(_ instance: WidgetInstance, _ kind: ActivationKind) async -> ActivationOutcome {
-        await supervisor.activate(instance.ext, kind, context: instance.context)
+        await supervisor.activate(instance.ext, kind, context: instance.context, configuration: instance.configuration)
     }
 
     /// After a reload that produced no timeline: the next attempt when the extension's backoff
