@@ -18,6 +18,8 @@ public final class ExtensionHost: Sendable {
     private let loop: EventLoop
     /// The configuration the host was made with.
     public let configuration: HostConfiguration
+    /// The supervisor's deadline thread, read off the loop by the measurements.
+    let killer: DeadlineKiller?
 
     /// Starts a host: its event loop thread, sandbox, clock and event log.
     public init(_ configuration: HostConfiguration) async throws {
@@ -30,6 +32,7 @@ public final class ExtensionHost: Sendable {
             loop.shutdown()
             throw error
         }
+        killer = await core.deadlineKiller()
     }
 
     /// Validates and installs the app bundle at `path` (refused with the file and key named when malformed).

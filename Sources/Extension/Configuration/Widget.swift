@@ -32,6 +32,7 @@ extension Widget {
     ///
     /// Run outside the host, it prints how to run it and exits with status 64.
     public static func main() {
+        BareStartProbe.exitIfAsked()
         ExtensionMain.run(descriptors: descriptors(of: Self()))
     }
 }
