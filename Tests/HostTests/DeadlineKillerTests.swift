@@ -18,9 +18,20 @@ struct DeadlineKillerTests {
 
         init() throws {
             var pid: pid_t = 0
-            let argv = ["/bin/sleep", "600"].map { strdup($0) } + [nil]
+            let arguments: [String] = ["/bin/sleep", "600"]
+            let argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
-            let rc = posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
+            // The test's threads block signals: the child starts with none blocked, all default.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t(), all = sigset_t()
+            sigemptyset(&none)
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let rc = posix_spawn(&pid, "/bin/sleep", nil, &attributes, argv, environ)
             guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
             self.pid = pid
             pidfd = sg_pidfd_open(pid)
