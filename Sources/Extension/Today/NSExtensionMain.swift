@@ -21,7 +21,7 @@ import SandglassIPC
 /// the host is gone, 70 for a protocol violation, 76 when refused).
 public func NSExtensionMain() -> Never {
     BareStartProbe.exitIfAsked()
-    return TodayExtensionMain.run(environment: ProcessInfo.processInfo.environment)
+    return TodayExtensionMain.run(environment: ExtensionMain.hostEnvironment())
 }
 
 /// What `NSExtensionMain()` does, in steps that tests can call.
