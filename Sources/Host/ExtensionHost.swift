@@ -21,6 +21,8 @@ public final class ExtensionHost: Sendable {
     public let configuration: HostConfiguration
     /// The app groups of the installed apps (``appGroup(_:app:)``).
     let installedAppGroups = Mutex<[AppGroup]>([])
+    /// The supervisor's deadline thread, read off the loop by the measurements.
+    let killer: DeadlineKiller?
 
     /// Starts a host: its event loop thread, sandbox, clock and event log.
     public init(_ configuration: HostConfiguration) async throws {
@@ -33,6 +35,7 @@ public final class ExtensionHost: Sendable {
             loop.shutdown()
             throw error
         }
+        killer = await core.deadlineKiller()
     }
 
     /// Validates and installs the app bundle at `path` (refused with the file and key named when malformed).

@@ -135,6 +135,7 @@ actor HostCore {
             ("visibility", .string(configuration.visibility.description)),
             ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("deadlineThread", .string(supervisor.killer?.scheduling ?? "none (budget kills wait for the loop's timers)")),
         ])
         if !parts.sandbox.cgroups.reclaimed.isEmpty {
             log.emit(.cgroupReclaimed, [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),

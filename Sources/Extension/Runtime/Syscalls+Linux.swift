@@ -167,6 +167,20 @@ enum Syscalls {
         _ = writeFully(2, Array(text.utf8))
     }
 
+    /// The size of the file at `path`, `nil` when it cannot be read. The corresponding C
+    /// function is `stat` (FileManager's `attributesOfItem` also looks the owner and group up in
+    /// the user database: NSS, a library loaded, files read — on a cold start's path).
+    static func fileSize(_ path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
+    /// Removes the file at `path`, ignoring failure. The corresponding C function is `unlink`.
+    static func removeFile(_ path: String) {
+        _ = unlink(path)
+    }
+
     /// Ends the process. The corresponding C function is `exit`.
     static func exitProcess(_ status: Int32) -> Never {
         exit(status)

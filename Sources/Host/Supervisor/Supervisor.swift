@@ -46,6 +46,9 @@ final class Supervisor {
     private var isShuttingDown = false
     /// Measures containers for their quota off the loop (nil only if its pipe could not be made).
     let containerScanner: ContainerScanner?
+    /// Kills at budget deadlines without waiting for the loop (nil only if its thread could not
+    /// be made: the loop's timers then kill alone).
+    let killer: DeadlineKiller?
     /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
     var containerSweepTimer: TimerID?
     /// Each extension's own uid, when extensions get one (the host runs as root).
@@ -64,6 +67,7 @@ final class Supervisor {
         self.settings = settings
         backoffWaits = ClockWaits(clock: clock)
         containerScanner = try? ContainerScanner(loop: loop)
+        killer = DeadlineKiller()
     }
 
     /// Live processes now.
@@ -154,13 +158,15 @@ final class Supervisor {
                 return
             }
             let due = started + budget.nanoseconds
+            let detail = "\(kind.rawValue) ran over its \(format(budget)) budget"
+            // The thread kills at the deadline; the loop's timer records that kill, or kills itself.
+            let threadDeadline = armOnThread(process, due: due, detail: detail)
             let deadline = loop.schedule(at: due) { [unowned self, unowned process] in
-                self.kill(process, of: ext, .timeBudget,
-                          detail: "\(kind.rawValue) ran over its \(format(budget)) budget", deadline: due)
+                self.kill(process, of: ext, .timeBudget, detail: detail, deadline: due)
             }
             process.pending[id] = ExtensionProcess.Pending(
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
-                deadline: deadline, continuation: continuation)
+                deadline: deadline, threadDeadline: threadDeadline, continuation: continuation)
             startedHook?(id, process)
             checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
             if let context, !configuration.isEmpty, let hello = process.hello,
@@ -178,6 +184,7 @@ final class Supervisor {
 
     private func finish(_ pending: ExtensionProcess.Pending, of process: ExtensionProcess, ext: ManagedExtension, _ outcome: ActivationOutcome) {
         loop.cancel(pending.deadline)
+        _ = takeBack(pending.threadDeadline, from: process, of: ext)   // already settled on the paths that end it in time
         tellThrottled(process, of: ext, now: sg_monotonic_ns(), force: true)
         let ms = Double(sg_monotonic_ns() - pending.started) / 1e6
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
@@ -214,8 +221,46 @@ final class Supervisor {
     /// Ends the pending activation `id` of the extension's live process with `outcome` (when it
     /// is still pending: a kill or an exit may have ended it first).
     func complete(_ ext: ManagedExtension, _ id: RequestID, _ outcome: ActivationOutcome) {
-        guard let process = ext.process, let pending = process.pending.removeValue(forKey: id) else { return }
+        guard let process = ext.process, let pending = process.pending[id] else { return }
+        if takeBack(pending.threadDeadline, from: process, of: ext) { return }
+        process.pending.removeValue(forKey: id)
         finish(pending, of: process, ext: ext, outcome)
+    }
+
+    // MARK: budget deadlines on the deadline thread
+
+    /// Arms a budget's end on the deadline thread, which SIGKILLs the process at `due` unless it
+    /// is taken back first; the caller arms the loop's timer for the same instant.
+    private func armOnThread(_ process: ExtensionProcess, due: UInt64, detail: String) -> DeadlineKiller.ID? {
+        guard let killer, let target = process.killTarget, let id = killer.arm(target, at: due) else { return nil }
+        process.threadDeadlines[id] = ExtensionProcess.ThreadDeadline(due: due, detail: detail)
+        return id
+    }
+
+    /// Takes back the thread's deadline of an activation (or launch) that ended. True when the
+    /// thread had killed the process first: that kill is then recorded, and the activation ends
+    /// killed (`timeBudget`) when the process is reaped, its late answer ignored.
+    private func takeBack(_ id: DeadlineKiller.ID?, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        if let id, let killer, let deadline = process.threadDeadlines.removeValue(forKey: id),
+           case .killed(let at) = killer.settle(id) {
+            kill(process, of: ext, .timeBudget, detail: deadline.detail, deadline: deadline.due, killedAt: at)
+        }
+        return process.threadKilledAt != nil
+    }
+
+    /// Settles every deadline of `process` still armed on the thread. When the thread killed it,
+    /// records that kill (`timeBudget`, at the instant the thread sent it) and returns true.
+    @discardableResult
+    private func settleThreadDeadlines(_ process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        guard let killer, !process.threadDeadlines.isEmpty else { return false }
+        var first: (deadline: ExtensionProcess.ThreadDeadline, at: UInt64)?
+        for (id, deadline) in process.threadDeadlines {
+            if case .killed(let at) = killer.settle(id), at < first?.at ?? .max { first = (deadline, at) }
+        }
+        process.threadDeadlines.removeAll()
+        guard let first else { return false }
+        kill(process, of: ext, .timeBudget, detail: first.deadline.detail, deadline: first.deadline.due, killedAt: first.at)
+        return true
     }
 
     private func scheduleIdle(_ process: ExtensionProcess, of ext: ManagedExtension) {
@@ -408,6 +453,8 @@ final class Supervisor {
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
+        process.killTarget = killer?.target(pidfd: process.pidfd, channelFD: spawned.channelFD)
+        process.channel.killTarget = process.killTarget
         // The pid, not the process: the process holds its reader, which must not hold it back.
         let pid = process.pid
         process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
@@ -428,11 +475,13 @@ final class Supervisor {
                              ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
                              ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
                              ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
-        process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in
+        let launchDue = started + ext.budgets.launch.nanoseconds
+        let launchDetail = "no hello within the \(format(ext.budgets.launch)) launch budget"
+        process.launchThreadDeadline = armOnThread(process, due: launchDue, detail: launchDetail)
+        process.launchTimer = loop.schedule(at: launchDue) { [unowned self, unowned process] in
             process.launchTimer = nil
             guard process.state == .launching else { return }
-            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget",
-                      deadline: started + ext.budgets.launch.nanoseconds)
+            self.kill(process, of: ext, .timeBudget, detail: launchDetail, deadline: launchDue)
         }
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
@@ -469,6 +518,7 @@ final class Supervisor {
         case .violation(let error):
             protocolViolation(process, of: ext, error.description)
         case .closed:
+            process.killTarget?.forgetChannel()
             process.channel.close()
             guard process.state != .exiting else { return }
             // A dying process closes its descriptors before its pidfd says it exited (a kernel
@@ -502,9 +552,11 @@ final class Supervisor {
             reply(id, .updateResult(result), accepts: [.performUpdate], message, process, ext)
         case .error(let report):
             if let id = report.requestID {
-                guard let pending = process.pending.removeValue(forKey: id) else {
+                guard let pending = process.pending[id] else {
                     return protocolViolation(process, of: ext, "sent an error for request \(id), which is not pending")
                 }
+                if takeBack(pending.threadDeadline, from: process, of: ext) { return }
+                process.pending.removeValue(forKey: id)
                 finish(pending, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
             } else {
                 let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
@@ -592,6 +644,7 @@ final class Supervisor {
             return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
         }
         hooks.stepReached(.replyRead, ext, process)
+        if takeBack(pending.threadDeadline, from: process, of: ext) { return }
         process.pending.removeValue(forKey: id)
         finish(pending, of: process, ext: ext, outcome)
     }
@@ -610,6 +663,9 @@ final class Supervisor {
         }
         if let timer = process.launchTimer { loop.cancel(timer) }
         process.launchTimer = nil
+        let launchDeadline = process.launchThreadDeadline
+        process.launchThreadDeadline = nil
+        if takeBack(launchDeadline, from: process, of: ext) { return }
         process.hello = hello
         process.helloAt = sg_monotonic_ns()
         process.state = .ready
@@ -699,8 +755,13 @@ final class Supervisor {
     /// Kills `process` (SIGKILL) and records why; the first reason given is the one recorded.
     /// A kill at a budget's end gives its `deadline` (CLOCK_MONOTONIC), recorded as `deadlineNs`
     /// beside `killedAtNs` so that the kill's lateness can be read from the log.
-    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String, deadline: UInt64? = nil) {
+    ///
+    /// When the deadline thread killed the process already, that kill is the one recorded, with
+    /// the instant the thread sent it (`killedAt`).
+    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String,
+              deadline: UInt64? = nil, killedAt threadKilledAt: UInt64? = nil) {
         guard process.killReason == nil else { return }
+        if settleThreadDeadlines(process, of: ext) { return }
         process.killReason = reason
         let wasLaunching = process.state == .launching
         process.state = .exiting
@@ -708,8 +769,9 @@ final class Supervisor {
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("reason", .string(reason.rawValue)), ("detail", .string(detail))]
         if wasLaunching { fields.append(("phase", "launch")) }
-        let killedAt = sg_monotonic_ns()
-        process.sendKill()
+        let killedAt = threadKilledAt ?? sg_monotonic_ns()
+        process.threadKilledAt = threadKilledAt
+        process.sendKill()   // again after the thread: the process group too
         fields.append(("killedAtNs", .int(Int64(killedAt))))
         if let deadline { fields.append(("deadlineNs", .int(Int64(deadline)))) }
         log.emit(.killed, fields)
@@ -736,8 +798,13 @@ final class Supervisor {
             if rc < 0 { log.emit(.hostError, [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
             return
         }
+        // Did the deadline thread kill it? Recorded before its exit.
+        settleThreadDeadlines(process, of: ext)
+        process.launchThreadDeadline = nil
         let reapedAt = sg_monotonic_ns()
         tellThrottled(process, of: ext, now: reapedAt, force: true)
+        process.killTarget?.release()   // before the pidfd is closed: the thread never signals a reused descriptor
+        process.killTarget = nil
         loop.unregister(process.pidfd)
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
@@ -856,6 +923,7 @@ final class Supervisor {
         if let timer = containerSweepTimer { loop.cancel(timer) }
         containerSweepTimer = nil
         containerScanner?.close()
+        killer?.stop()
     }
 }
 
