@@ -37,17 +37,18 @@ struct DownloadRetryTests {
 
             // Run-clock timestamps: an attempt holds the virtual clock while it is in flight, so
             // its length on the run clock is its real length — a refused connection ends it at
-            // once (it waited out a 10 s connect timeout before). The next attempt starts when
-            // its backoff has passed on the run clock, jumped over by the virtual clock.
+            // once (milliseconds; seconds only when the suite starves the host's threads), where
+            // it waited out the 10 s connect timeout before. The next attempt starts when its
+            // backoff has passed on the run clock, jumped over by the virtual clock.
             let starts = attempts.filter { $0.name == "download.started" }
             let ends = retries + [failure]
             for (start, end) in zip(starts, ends) {
-                #expect(end.t - start.t < 2000, "attempt \(start.int("attempt") ?? 0) lasted \(end.t - start.t) ms of run time")
+                #expect(end.t - start.t < 8000, "attempt \(start.int("attempt") ?? 0) lasted \(end.t - start.t) ms of run time")
             }
             for (retry, next) in zip(retries, starts.dropFirst()) {
                 let delay = retry.double("delayMs") ?? 0
                 #expect(next.t - retry.t >= delay, "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry, before the \(delay) ms backoff")
-                #expect(next.t - retry.t < delay + 2000, "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry (backoff \(delay) ms)")
+                #expect(next.t - retry.t < delay + 5000, "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry (backoff \(delay) ms)")
             }
 
             // The extension hears of the failure as on Apple's system: didCompleteWithError.
