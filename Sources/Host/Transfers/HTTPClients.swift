@@ -3,9 +3,9 @@ import NIOCore
 import NIOPosix
 
 /// The host's HTTP clients — one per read timeout (`timeoutIntervalForRequest`), shared by
-/// background downloads and inline requests — and the event loop they run on, made on first use
-/// and shut down with the host: the clients, their connections, then the loop's thread and its
-/// descriptors (epoll, eventfd, timerfd). A host leaves nothing behind in its process; on NIO's
+/// background downloads and inline requests — and the event loops they run on, made on first use
+/// and shut down with the host: the clients, their connections, then the loops' threads and their
+/// descriptors (epoll, eventfd, timerfd each). A host leaves nothing behind in its process; on NIO's
 /// process-wide singleton group, which never shuts down, every process that had run a download
 /// kept two event loops open after its host's shutdown. Confined to the host's loop thread.
 final class HTTPClients {
@@ -16,7 +16,10 @@ final class HTTPClients {
     func client(read: TimeAmount) -> HTTPClient {
         let key = max(read.nanoseconds, 1_000_000)
         if let client = clients[key] { return client }
-        let group = self.group ?? MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // Two threads, as NIO's singleton group has on a 2-core machine: with one, the Rogue
+        // containment test's inline download, streamed to an extension that never reads it,
+        // did not reach its kill (the channel's limit) within 30 s — the cause is not found yet.
+        let group = self.group ?? MultiThreadedEventLoopGroup(numberOfThreads: 2)
         self.group = group
         let client = HTTPClient(eventLoopGroup: group, configuration: HTTPAttempt.clientConfiguration(read: .nanoseconds(key)))
         clients[key] = client
