@@ -28,6 +28,11 @@ final class FeedCache {
             try FileManager.default.removeItem(at: destination)
         }
         try FileManager.default.moveItem(at: location, to: destination)
+        // The download's date is now, by this process's clock: the file's own time is the one
+        // it was written at, which on a virtual clock (Sandglass runs days in seconds, and the
+        // extension's Date() follows) lags behind Date() — every feed would look stale at once,
+        // and each reload would start another download.
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: destination.path)
     }
 
     func entry() -> FeedEntry {
@@ -38,8 +43,10 @@ final class FeedCache {
         return FeedEntry(date: Date(), bytes: bytes, downloadedAt: attributes[.modificationDate] as? Date)
     }
 
+    /// No feed yet, an old one, or one from the future (the clock was set back since): download.
     var isStale: Bool {
         guard let downloadedAt = entry().downloadedAt else { return true }
-        return Date().timeIntervalSince(downloadedAt) > freshness
+        let age = Date().timeIntervalSince(downloadedAt)
+        return age < 0 || age > freshness
     }
 }

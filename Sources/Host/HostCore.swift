@@ -89,11 +89,13 @@ actor HostCore {
             today.visibleInterval = configuration.today.visibleInterval
             today.backgroundInterval = configuration.today.backgroundInterval
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
-            let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers")
+            let clients = HTTPClients()
+            let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", clients: clients)
             let registry = SessionRegistry()
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
-                                     inline: try InlineRequests(log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline"), supervisor: supervisor, log: log)
+                                     inline: try InlineRequests(log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", clients: clients),
+                                     clients: clients, supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }
     }

@@ -23,20 +23,18 @@ struct CommandLineTests {
     }
 
     /// Runs `sandglass arguments` to its end, blocking this thread; with `niceness`, under
-    /// nice(1), so that a heavy command leaves the CPU to the suites running beside it;
-    /// `environment` adds to this process's.
-    static func run(blocking arguments: [String], niceness: Int? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// nice(1), so that a heavy command leaves the CPU to the suites running beside it; under
+    /// `wrapper` (a command that runs the rest, such as setpriv) when given; `environment` adds
+    /// to this process's.
+    static func run(blocking arguments: [String], niceness: Int? = nil, environment: [String: String] = [:],
+                    under wrapper: [String] = []) throws -> Result {
         let process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        if let niceness {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = ["-n", String(niceness), sandglass] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: sandglass)
-            process.arguments = arguments
-        }
+        let command = (niceness.map { ["/usr/bin/nice", "-n", String($0)] } ?? []) + wrapper + [sandglass] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

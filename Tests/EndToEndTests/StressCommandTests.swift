@@ -8,13 +8,14 @@ import Testing
 @Suite("Stress command", .serialized)
 struct StressCommandTests {
     /// A run of `iterations` with `faults`; returns the result and the merged log's events.
-    static func stress(seed: Int, iterations: Int, faults: String) async throws -> (CommandLineTests.Result, [HostEvent]) {
+    static func stress(seed: Int, iterations: Int, faults: String, environment: [String] = []) async throws -> (CommandLineTests.Result, [HostEvent]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-test-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/merged.jsonl"
         let result = try await offThePool { try CommandLineTests.run(blocking: ["stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
                                                "--seed", String(seed), "--iterations", String(iterations), "--faults", faults,
-                                               "--data-directory", directory + "/hosts", "--log", log, "--quiet"], niceness: 10) }
+                                               "--data-directory", directory + "/hosts", "--log", log, "--quiet"]
+                                               + environment.flatMap { ["--env", $0] }, niceness: 10) }
         return (result, (try? HostEvent.read(logAt: log)) ?? [])
     }
 
@@ -35,6 +36,26 @@ struct StressCommandTests {
         let end = try #require(events.last { $0.kind == .stressEnd })
         #expect(end.int("iterations") == 16)
         #expect(events.contains { $0.kind == .hygiene && $0.int("zombies") == 0 })
+    }
+
+    @Test("downloads to a slow server that is not the fixture server: the hosts drain, and the last one returns every descriptor, its HTTP client's event loop included")
+    func slowServerLeavesNoDescriptor() async throws {
+        let server = try SlowHTTPServer(delay: .seconds(1))
+        defer { server.stop() }
+        let (result, events) = try await Self.stress(seed: 7, iterations: 12, faults: "kill,steps,suspend,host,network",
+                                                     environment: ["SANDGLASS_FIXTURE_URL=\(server.url)/feed"])
+        #expect(result.status == 0, "\(result.output)\n\(result.error)")
+        #expect(result.output.contains("invariants:   all held"), "\(result.output)")
+        let finished = events.filter { $0.name == "download.finished" }
+        #expect(!finished.isEmpty && server.requests >= finished.count, "the downloads went to the slow server: \(server.requests) requests, \(finished.count) finished")
+        // The last host made requests of its own, shut down cleanly and measured itself:
+        // nothing of its network stays open.
+        let lastHost = events.lastIndex { $0.name == "run.start" }.map { Array(events[$0...]) } ?? []
+        #expect(lastHost.contains { $0.name == "download.started" }, "the last host downloaded too")
+        let hygiene = try #require(events.last { $0.name == "hygiene" })
+        #expect(hygiene["leaked"] == .array([]), "\(hygiene.jsonLine)")
+        #expect(hygiene.int("fds") == hygiene.int("fdBaseline"), "\(hygiene.jsonLine)")
+        #expect(!events.contains { $0.name == "invariant.violated" })
     }
 
     @Test("the same seed makes the same choices: faults, their order and targets, the host deaths")

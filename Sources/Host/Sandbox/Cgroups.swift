@@ -29,16 +29,13 @@ struct CgroupController: Sendable {
         let mounts = CgroupMounts.read()
         let membership = CgroupMounts.membership()
         var reclaimed: [String] = []
+        var v2Refusal: String?
         if let v2Root = mounts.v2, let rel = membership.v2 {
             let own = v2Root + rel
             reclaimed += reclaimGroupsOfDeadHosts(in: own)
-            let controllers = (try? String(contentsOfFile: own + "/cgroup.controllers", encoding: .utf8)) ?? ""
-            if controllers.split(separator: " ").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }).contains("memory") {
-                let base = own + "/" + tag
-                if mkdir(base, 0o755) == 0 || errno == EEXIST {
-                    _ = try? "+memory +pids".write(toFile: base + "/cgroup.subtree_control", atomically: false, encoding: .utf8)
-                    return CgroupController(layout: .v2(base), unavailableReason: nil, reclaimed: reclaimed)
-                }
+            switch v2Base(own: own, tag: tag) {
+            case .success(let base): return CgroupController(layout: .v2(base), unavailableReason: nil, reclaimed: reclaimed)
+            case .failure(let refusal): v2Refusal = refusal.description
             }
         }
         if let memRoot = mounts.v1["memory"], let rel = membership.v1["memory"] {
@@ -57,7 +54,39 @@ struct CgroupController: Sendable {
             }
             return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))", reclaimed: reclaimed)
         }
-        return CgroupController(layout: nil, unavailableReason: "no writable cgroup with a memory controller", reclaimed: reclaimed)
+        return CgroupController(layout: nil, unavailableReason: v2Refusal ?? "no writable cgroup with a memory controller", reclaimed: reclaimed)
+    }
+
+    /// Why a cgroup v2 group cannot hold the extensions' groups.
+    struct V2Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Makes `own/tag`, the base of the extensions' v2 groups, when `own` (the host's cgroup)
+    /// offers the memory controller and the base can hand memory and pids on to the groups below
+    /// it. cgroup v2 lets a cgroup enable controllers for its children only while it holds no
+    /// process (the root excepted): where the host's own cgroup — a container's, a systemd
+    /// service's — holds the host and has not enabled memory for its children, the base gets no
+    /// `memory.max` to give. Then it is removed again and the refusal says why (the host falls
+    /// back to v1, else to the resident-size watchdog), rather than every spawn failing on a
+    /// missing `memory.max`.
+    static func v2Base(own: String, tag: String) -> Result<String, V2Refusal> {
+        func tokens(_ file: String) -> [String] {
+            ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        guard tokens(own + "/cgroup.controllers").contains("memory") else {
+            return .failure(V2Refusal(description: "\(own)/cgroup.controllers offers no memory controller"))
+        }
+        let base = own + "/" + tag
+        guard mkdir(base, 0o755) == 0 || errno == EEXIST else {
+            return .failure(V2Refusal(description: "cannot create \(base): \(String(cString: strerror(errno)))"))
+        }
+        _ = try? "+memory +pids".write(toFile: base + "/cgroup.subtree_control", atomically: false, encoding: .utf8)
+        guard tokens(base + "/cgroup.subtree_control").contains("memory") else {
+            removeWhenEmpty(base)
+            return .failure(V2Refusal(description: "\(own) does not delegate the memory controller (memory is not in its cgroup.subtree_control; cgroup v2 enables it only in a cgroup that holds no process, and this one holds the host)"))
+        }
+        return .success(base)
     }
 
     /// `sandglass-<pid>-<n>`: this process and a counter; with a data directory,

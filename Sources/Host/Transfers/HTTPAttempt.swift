@@ -66,6 +66,20 @@ struct HTTPAttempt: Sendable {
         }
     }
 
+    /// The host's HTTP client settings: `read` is the longest wait for more data
+    /// (`timeoutIntervalForRequest`). A connection that cannot be made fails the attempt at
+    /// once — a refused connection on loopback in microseconds, not after the connect timeout:
+    /// AsyncHTTPClient's own retries of connection establishment (its default) would wait out
+    /// the 10 s connect timeout on the wall clock, under a virtual run clock too. Retries are the
+    /// transfer service's, with their backoff on the run clock.
+    static func clientConfiguration(read: TimeAmount) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: read)
+        configuration.redirectConfiguration = .follow(max: 10, allowCycles: false)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
     /// HTTP statuses worth another attempt.
     static let transientStatuses: Set<Int> = [408, 429, 502, 503, 504]
 

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOPosix
 import SandglassIPC
 
 /// Requests of `URLSession.shared`, `.default` and `.ephemeral` sessions: performed by the host
@@ -24,18 +23,13 @@ final class InlineRequests {
     private let directory: String
     private var requests: [Int32: [Int: Pending]] = [:]
     private var nextIdentifier: [Int32: Int] = [:]
-    private lazy var client: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
-        configuration.redirectConfiguration = .follow(max: 10, allowCycles: false)
-        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-    }()
-    private var clientStarted = false
+    private let clients: HTTPClients
 
-    init(log: EventLog, clock: RunClock, directory: String) throws {
+    init(log: EventLog, clock: RunClock, directory: String, clients: HTTPClients) throws {
         self.log = log
         self.clock = clock
         self.directory = directory
+        self.clients = clients
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw HostSetupError(description: "could not create \(directory) for downloads: \(String(cString: strerror(errno)))")
         }
@@ -66,10 +60,9 @@ final class InlineRequests {
     /// `resume()`: performs the request, streaming the response to the process.
     func resume(_ id: Int, ext: ManagedExtension, pid: Int32) {
         guard var pending = requests[pid]?[id], pending.task == nil else { return }
-        clientStarted = true
         log.emit(.taskStarted, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
                                   ("inline", true)])
-        let attempt = HTTPAttempt(client: client, request: pending.payload.request, resumeFrom: 0, validator: nil)
+        let attempt = HTTPAttempt(client: clients.client(read: .seconds(60)), request: pending.payload.request, resumeFrom: 0, validator: nil)
         let sink = InlineSink(core: core, pid: pid, taskIdentifier: id,
                               downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil)
         let bundle = ext.identifier
@@ -130,10 +123,12 @@ final class InlineRequests {
         }
     }
 
+    /// Cancels every request (host shutdown); the clients are the network service's to shut down.
     func shutdown() async {
-        for pid in requests.keys { for request in requests[pid]!.values { request.task?.cancel() } }
+        let running = requests.values.flatMap { $0.values.compactMap(\.task) }
         requests.removeAll()
-        if clientStarted { try? await client.shutdown() }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
     }
 
 }

@@ -9,12 +9,15 @@ final class NetworkService {
     let transfers: TransferService
     let delivery: EventDelivery
     let inline: InlineRequests
+    /// The HTTP clients of both, and their event loop: shut down with the host.
+    let clients: HTTPClients
     private let journal: Journal
     private let supervisor: Supervisor
     private let log: EventLog
 
     init(journal: Journal, registry: SessionRegistry, transfers: TransferService, delivery: EventDelivery, inline: InlineRequests,
-         supervisor: Supervisor, log: EventLog) {
+         clients: HTTPClients, supervisor: Supervisor, log: EventLog) {
+        self.clients = clients
         self.journal = journal
         self.registry = registry
         self.transfers = transfers
@@ -146,8 +149,11 @@ final class NetworkService {
         }
     }
 
+    /// Ends every request, then shuts the clients and their event loop down: the host leaves no
+    /// thread or descriptor of its network behind.
     func shutdown() async {
         await transfers.shutdown()
         await inline.shutdown()
+        await clients.shutdown()
     }
 }

@@ -21,21 +21,28 @@ final class TransferService {
     /// The most attempts of one task before its failure is final.
     var maximumAttempts = 8
 
+    /// The wait before the next attempt after a transient failure of attempt `attempt` (from
+    /// 1), on the run clock: 1 s, 2 s, 4 s … doubling, at most 60 s.
+    static func retryDelay(afterAttempt attempt: Int) -> Duration {
+        .seconds(min(60, 1 << min(max(attempt, 1) - 1, 6)))
+    }
+
     let journal: Journal
     private let log: EventLog
     private let clock: RunClock
     private let directory: String
-    private var clients: [Int: HTTPClient] = [:]
+    private let clients: HTTPClients
     private var attempts: [Int64: Task<Void, Never>] = [:]
     private var startTimers: [Int64: TimerID] = [:]
     private var resourceTimers: [Int64: TimerID] = [:]
     private var lastProgressEvent: [Int64: UInt64] = [:]
 
-    init(journal: Journal, log: EventLog, clock: RunClock, directory: String) throws {
+    init(journal: Journal, log: EventLog, clock: RunClock, directory: String, clients: HTTPClients) throws {
         self.journal = journal
         self.log = log
         self.clock = clock
         self.directory = directory
+        self.clients = clients
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
@@ -117,6 +124,7 @@ final class TransferService {
     }
 
     /// Cancels every attempt (host shutdown); the journal keeps the tasks for the next start.
+    /// The clients are the network service's to shut down.
     func shutdown() async {
         for timer in startTimers.values { clock.cancel(timer) }
         startTimers.removeAll()
@@ -126,8 +134,6 @@ final class TransferService {
         attempts.removeAll()
         for task in running.values { task.cancel() }
         for task in running.values { await task.value }
-        for client in clients.values { try? await client.shutdown() }
-        clients.removeAll()
     }
 
     // MARK: attempts
@@ -149,7 +155,7 @@ final class TransferService {
         try? journal.update(task)
         let existing = partialSize(task)
         log.emit(.downloadStarted, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("resumeFrom", .int(existing))])
-        let client = client(readTimeout: session.requestTimeout)
+        let client = clients.client(readSeconds: session.requestTimeout)
         let attempt = HTTPAttempt(client: client, request: task.request, resumeFrom: existing, validator: task.validator)
         let path = partialPath(task)
         let core = self.core
@@ -225,7 +231,7 @@ final class TransferService {
             if transient && task.attempts < maximumAttempts && elapsed < resourceTimeout {
                 task.state = .waiting
                 try? journal.update(task)
-                let delay = Duration.seconds(min(60, 1 << min(task.attempts - 1, 6)))
+                let delay = Self.retryDelay(afterAttempt: task.attempts)
                 log.emit(.downloadRetry, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("error", .string(error.message)),
                                                               ("code", .int(Int64(error.code))), ("delayMs", .double(delay.milliseconds)),
                                                               ("bytesOnDisk", .int(task.bytesReceived))])
@@ -265,25 +271,13 @@ final class TransferService {
                     file: file, response: task.response, error: task.error, createdAt: clock.currentDate)
     }
 
-    // MARK: files and clients
+    // MARK: files
 
     private func partialPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).part" }
     private func bodyPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).body" }
 
     private func partialSize(_ task: TaskRecord) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: partialPath(task))[.size]) as? NSNumber)?.int64Value ?? 0
-    }
-
-    /// One client per idle timeout (`timeoutIntervalForRequest`: the longest wait for more data).
-    private func client(readTimeout seconds: Double) -> HTTPClient {
-        let key = Int(seconds * 1000)
-        if let client = clients[key] { return client }
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(10), read: .milliseconds(Int64(max(1, key))))
-        configuration.redirectConfiguration = .follow(max: 10, allowCycles: false)
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-        clients[key] = client
-        return client
     }
 
     private func taskFields(_ task: TaskRecord, pid: Int32? = nil) -> [(String, JSONValue)] {
