@@ -47,5 +47,7 @@ extension IntentConfiguration where Content == Never {
 }
 
 extension IntentConfiguration: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] { [descriptor] }
 }
