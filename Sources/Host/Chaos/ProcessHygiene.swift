@@ -1,16 +1,15 @@
 import Foundation
 import Glibc
-import NIOPosix
 
 /// What a process leaves behind: its open descriptors and its zombie children. `sandglass
 /// stress` measures the host against these after each clean shutdown.
 public enum ProcessHygiene {
-    /// Makes the process-wide parts that a host's work brings into being on demand, and that
-    /// live as long as the process, exist now — NIO's singleton event loop group (the HTTP
-    /// clients run on it), libdispatch's and the concurrency runtime's timers — so that a
-    /// descriptor baseline taken afterwards counts only what a host opens.
+    /// Makes the process-wide parts of the runtime that a host's work brings into being on
+    /// demand, and that live as long as the process, exist now — libdispatch's and the
+    /// concurrency runtime's timers — so that a descriptor baseline taken afterwards counts only
+    /// what a host opens. Nothing of the host's own is made here: its HTTP clients' event loop is
+    /// its own and must be gone after its shutdown.
     public static func prepareBaseline() {
-        _ = try? MultiThreadedEventLoopGroup.singleton.any().submit {}.wait()
         // libdispatch's timer descriptor, made at its first timer (Task.sleep, asyncAfter).
         let fired = DispatchSemaphore(value: 0)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { fired.signal() }

@@ -3,22 +3,26 @@ import NIOCore
 import NIOPosix
 
 /// The host's HTTP clients — one per read timeout (`timeoutIntervalForRequest`), shared by
-/// background downloads and inline requests — made on first use and shut down with the host
-/// (their connections closed). They run on NIO's process-wide singleton group, which never shuts
-/// down: its event loops (two on a 2-core machine: epoll, eventfd, timerfd each) stay open in the
-/// process after a host's shutdown, and the stress worker's descriptor baseline includes them
-/// (``ProcessHygiene/prepareBaseline()``). A group of the host's own, shut down with it, was
-/// tried: with it, an inline download streamed to an extension that never reads it stopped
-/// reaching its channel-limit kill under load (RogueMessageTests), for a reason not found yet.
-/// Confined to the host's loop thread.
+/// background downloads and inline requests — and the event loops they run on, made on first use
+/// and shut down with the host: the clients, their connections, then the loops' threads and their
+/// descriptors (epoll, eventfd, timerfd each). A host leaves nothing behind in its process; on NIO's
+/// process-wide singleton group, which never shuts down, every process that had run a download
+/// kept two event loops open after its host's shutdown. Confined to the host's loop thread.
 final class HTTPClients {
+    private var group: MultiThreadedEventLoopGroup?
     private var clients: [Int64: HTTPClient] = [:]
 
     /// The client whose read timeout is `read` (at least 1 ms).
     func client(read: TimeAmount) -> HTTPClient {
         let key = max(read.nanoseconds, 1_000_000)
         if let client = clients[key] { return client }
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: HTTPAttempt.clientConfiguration(read: .nanoseconds(key)))
+        // Two threads, as NIO's singleton group has on a 2-core machine. (RogueMessageTests'
+        // unread inline download missed its channel-limit kill under load with one thread — and
+        // then also with the singleton group and AsyncHTTPClient's own retries back: the thread
+        // count is not its cause.)
+        let group = self.group ?? MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        self.group = group
+        let client = HTTPClient(eventLoopGroup: group, configuration: HTTPAttempt.clientConfiguration(read: .nanoseconds(key)))
         clients[key] = client
         return client
     }
@@ -30,10 +34,14 @@ final class HTTPClients {
         return client(read: .milliseconds(Int64(clamped * 1000)))
     }
 
-    /// Shuts every client down (requests still in flight fail; connections close).
+    /// Shuts every client down (requests still in flight fail), then the event loop.
     func shutdown() async {
         let open = Array(clients.values)
         clients.removeAll()
         for client in open { try? await client.shutdown() }
+        if let group {
+            self.group = nil
+            try? await group.shutdownGracefully()
+        }
     }
 }
