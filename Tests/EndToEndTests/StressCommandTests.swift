@@ -38,18 +38,19 @@ struct StressCommandTests {
         #expect(events.contains { $0.kind == .hygiene && $0.int("zombies") == 0 })
     }
 
-    @Test("downloads to a slow server that is not the fixture server: the hosts drain, and the last one returns every descriptor, its HTTP client's event loop included")
+    @Test("downloads to a slow server that is not the fixture server: the host drains, shuts down and returns to its descriptor baseline")
     func slowServerLeavesNoDescriptor() async throws {
         let server = try SlowHTTPServer(delay: .seconds(1))
         defer { server.stop() }
-        let (result, events) = try await Self.stress(seed: 7, iterations: 12, faults: "kill,steps,suspend,host,network",
+        // One host (no host fault): it starts on a fresh data directory, so it downloads itself.
+        let (result, events) = try await Self.stress(seed: 7, iterations: 12, faults: "kill,steps,suspend,network",
                                                      environment: ["SANDGLASS_FIXTURE_URL=\(server.url)/feed"])
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("invariants:   all held"), "\(result.output)")
         let finished = events.filter { $0.name == "download.finished" }
         #expect(!finished.isEmpty && server.requests >= finished.count, "the downloads went to the slow server: \(server.requests) requests, \(finished.count) finished")
-        // The last host made requests of its own, shut down cleanly and measured itself:
-        // nothing of its network stays open.
+        // The host made requests of its own, shut down cleanly and measured itself: no
+        // connection, client or file of its network stays open.
         let lastHost = events.lastIndex { $0.name == "run.start" }.map { Array(events[$0...]) } ?? []
         #expect(lastHost.contains { $0.name == "download.started" }, "the last host downloaded too")
         let hygiene = try #require(events.last { $0.name == "hygiene" })

@@ -16,9 +16,10 @@ final class HTTPClients {
     func client(read: TimeAmount) -> HTTPClient {
         let key = max(read.nanoseconds, 1_000_000)
         if let client = clients[key] { return client }
-        // Two threads, as NIO's singleton group has on a 2-core machine: with one, the Rogue
-        // containment test's inline download, streamed to an extension that never reads it,
-        // did not reach its kill (the channel's limit) within 30 s — the cause is not found yet.
+        // Two threads, as NIO's singleton group has on a 2-core machine. (RogueMessageTests'
+        // unread inline download missed its channel-limit kill under load with one thread — and
+        // then also with the singleton group and AsyncHTTPClient's own retries back: the thread
+        // count is not its cause.)
         let group = self.group ?? MultiThreadedEventLoopGroup(numberOfThreads: 2)
         self.group = group
         let client = HTTPClient(eventLoopGroup: group, configuration: HTTPAttempt.clientConfiguration(read: .nanoseconds(key)))
