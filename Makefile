@@ -8,13 +8,17 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: build
 
-# libseccomp's headers are the one system package the build needs.
+# The system packages the build needs: libseccomp's headers (the sandbox) and SQLite's (GRDB,
+# the journal).
 deps:
-	@if [ ! -f /usr/include/seccomp.h ]; then \
-		echo "installing libseccomp-dev (seccomp.h is missing)"; \
-		$(SUDO) apt-get install -y libseccomp-dev >/dev/null 2>&1 || \
-		{ $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y libseccomp-dev >/dev/null; }; \
-	fi
+	@for pair in seccomp.h:libseccomp-dev sqlite3.h:libsqlite3-dev; do \
+		header=$${pair%%:*}; package=$${pair#*:}; \
+		if [ ! -f /usr/include/$$header ]; then \
+			echo "installing $$package ($$header is missing)"; \
+			$(SUDO) apt-get install -y $$package >/dev/null 2>&1 || \
+			{ $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y $$package >/dev/null; }; \
+		fi; \
+	done
 
 # Chromium opens the HTML report in one test. Where it cannot be installed, that test is skipped
 # (saying so); where it is installed, SANDGLASS_REQUIRE_CHROMIUM=1 makes its absence a failure.
