@@ -10,13 +10,15 @@
 // is settled exactly once: either the loop takes it back first (the activation ended in time;
 // nothing is sent, ever) or the thread fires it first, and the loop, when it settles it later,
 // learns that the process was killed and when. At its deadline the thread does not kill a
-// process whose input the host has not finished reading — unread bytes in its IPC socket, or
-// the loop inside the channel's read handler — because that input may be the reply that ends
-// the activation in time: it leaves such a deadline to the loop, whose own timer at the same
-// instant decides after reading (the behaviour before this thread existed).
+// process the host owes an answer to — unread bytes in its IPC socket (perhaps the reply that
+// ends the activation in time), a system call of it waiting for the host's seccomp verdict, or
+// the loop busy reading either — since the time is then the host's, not the extension's: it
+// leaves such a deadline to the loop, whose own timer at the same instant decides after reading
+// (the behaviour before this thread existed).
 #include "CSandbox.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -40,6 +42,7 @@ struct sg_kill_target {
     sg_killer *killer;
     int pidfd;
     int channel_fd;          // under the killer's mutex; -1 once the host closed the channel
+    int listener_fd;         // seccomp notifications; under the mutex; -1 when none or closed
     atomic_int reading;      // the loop is in the channel's read handler
 };
 
@@ -102,13 +105,18 @@ static sg_killer_scheduling raise_scheduling(int rt_priority) {
     return got;
 }
 
-/// Whether the host holds input of the target it has not finished with. The peek comes first:
-/// the loop raises `reading` before it reads, so input taken from the socket by a read still
-/// being handled is seen through the flag.
+/// Whether the host owes the target something it has not finished with: bytes unread in its IPC
+/// socket (perhaps the reply), or a system call of it waiting for the host's seccomp verdict.
+/// The descriptors are looked at first: the loop raises `reading` before it reads either, so
+/// input taken by a read still being handled is seen through the flag.
 static int input_pending(sg_kill_target *t) {
     if (t->channel_fd >= 0) {
         char byte;
         if (recv(t->channel_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0) return 1;
+    }
+    if (t->listener_fd >= 0) {
+        struct pollfd pending = { .fd = t->listener_fd, .events = POLLIN };
+        if (poll(&pending, 1, 0) > 0 && (pending.revents & POLLIN)) return 1;
     }
     return atomic_load(&t->reading) != 0;
 }
@@ -220,12 +228,13 @@ void sg_killer_free(sg_killer *k) {
     free(k);
 }
 
-sg_kill_target *sg_killer_target(sg_killer *k, int pidfd, int channel_fd) {
+sg_kill_target *sg_killer_target(sg_killer *k, int pidfd, int channel_fd, int listener_fd) {
     sg_kill_target *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->killer = k;
     t->pidfd = pidfd;
     t->channel_fd = channel_fd;
+    t->listener_fd = listener_fd;
     atomic_init(&t->reading, 0);
     return t;
 }
@@ -237,6 +246,12 @@ void sg_kill_target_reading(sg_kill_target *t, int reading) {
 void sg_kill_target_forget_channel(sg_kill_target *t) {
     pthread_mutex_lock(&t->killer->mutex);
     t->channel_fd = -1;
+    pthread_mutex_unlock(&t->killer->mutex);
+}
+
+void sg_kill_target_forget_listener(sg_kill_target *t) {
+    pthread_mutex_lock(&t->killer->mutex);
+    t->listener_fd = -1;
     pthread_mutex_unlock(&t->killer->mutex);
 }
 

@@ -120,7 +120,7 @@ struct DeadlineKillerTests {
         let cancelled = try Child(), released = try Child()
         let cancelledTarget = try #require(killer.target(pidfd: cancelled.pidfd, channelFD: -1))
         let releasedTarget = try #require(killer.target(pidfd: released.pidfd, channelFD: -1))
-        let deadline = sg_monotonic_ns() + 20_000_000
+        let deadline = sg_monotonic_ns() + 1_000_000_000   // room for a starved test thread to take it back first
         let id = try #require(killer.arm(cancelledTarget, at: deadline))
         _ = try #require(killer.arm(releasedTarget, at: deadline))
         #expect(killer.settle(id) == .cancelled)
@@ -185,7 +185,7 @@ struct DeadlineKillerTests {
         killer.stop()
     }
 
-    @Test("input the host has not read, or is reading, leaves the deadline to the loop: nothing is sent")
+    @Test("input the host has not read or is reading, or a call waiting for its seccomp verdict, leaves the deadline to the loop: nothing is sent")
     func unreadInputLeftToLoop() throws {
         let killer = try #require(DeadlineKiller())
         var pair: [Int32] = [-1, -1]
@@ -194,21 +194,29 @@ struct DeadlineKillerTests {
         var byte: UInt8 = 1
         #expect(write(pair[1], &byte, 1) == 1)   // a reply the loop has not read yet
 
-        let unread = try Child(), reading = try Child(), forgotten = try Child()
+        var verdict: [Int32] = [-1, -1]
+        #expect(sg_pipe(&verdict) == 0)
+        defer { close(verdict[0]); close(verdict[1]) }
+        #expect(write(verdict[1], &byte, 1) == 1)   // a notification the loop has not answered
+
+        let unread = try Child(), reading = try Child(), forgotten = try Child(), waiting = try Child()
+        let waitingTarget = try #require(killer.target(pidfd: waiting.pidfd, channelFD: -1, listenerFD: verdict[0]))
         let unreadTarget = try #require(killer.target(pidfd: unread.pidfd, channelFD: pair[0]))
         let readingTarget = try #require(killer.target(pidfd: reading.pidfd, channelFD: -1))
         let forgottenTarget = try #require(killer.target(pidfd: forgotten.pidfd, channelFD: pair[0]))
         readingTarget.reading(true)
         forgottenTarget.forgetChannel()
         let deadline = sg_monotonic_ns() + 5_000_000
-        let ids = try [unreadTarget, readingTarget, forgottenTarget].map { try #require(killer.arm($0, at: deadline)) }
+        let ids = try [unreadTarget, readingTarget, forgottenTarget, waitingTarget].map { try #require(killer.arm($0, at: deadline)) }
         try Self.passThread(killer, beyond: deadline)
         #expect(killer.settle(ids[0]) == .leftToLoop)
         #expect(killer.settle(ids[1]) == .leftToLoop)
-        #expect(unread.terminate() == SIGTERM && reading.terminate() == SIGTERM, "left to the loop: not killed")
+        #expect(killer.settle(ids[3]) == .leftToLoop, "a call waiting for the host's seccomp verdict")
+        #expect(unread.terminate() == SIGTERM && reading.terminate() == SIGTERM && waiting.terminate() == SIGTERM,
+                "left to the loop: not killed")
         guard case .killed = killer.settle(ids[2]) else { Issue.record("a channel forgotten is not looked at: killed"); return }
         #expect(Self.killedBySIGKILL(forgotten.waitForEnd()))
-        for target in [unreadTarget, readingTarget, forgottenTarget] { target.release() }
+        for target in [unreadTarget, readingTarget, forgottenTarget, waitingTarget] { target.release() }
         killer.stop()
     }
 

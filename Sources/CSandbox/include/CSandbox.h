@@ -224,13 +224,16 @@ sg_killer *sg_killer_start(int rt_priority, sg_killer_scheduling *scheduling);
 void sg_killer_stop(sg_killer *killer);
 /// Stops the thread if it runs and frees the killer: after every target is released.
 void sg_killer_free(sg_killer *killer);
-/// A target for process `pidfd` whose IPC socket is `channel_fd` (the caller keeps both open
-/// until it forgets the channel and releases the target). NULL when out of memory.
-sg_kill_target *sg_killer_target(sg_killer *killer, int pidfd, int channel_fd);
-/// The loop enters (1) or leaves (0) the target's channel read handler; lock-free.
+/// A target for process `pidfd` whose IPC socket is `channel_fd` and seccomp notification
+/// listener `listener_fd` (-1: none); the caller keeps them open until it forgets them and
+/// releases the target. NULL when out of memory.
+sg_kill_target *sg_killer_target(sg_killer *killer, int pidfd, int channel_fd, int listener_fd);
+/// The loop enters (1) or leaves (0) a read of the target's channel or listener; lock-free.
 void sg_kill_target_reading(sg_kill_target *target, int reading);
 /// The loop is about to close the target's IPC socket: no longer peeked.
 void sg_kill_target_forget_channel(sg_kill_target *target);
+/// The loop is about to close the target's notification listener: no longer polled.
+void sg_kill_target_forget_listener(sg_kill_target *target);
 /// Drops every deadline of the target and frees it; after this the thread never touches its
 /// pidfd. Call before closing the pidfd.
 void sg_kill_target_release(sg_kill_target *target);

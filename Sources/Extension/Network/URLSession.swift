@@ -65,9 +65,22 @@ open class URLSession: NSObject, @unchecked Sendable {
     /// Applies the host's events in order, handing delegate calls to `delegateQueue`.
     let delivery: DispatchQueue
 
+    /// The queue given at creation, else the session's own once made (``delegateQueue``).
+    private let delegateQueueStorage: Mutex<OperationQueue?>
+    /// Whether the delegate queue is the session's own (none was given).
+    let ownsDelegateQueue: Bool
+
     /// The queue delegate calls and completion handlers run on: the one given at creation, else
-    /// a serial queue of the session's own.
-    public let delegateQueue: OperationQueue
+    /// a serial queue of the session's own — made on the delivery queue just after the session
+    /// (``prepareForDelivery()``), or here if asked for first.
+    public var delegateQueue: OperationQueue {
+        delegateQueueStorage.withLock { queue in
+            if let queue { return queue }
+            let made = Self.serialQueue()
+            queue = made
+            return made
+        }
+    }
 
     /// The shared inline session, for simple requests; it has no delegate and cannot be invalidated.
     ///
@@ -85,10 +98,12 @@ open class URLSession: NSObject, @unchecked Sendable {
         storedConfiguration = configuration.copy(with: nil) as! URLSessionConfiguration
         isShared = false
         state = Mutex(State(delegate: delegate))
-        delegateQueue = queue ?? Self.serialQueue()
+        delegateQueueStorage = Mutex(queue)
+        ownsDelegateQueue = queue == nil
         delivery = DispatchQueue(label: "sandglass.urlsession.delivery")
         super.init()
         NetworkService.shared.attach(self)
+        delivery.async { [self] in prepareForDelivery() }
     }
 
     /// A session with `configuration` and no delegate.
@@ -100,7 +115,8 @@ open class URLSession: NSObject, @unchecked Sendable {
         storedConfiguration = configuration
         isShared = true
         state = Mutex(State())
-        delegateQueue = Self.serialQueue()
+        delegateQueueStorage = Mutex(nil)
+        ownsDelegateQueue = true
         delivery = DispatchQueue(label: "sandglass.urlsession.shared.delivery")
         super.init()
     }

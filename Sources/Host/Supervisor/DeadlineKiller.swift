@@ -1,8 +1,9 @@
 import CSandbox
 import Glibc
 
-/// The deadline thread: SIGKILLs an extension at the end of its activation's (or launch's)
-/// budget without waiting for the host's loop, which may be busy when the deadline comes.
+/// The deadline thread: SIGKILLs an extension at the end of its activation's budget without
+/// waiting for the host's loop, which may be busy when the deadline comes. (The launch budget,
+/// exec → hello, stays on the loop's timer.)
 ///
 /// One thread per host, at SCHED_FIFO where the host may (it runs as root), else SCHED_RR,
 /// else the lowest nice value it may take — ``scheduling`` says which. It signals through the
@@ -13,10 +14,11 @@ import Glibc
 ///
 /// Ordering (see deadline_killer.c): each deadline is settled once, under the thread's lock.
 /// Taken back by the loop first, it is never fired: an activation the loop completed is never
-/// killed. At its instant the thread leaves the decision to the loop when the host has input of
-/// the process it has not finished reading (unread bytes in its IPC socket, or the loop inside
-/// its channel's read handler), since that input may be the reply that ends the activation in
-/// time; the loop's timer then decides after reading, as it did before this thread.
+/// killed. At its instant the thread leaves the decision to the loop when the host owes the
+/// process an answer (unread bytes in its IPC socket — perhaps the reply that ends the activation
+/// in time —, a system call waiting for the host's seccomp verdict, or the loop busy reading
+/// either): that time is the host's, not the extension's. The loop's timer then decides after
+/// reading, as it did before this thread.
 final class DeadlineKiller: @unchecked Sendable {
     /// A deadline armed on the thread.
     struct ID: Hashable, Sendable {
@@ -45,7 +47,7 @@ final class DeadlineKiller: @unchecked Sendable {
             self.killer = killer
         }
 
-        /// The loop enters or leaves the process's channel read handler.
+        /// The loop enters or leaves a read of the process's channel or notification listener.
         func reading(_ isReading: Bool) {
             sg_kill_target_reading(pointer, isReading ? 1 : 0)
         }
@@ -54,6 +56,12 @@ final class DeadlineKiller: @unchecked Sendable {
         func forgetChannel() {
             guard !released else { return }
             sg_kill_target_forget_channel(pointer)
+        }
+
+        /// The notification listener is about to be closed: no longer looked at.
+        func forgetListener() {
+            guard !released else { return }
+            sg_kill_target_forget_listener(pointer)
         }
 
         /// Drops the process's deadlines; the thread never uses its pidfd after this. Before the
@@ -98,9 +106,10 @@ final class DeadlineKiller: @unchecked Sendable {
         sg_killer_stop(killer)
     }
 
-    /// A target for the process of `pidfd`, whose IPC socket is `channelFD`; nil when out of memory.
-    func target(pidfd: Int32, channelFD: Int32) -> Target? {
-        guard let pointer = sg_killer_target(killer, pidfd, channelFD) else { return nil }
+    /// A target for the process of `pidfd`, whose IPC socket is `channelFD` and seccomp
+    /// notification listener `listenerFD` (-1: none); nil when out of memory.
+    func target(pidfd: Int32, channelFD: Int32, listenerFD: Int32 = -1) -> Target? {
+        guard let pointer = sg_killer_target(killer, pidfd, channelFD, listenerFD) else { return nil }
         return Target(pointer, killer: self)
     }
 

@@ -54,7 +54,6 @@ final class ExtensionProcess {
     var pending: [RequestID: Pending] = [:]
     var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
     var launchTimer: TimerID?
-    var launchThreadDeadline: DeadlineKiller.ID?
     /// This process on the deadline thread (nil without one), and its deadlines armed there and
     /// not settled yet.
     var killTarget: DeadlineKiller.Target?

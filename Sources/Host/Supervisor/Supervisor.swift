@@ -229,7 +229,7 @@ final class Supervisor {
 
     // MARK: budget deadlines on the deadline thread
 
-    /// Arms a budget's end on the deadline thread, which SIGKILLs the process at `due` unless it
+    /// Arms an activation budget's end on the deadline thread, which SIGKILLs the process at `due` unless it
     /// is taken back first; the caller arms the loop's timer for the same instant.
     private func armOnThread(_ process: ExtensionProcess, due: UInt64, detail: String) -> DeadlineKiller.ID? {
         guard let killer, let target = process.killTarget, let id = killer.arm(target, at: due) else { return nil }
@@ -237,7 +237,7 @@ final class Supervisor {
         return id
     }
 
-    /// Takes back the thread's deadline of an activation (or launch) that ended. True when the
+    /// Takes back the thread's deadline of an activation that ended. True when the
     /// thread had killed the process first: that kill is then recorded, and the activation ends
     /// killed (`timeBudget`) when the process is reaped, its late answer ignored.
     private func takeBack(_ id: DeadlineKiller.ID?, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
@@ -453,7 +453,7 @@ final class Supervisor {
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
-        process.killTarget = killer?.target(pidfd: process.pidfd, channelFD: spawned.channelFD)
+        process.killTarget = killer?.target(pidfd: process.pidfd, channelFD: spawned.channelFD, listenerFD: spawned.listenerFD ?? -1)
         process.channel.killTarget = process.killTarget
         // The pid, not the process: the process holds its reader, which must not hold it back.
         let pid = process.pid
@@ -475,13 +475,12 @@ final class Supervisor {
                              ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
                              ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
                              ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
-        let launchDue = started + ext.budgets.launch.nanoseconds
-        let launchDetail = "no hello within the \(format(ext.budgets.launch)) launch budget"
-        process.launchThreadDeadline = armOnThread(process, due: launchDue, detail: launchDetail)
-        process.launchTimer = loop.schedule(at: launchDue) { [unowned self, unowned process] in
+        // The launch budget stays on the loop's timer (activations' budgets are on the deadline thread).
+        process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in
             process.launchTimer = nil
             guard process.state == .launching else { return }
-            self.kill(process, of: ext, .timeBudget, detail: launchDetail, deadline: launchDue)
+            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget",
+                      deadline: started + ext.budgets.launch.nanoseconds)
         }
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
@@ -663,9 +662,6 @@ final class Supervisor {
         }
         if let timer = process.launchTimer { loop.cancel(timer) }
         process.launchTimer = nil
-        let launchDeadline = process.launchThreadDeadline
-        process.launchThreadDeadline = nil
-        if takeBack(launchDeadline, from: process, of: ext) { return }
         process.hello = hello
         process.helloAt = sg_monotonic_ns()
         process.state = .ready
@@ -722,6 +718,9 @@ final class Supervisor {
 
     private func handleDenial(_ process: ExtensionProcess, of ext: ManagedExtension, mask: UInt32) {
         guard let listener = process.listenerFD else { return }
+        // The call waits for the host's verdict: its time is not the extension's (deadline thread).
+        process.killTarget?.reading(true)
+        defer { process.killTarget?.reading(false) }
         if mask & UInt32(SG_EPOLLIN) != 0 {
             var note = sg_notification()
             let rc = sg_notify_receive(listener, &note)
@@ -745,6 +744,7 @@ final class Supervisor {
 
     private func closeListener(_ process: ExtensionProcess) {
         guard let listener = process.listenerFD else { return }
+        process.killTarget?.forgetListener()
         loop.unregister(listener)
         close(listener)
         process.listenerFD = nil
@@ -800,7 +800,6 @@ final class Supervisor {
         }
         // Did the deadline thread kill it? Recorded before its exit.
         settleThreadDeadlines(process, of: ext)
-        process.launchThreadDeadline = nil
         let reapedAt = sg_monotonic_ns()
         tellThrottled(process, of: ext, now: reapedAt, force: true)
         process.killTarget?.release()   // before the pidfd is closed: the thread never signals a reused descriptor

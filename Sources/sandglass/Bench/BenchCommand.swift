@@ -161,6 +161,7 @@ struct BenchCommand: AsyncParsableCommand {
             rows[0].notes.append("Where the time goes (medians): \(cold).")
             if rows[0].met == false { rows[0].notes.append(BackgroundEventFigures.coldStagesExplained) }
             rows[1].notes.append("Where the time goes (medians): \(warm).")
+            report.sections.append(("The cold relaunch path: where a new process's time goes", BackgroundEventFigures.coldPathNotes))
             report.rows += rows
             show(FigureTable(rows: rows), bench)
             for row in rows { for note in row.notes { say("  " + note) } }
