@@ -4,7 +4,7 @@ EXAMPLES := .build/examples
 SANDGLASS := .build/debug/sandglass
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all deps browser build clock-shim examples test demo release bench bench-micro fuzz fuzz-build fuzz-seeds stress clean
+.PHONY: all deps browser build clock-shim examples test demo docs release bench bench-micro fuzz fuzz-build fuzz-seeds stress clean
 
 all: build
 
@@ -58,6 +58,23 @@ test: examples browser
 demo: examples
 	$(SANDGLASS) demo --examples $(EXAMPLES)
 
+# DocC: the SDK (WidgetKit, what differs from Apple's) and the host as a library (the event-log
+# reference, the concurrency model, the virtual clock), as static sites in .build/docs.
+DOCC ?= $(shell dirname "$$(readlink -f "$$(command -v swift)")")/docc
+SYMBOLS = .build/docs/symbols
+docs: build
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+	@for module in WidgetKit SandglassHost; do \
+		rm -rf $(SYMBOLS)/$$module && mkdir -p $(SYMBOLS)/$$module && \
+		cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/$$module.symbols.json \
+		   "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/$$module@*.symbols.json $(SYMBOLS)/$$module/ 2>/dev/null; \
+		catalog=$$(ls -d Sources/*/$$module.docc) && \
+		$(DOCC) convert $$catalog --additional-symbol-graph-dir $(SYMBOLS)/$$module \
+			--fallback-display-name $$module --fallback-bundle-identifier sandglass.$$module \
+			--warnings-as-errors --output-path .build/docs/$$module || exit 1; \
+		echo "documentation: .build/docs/$$module (serve it: python3 -m http.server -d .build/docs/$$module)"; \
+	done
+
 # The optimised host, for figures: benchmarks and long stress runs.
 release: deps
 	$(SWIFT) build -c release --product sandglass
@@ -83,7 +100,7 @@ FUZZ_JOBS ?= 1
 FUZZ := .build/fuzz
 FUZZ_FLAGS := -O -sanitize=fuzzer -parse-as-library
 BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleIdentifierRules.swift \
-	BundleLoader.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
+	BundleLoader.swift Entitlements.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
 	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift
 
 fuzz-build: $(FUZZ)/frame-decoder $(FUZZ)/bundle-loader

@@ -4,9 +4,9 @@ import PackageDescription
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
-/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, AppIntents,
-///   CoreLocation and NotificationCenter, so one product dependency makes every import work),
-///   Apple's API shapes.
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, AppIntents, Intents,
+///   CoreLocation, NotificationCenter, os and OSLog, so one product dependency makes every import
+///   work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
 /// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
@@ -16,7 +16,7 @@ let package = Package(
     name: "sandglass",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "CoreLocation", "NotificationCenter"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "WidgetKit",
-            dependencies: ["SandglassIPC", "SwiftUI"],
+            dependencies: ["SandglassIPC", "SwiftUI", "Intents"],
             path: "Sources/Extension"
         ),
         /// The views of widgets: the subset of SwiftUI that WidgetKit permits, evaluated and laid
@@ -57,6 +57,8 @@ let package = Package(
             name: "AppIntents",
             path: "Sources/AppIntents"
         ),
+        /// `INIntent` and `INObject` for `IntentConfiguration` widgets (`import Intents`).
+        .target(name: "Intents", path: "Sources/Intents"),
         .target(
             name: "CoreLocation",
             dependencies: ["WidgetKit", "SandglassIPC"],
@@ -67,6 +69,9 @@ let package = Package(
             dependencies: ["WidgetKit"],
             path: "Sources/NotificationCenter"
         ),
+        /// `Logger` and `os_log` (`import os`, `import OSLog`): messages to the host's event log.
+        .target(name: "os", dependencies: ["WidgetKit", "SandglassIPC"], path: "Sources/os"),
+        .target(name: "OSLog", dependencies: ["os"], path: "Sources/OSLog"),
         .target(
             name: "CSandbox",
             path: "Sources/CSandbox",
@@ -120,7 +125,7 @@ let package = Package(
             path: "Sources/sandglass"
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "CoreLocation", "NotificationCenter"], path: "Tests/WidgetKitTests"),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"], path: "Tests/WidgetKitTests"),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
         .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(

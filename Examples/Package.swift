@@ -138,6 +138,22 @@ let package = Package(
             path: "TimetableWidget",
             swiftSettings: appleStyle
         ),
+        /// Relay.app: an app group shared with the app (UserDefaults(suiteName:), containerURL),
+        /// a configurable widget (IntentConfiguration, a custom INIntent), Logger and os_log.
+        .executableTarget(
+            name: "RelayWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "RelayWidget",
+            swiftSettings: appleStyle
+        ),
+        /// What an extension reaches of the app group it declares: Relay.app's second extension
+        /// (another uid sharing the group), and Intruder.app's (another app naming Relay's group).
+        .executableTarget(
+            name: "GroupProbeWidget",
+            dependencies: [.product(name: "WidgetKit", package: "sandglass")],
+            path: "GroupProbeWidget",
+            swiftSettings: appleStyle
+        ),
         /// `getTimeline` writes garbage to the IPC descriptor.
         .executableTarget(
             name: "GarbageWidget",

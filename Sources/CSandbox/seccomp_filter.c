@@ -1,5 +1,5 @@
 // The default seccomp policy, built with libseccomp once in the parent and exported as BPF.
-// Default allow; the denials of DESIGN.md "Sandbox": no internet sockets, no ptrace, mount,
+// Default allow; the denials of the README's "The sandbox": no internet sockets, no ptrace, mount,
 // namespaces, module loading, bpf, perf, keyring, process_vm_*, no new processes (threads
 // allowed; clone3 answers ENOSYS so that glibc falls back to clone), no io_uring (it could open
 // sockets behind seccomp's back), and no further seccomp filters (a stacked USER_NOTIF filter

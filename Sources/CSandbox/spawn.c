@@ -90,7 +90,8 @@ static int child_main(void *arg) {
     // parent's threads, whose memory this child shares. Before PR_SET_PDEATHSIG, which a
     // change of credentials clears.
     if (req->gid >= 0) {
-        if (syscall(SYS_setgroups, 0, NULL) != 0) child_fail(a, SG_STEP_CREDENTIALS);
+        // No supplementary groups but the app groups' it shares (one gid per app group).
+        if (syscall(SYS_setgroups, (size_t)req->supplementary_gid_count, req->supplementary_gids) != 0) child_fail(a, SG_STEP_CREDENTIALS);
         if (syscall(SYS_setresgid, req->gid, req->gid, req->gid) != 0) child_fail(a, SG_STEP_CREDENTIALS);
     }
     if (req->uid >= 0 && syscall(SYS_setresuid, req->uid, req->uid, req->uid) != 0) child_fail(a, SG_STEP_CREDENTIALS);

@@ -47,37 +47,37 @@ public final class HostMetrics: Sendable {
     /// Counts `event`.
     public func record(_ event: HostEvent) {
         count("sandglass_host_events_total", [("event", event.name)])
-        switch event.name {
-        case "spawned":
+        switch event.kind {
+        case .spawned:
             count("sandglass_spawns_total", [("bundle", event.bundle ?? "?")])
             if let pid = event.int("pid") { updateLive { $0.insert(pid) } }
-        case "exited":
+        case .exited:
             if let pid = event.int("pid") { updateLive { $0.remove(pid) } }
-        case "killed":
+        case .killed:
             count("sandglass_kills_total", [("reason", event.string("reason") ?? "?")])
-        case "activation.end":
+        case .activationEnd:
             let kind = event.string("kind") ?? "?"
             count("sandglass_activations_total", [("kind", kind), ("outcome", event.string("outcome") ?? "?")])
             if let ms = event.double("ms") {
                 Timer(label: "sandglass_activation_duration_seconds", dimensions: [("kind", kind)], factory: factory)
                     .recordNanoseconds(Int64(ms * 1_000_000))
             }
-        case "timeline":
+        case .timeline:
             count("sandglass_timelines_total", [("bundle", event.bundle ?? "?")])
-        case "download.started":
+        case .downloadStarted:
             if event.int("attempt") ?? 1 == 1 { count("sandglass_downloads_started_total") }
-        case "download.finished", "download.failed":
-            count("sandglass_downloads_total", [("result", event.name == "download.finished" ? "finished" : "failed")])
+        case .downloadFinished, .downloadFailed:
+            count("sandglass_downloads_total", [("result", event.kind == .downloadFinished ? "finished" : "failed")])
             if let bytes = event.int("bytes"), bytes > 0 { count("sandglass_download_bytes_total", by: bytes) }
-        case "event.delivered":
+        case .eventDelivered:
             count("sandglass_events_delivered_total")
-        case "events.finished":
+        case .eventsFinished:
             count("sandglass_events_acknowledged_total", by: event.int("acknowledged") ?? 0)
-        case "sandbox.denied":
+        case .sandboxDenied:
             count("sandglass_sandbox_denials_total")
-        case "protocol.violation":
+        case .protocolViolation:
             count("sandglass_protocol_violations_total")
-        case "invariant.violated":
+        case .invariantViolated:
             count("sandglass_invariant_violations_total")
         default:
             if event.name.hasPrefix("reload.") {

@@ -24,14 +24,14 @@ public final class RunTally: Sendable {
         counts.withLockedValue { c in
             c.events += 1
             c.lastT = max(c.lastT, event.t)
-            switch event.name {
-            case "run.start": c.clock = event.string("clock") ?? "real"
-            case "activation.end": c.activations[event.string("outcome") ?? "?", default: 0] += 1
-            case "killed":
+            switch event.kind {
+            case .runStart: c.clock = event.string("clock") ?? "real"
+            case .activationEnd: c.activations[event.string("outcome") ?? "?", default: 0] += 1
+            case .killed:
                 c.kills[event.string("reason") ?? "?", default: 0] += 1
                 c.killsByBundle[event.bundle ?? "?", default: 0] += 1
-            case "spawned": c.spawnsByBundle[event.bundle ?? "?", default: 0] += 1
-            case "timeline": c.timelines += 1
+            case .spawned: c.spawnsByBundle[event.bundle ?? "?", default: 0] += 1
+            case .timeline: c.timelines += 1
             default: break
             }
         }

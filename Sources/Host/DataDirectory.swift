@@ -2,7 +2,8 @@ import Glibc
 
 /// The modes of the host's data directory and its parts. Extensions may traverse the data
 /// directory and the containers root to reach their own container, and the bundle store and
-/// runtime directory to reach their executable and the clock shim, but list none of them; the
+/// runtime directory to reach their executable and the clock shim, and the app groups' root to
+/// reach the groups they declare, but list none of them; the
 /// journal and transfers are the host's alone.
 enum DataDirectory {
     /// Traversable, not listable (mode 0711).
@@ -13,6 +14,7 @@ enum DataDirectory {
     /// The subdirectories and their modes.
     static let layout: [(name: String, mode: mode_t)] = [
         ("Containers", traversable), ("Bundles", traversable), ("Runtime", traversable), ("Transfers", hostOnly),
+        ("AppGroups", traversable),
     ]
 
     /// Creates what is missing and sets the modes of `path` (when it is the host's) and its

@@ -46,7 +46,7 @@ extension ExtensionHost {
 
 extension ExtensionHost {
     /// Records a harness's own event in the run's log (`stress.stall`, …), stamped on the run clock.
-    public func record(_ name: String, _ fields: [(String, JSONValue)] = []) async {
+    public func record(_ name: EventName, _ fields: [(String, JSONValue)] = []) async {
         await core.record(name, fields)
     }
 

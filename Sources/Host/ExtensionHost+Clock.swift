@@ -24,7 +24,7 @@ extension ExtensionHost {
     /// returned at once; the next call looks after it.
     ///
     /// ```swift
-    /// let next = await host.advance(by: .seconds(3600)) { $0.name == "timeline" }
+    /// let next = await host.advance(by: .seconds(3600)) { $0.kind == .timeline }
     /// ```
     public func advance(by duration: Duration, until predicate: @escaping @Sendable (HostEvent) -> Bool) async -> HostEvent? {
         await core.advance(by: duration, until: predicate)

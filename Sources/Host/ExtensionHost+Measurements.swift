@@ -64,6 +64,26 @@ extension ExtensionHost {
     public func container(of bundleIdentifier: String) async -> String? {
         await core.container(of: bundleIdentifier)
     }
+
+    /// The deadline thread's scheduling (`SCHED_FIFO priority 10`, `nice -20 …`) and how its
+    /// deadlines ended so far: killed by it, left to the loop (input the host had not read, or
+    /// the process already dead), taken back in time. `nil` without the thread. Read off the
+    /// loop: it answers while the loop is held.
+    @_spi(Measurements)
+    public func deadlineThread() -> (scheduling: String, killed: Int, leftToLoop: Int, takenBack: Int)? {
+        guard let killer else { return nil }
+        let counts = killer.counts
+        return (killer.scheduling, Int(counts.fired), Int(counts.left_for_input + counts.not_sent), Int(counts.cancelled))
+    }
+
+    /// Blocks the host's loop thread the next time extension `bundleIdentifier` reaches `step`,
+    /// until the returned hold is released or `limit` passes (see ``LoopHold``).
+    @_spi(Measurements)
+    public func holdLoop(at step: ProtocolStep, of bundleIdentifier: String, limit: Duration) async -> LoopHold {
+        let hold = LoopHold(limit: limit)
+        await core.armLoopHold(step, bundle: bundleIdentifier, hold: hold)
+        return hold
+    }
 }
 
 extension HostCore {
@@ -116,6 +136,14 @@ extension HostCore {
 
     func container(of id: String) -> String? {
         supervisor.extensions[id]?.container
+    }
+
+    func deadlineKiller() -> DeadlineKiller? {
+        supervisor.killer
+    }
+
+    func armLoopHold(_ step: ProtocolStep, bundle: String, hold: LoopHold) {
+        chaos.armHold(step, bundle: bundle, hold: hold)
     }
 
     /// Pins the loop thread and every thread of `pid` to `cpu` (-1: anywhere).

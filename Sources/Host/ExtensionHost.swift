@@ -1,5 +1,6 @@
 import Foundation
 import SandglassIPC
+import Synchronization
 
 /// A Sandglass host: the system side of widget extensions, as a library.
 ///
@@ -7,17 +8,21 @@ import SandglassIPC
 /// let host = try await ExtensionHost(.temporary())
 /// try await host.install("Leaderboard.app")
 /// await host.start()
-/// let timeline = try await host.waitForEvent(timeout: .seconds(10)) { $0.name == "timeline" }
+/// let timeline = try await host.waitForEvent(timeout: .seconds(10)) { $0.kind == .timeline }
 /// let summary = await host.shutdown()
 /// ```
 ///
 /// Every extension runs as its own sandboxed process; kills are SIGKILLs; the events are the
-/// run's event log (see DESIGN.md, "The event log").
+/// run's event log (see <doc:EventLog>).
 public final class ExtensionHost: Sendable {
     let core: HostCore
     private let loop: EventLoop
     /// The configuration the host was made with.
     public let configuration: HostConfiguration
+    /// The app groups of the installed apps (``appGroup(_:app:)``).
+    let installedAppGroups = Mutex<[AppGroup]>([])
+    /// The supervisor's deadline thread, read off the loop by the measurements.
+    let killer: DeadlineKiller?
 
     /// Starts a host: its event loop thread, sandbox, clock and event log.
     public init(_ configuration: HostConfiguration) async throws {
@@ -30,12 +35,16 @@ public final class ExtensionHost: Sendable {
             loop.shutdown()
             throw error
         }
+        killer = await core.deadlineKiller()
     }
 
     /// Validates and installs the app bundle at `path` (refused with the file and key named when malformed).
     @discardableResult
     public func install(_ path: String) async throws -> AppBundle {
-        try await core.install(path)
+        let app = try await core.install(path)
+        let groups = await core.appGroups(of: app.bundleIdentifier)
+        installedAppGroups.withLock { $0 += groups }
+        return app
     }
 
     /// Launches the widget extensions and puts one widget of each kind on the screen.
@@ -74,7 +83,7 @@ public final class ExtensionHost: Sendable {
     /// `events.finished`, …).
     ///
     /// ```swift
-    /// await host.killWhen { $0.name == "event.delivered" }
+    /// await host.killWhen { $0.kind == .eventDelivered }
     /// ```
     public func killWhen(reason: KillReason = .chaos, _ predicate: @escaping @Sendable (HostEvent) -> Bool) async {
         await core.armKill(reason: reason, where: predicate)

@@ -53,6 +53,20 @@ public struct HostConfiguration: Sendable {
     /// The budgets on what an extension may send unasked: log bytes, reload and diagnostic rates,
     /// requests a second, inline tasks alive at once.
     public var messageLimits = MessageLimits()
+    /// The configurations widgets carry, as the user sets them in a widget's edit sheet: the
+    /// intent's parameters as a JSON object, by widget name (`bundle/kind/family`,
+    /// `bundle/kind`, kind, or bundle identifier; the most specific wins). `IntentConfiguration`
+    /// and `AppIntentConfiguration` providers get their intent with these parameters set.
+    public var widgetConfigurations: [String: String] = [:]
+    /// Shows the private values of `Logger` and `os_log` messages in the event log, as Xcode
+    /// does for the process it launches (`sandglass run --log-private`); by default they are
+    /// redacted (`<private>`), as on a device. `.sensitive` values stay redacted either way.
+    public var revealsPrivateLogValues = false
+
+    /// Directories whose files seed app groups' containers at install, by group identifier
+    /// (`sandglass run --app-group group.x=DIR`): every installed app that declares the group
+    /// gets a copy (files replaced, others kept).
+    public var appGroupSeeds: [String: String] = [:]
 
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {

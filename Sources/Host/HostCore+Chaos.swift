@@ -16,7 +16,7 @@ extension HostCore {
         guard let ext = supervisor.extensions[bundle], let process = ext.process, process.killReason == nil else { return nil }
         _ = sg_pidfd_send_signal(process.pidfd, SIGSTOP)
         process.isSuspended = true
-        log.emit("suspended", [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))),
+        log.emit(.suspended, [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))),
                                ("detail", "SIGSTOP: the process is frozen, as iOS suspends an extension")])
         return process.pid
     }
@@ -27,7 +27,7 @@ extension HostCore {
               pid == nil || process.pid == pid else { return false }
         process.isSuspended = false
         _ = sg_pidfd_send_signal(process.pidfd, SIGCONT)
-        log.emit("resumed", [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))), ("detail", "SIGCONT")])
+        log.emit(.resumed, [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))), ("detail", "SIGCONT")])
         return true
     }
 
@@ -41,7 +41,7 @@ extension HostCore {
         var fields: [(String, JSONValue)] = [("bundle", .string(bundle)), ("bytes", .int(Int64(bytes))),
                                              ("previousBytes", .int(Int64(previous)))]
         guard let process = ext.process, process.killReason == nil else {
-            log.emit("memory.limit", fields)
+            log.emit(.memoryLimit, fields)
             return true
         }
         fields.insert(("pid", .int(Int64(process.pid))), at: 1)
@@ -55,13 +55,13 @@ extension HostCore {
         } else if let rss = process.residentBytes(), rss > bytes {
             refused = "resident memory \(rss >> 10) KiB is over the lowered limit"
         }
-        log.emit("memory.limit", fields)
+        log.emit(.memoryLimit, fields)
         if let refused {
             if bytes < previous {
                 // Under its footprint: jetsam's answer is the kill.
                 supervisor.kill(process, of: ext, .memory, detail: "memory limit lowered to \(bytes >> 10) KiB, under what it uses: \(refused)")
             } else {
-                log.emit("host.error", [("bundle", .string(bundle)), ("error", .string("raising the memory limit to \(bytes >> 10) KiB failed: \(refused)"))])
+                log.emit(.hostError, [("bundle", .string(bundle)), ("error", .string("raising the memory limit to \(bytes >> 10) KiB failed: \(refused)"))])
             }
         }
         return true
@@ -69,7 +69,7 @@ extension HostCore {
 }
 
 extension HostCore {
-    func record(_ name: String, _ fields: [(String, JSONValue)]) {
+    func record(_ name: EventName, _ fields: [(String, JSONValue)]) {
         log.emit(name, fields)
     }
 

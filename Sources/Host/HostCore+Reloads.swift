@@ -14,7 +14,7 @@ extension HostCore {
     func setActivity(_ activity: AppActivity, _ active: Bool, app: String?) -> [String] {
         let targets = appIdentifiers(app)
         for id in targets where system.set(activity, active, app: id) {
-            log.emit("app.state", [("app", .string(id)), ("activity", .string(activity.rawValue)), ("active", .bool(active))])
+            log.emit(.appState, [("app", .string(id)), ("activity", .string(activity.rawValue)), ("active", .bool(active))])
         }
         return targets
     }
@@ -24,18 +24,18 @@ extension HostCore {
         if let widget {
             for instance in scheduler.instances(matching: widget) {
                 system.widgetVisibility[instance.id] = visibility
-                log.emit("visibility.changed", [("widget", .string(instance.id)), ("visibility", .string(visibility.rawValue))])
+                log.emit(.visibilityChanged, [("widget", .string(instance.id)), ("visibility", .string(visibility.rawValue))])
             }
         } else {
             system.visibility = visibility
             system.widgetVisibility.removeAll()
-            log.emit("visibility.changed", [("visibility", .string(visibility.rawValue))])
+            log.emit(.visibilityChanged, [("visibility", .string(visibility.rawValue))])
         }
     }
 
     /// A system change: every widget reloads, exempt from its budget.
     func simulateSystemChange(_ change: SystemChange) {
-        log.emit("system.changed", [("change", .string(change.rawValue))])
+        log.emit(.systemChanged, [("change", .string(change.rawValue))])
         scheduler.requestReload(scheduler.instances, reason: change.reloadReason, origin: "system")
     }
 

@@ -31,6 +31,8 @@ actor HostCore {
 
         init(_ configuration: HostConfiguration, loop: EventLoop) throws {
             self.configuration = configuration
+            // Checked before anything is made (directories, cgroups) that a refusal would leave behind.
+            let widgetConfigurations = try WidgetConfigurations.validated(configuration.widgetConfigurations)
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             try DataDirectory.prepare(configuration.dataDirectory)
             clock = RunClock(mode: configuration.clock, loop: loop)
@@ -51,6 +53,7 @@ actor HostCore {
             policy.readablePaths.append(configuration.dataDirectory + "/Runtime")
             sandbox = try Sandbox(policy: policy, dataDirectory: configuration.dataDirectory)
             var environment = configuration.extensionEnvironment
+            if configuration.revealsPrivateLogValues { environment["SANDGLASS_LOG_PRIVATE"] = "1" }
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset
                 // from a page the host updates on every jump.
@@ -70,6 +73,7 @@ actor HostCore {
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
                 settings: .init(maximumFrameLength: configuration.maximumFrameLength,
                                 containersRoot: configuration.dataDirectory + "/Containers",
+                                appGroupsRoot: configuration.dataDirectory + "/AppGroups",
                                 messageLimits: configuration.messageLimits,
                                 budgetOverrides: configuration.budgetOverrides,
                                 environment: environment,
@@ -77,6 +81,7 @@ actor HostCore {
             system = SystemState(visibility: configuration.visibility.widgetVisibility)
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log, system: system)
             scheduler.debugReloads = configuration.debugReloads
+            scheduler.configurations = widgetConfigurations
             screen = Screen(schedule: configuration.visibility, clock: clock, log: log)
             location = LocationService(settings: configuration.location, clock: clock, log: log, screen: screen,
                                        supervisor: supervisor, scheduler: scheduler)
@@ -122,7 +127,7 @@ actor HostCore {
         parts = try Parts(configuration, loop: loop)
         _ = sg_raise_nofile_limit()
         let sandbox = parts.sandbox.summary
-        log.emit("run.start", [
+        log.emit(.runStart, [
             ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
             ("pid", .int(Int64(getpid()))),
             ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
@@ -130,9 +135,10 @@ actor HostCore {
             ("visibility", .string(configuration.visibility.description)),
             ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
             ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("deadlineThread", .string(supervisor.killer?.scheduling ?? "none (budget kills wait for the loop's timers)")),
         ])
         if !parts.sandbox.cgroups.reclaimed.isEmpty {
-            log.emit("cgroup.reclaimed", [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
+            log.emit(.cgroupReclaimed, [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
                                           ("detail", "groups of hosts that died without removing them: their processes killed, the groups removed")])
         }
         // Cycles through `self`, broken in shutdown().
@@ -164,9 +170,10 @@ actor HostCore {
         for bundle in app.extensions {
             registered.append(try supervisor.register(bundle, app: app))
         }
+        try prepareAppGroups(of: app)
         apps.append(app)
         installedFrom[app.bundleIdentifier] = original.path
-        log.emit("installed", [
+        log.emit(.installed, [
             ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
             ("extensions", .array(app.extensions.map { ext in
                 .object([("bundle", .string(ext.bundleIdentifier)), ("point", .string(ext.point.rawValue)),
@@ -200,6 +207,10 @@ actor HostCore {
     private func route(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) {
         if parts.network.handle(message, from: process, of: ext) { return }
         if case .locationRequest(let mode) = message { return location.handle(mode, from: process, of: ext) }
+        if case .currentConfigurationsRequest(let id) = message {
+            process.channel.send(.currentConfigurations(id, currentConfigurations(app: ext.app.bundleIdentifier)))
+            return
+        }
         process.channel.send(.error(ErrorReport(requestID: message.requestID, code: .unsupportedRequest,
                                                 message: "\(message.type) is not supported by this host")))
     }
@@ -273,7 +284,7 @@ actor HostCore {
         if let v = change.visibility { fields.append(("visibility", .string(v.description))) }
         if let p = change.position { fields.append(("position", .string(p.description))) }
         if let note = change.note { fields.append(("note", .string(note))) }
-        log.emit("scenario.change", fields)
+        log.emit(.scenarioChange, fields)
         location.change(authorization: change.authorization, widgetApproval: change.widgetApproval, position: change.position, cause: cause)
         if let visibility = change.visibility {
             screen.change(to: visibility)
@@ -389,12 +400,12 @@ actor HostCore {
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
         for violation in ReloadAudit.budgetViolations(in: log.history) {
-            log.emit("invariant.violated", [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
+            log.emit(.invariantViolated, [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
                                             ("kind", .string(violation.kind)), ("family", .string(violation.family)),
                                             ("detail", .string(violation.description))])
         }
         let summary = RunSummary(events: log.history)
-        log.emit("run.end", summary.fields)
+        log.emit(.runEnd, summary.fields)
         parts.sandbox.close()
         parts.clockPage?.close()
         log.close()

@@ -30,12 +30,12 @@ final class RefreshProbe {
             let started = sg_monotonic_ns()
             observer = log.observe { event in
                 guard event.bundle == bundle, event.string("kind") == kind else { return }
-                switch event.name {
-                case "timeline":
+                switch event.kind {
+                case .timeline:
                     let now = sg_monotonic_ns()
                     log.removeObserver(observer)
                     continuation.resume(returning: now - started)
-                case "reload.failed", "reload.denied":
+                case .reloadFailed, .reloadDenied:
                     log.removeObserver(observer)
                     continuation.resume(returning: nil)
                 default:
@@ -54,7 +54,7 @@ final class RefreshProbe {
         for instance in targets { counter.byName[instance.bundleIdentifier + "\u{0}" + instance.kind] = instance }
         let scheduler = self.scheduler
         let observer = log.observe { event in
-            guard counter.counting, event.name == "timeline", let bundle = event.bundle, let kind = event.string("kind"),
+            guard counter.counting, event.kind == .timeline, let bundle = event.bundle, let kind = event.string("kind"),
                   let instance = counter.byName[bundle + "\u{0}" + kind] else { return }
             counter.timelines += 1
             scheduler.requestReload([instance], reason: .appIntent, origin: "host")

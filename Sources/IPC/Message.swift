@@ -15,6 +15,9 @@ public enum Message: Sendable, Hashable {
     case timelineRequest(RequestID, ActivationContext)
     /// H→E: `widgetPerformUpdate(completionHandler:)` of a Today extension.
     case performUpdateRequest(RequestID)
+    /// H→E, just before the placeholder, snapshot or timeline request with the same id: the
+    /// configuration of the widget it is for (since 3.1; a widget without one gets none).
+    case widgetConfiguration(RequestID, WidgetConfigurationPayload)
 
     /// E→H: the entry answering a placeholder or snapshot request.
     case entryReply(RequestID, EntryPayload)
@@ -27,9 +30,15 @@ public enum Message: Sendable, Hashable {
     case reloadTimelines(kind: String)
     /// E→H: `WidgetCenter.shared.reloadAllTimelines()`.
     case reloadAllTimelines
+    /// E→H: `WidgetCenter.shared.getCurrentConfigurations(_:)` (since 3.1).
+    case currentConfigurationsRequest(RequestID)
+    /// H→E: the widgets of the extension on screen, with their configurations (since 3.1).
+    case currentConfigurations(RequestID, [WidgetConfigurationPayload])
 
     /// E→H: a log line.
     case log(LogRecord)
+    /// E→H: a `Logger` / `os_log` message, with its subsystem and category (since 3.1).
+    case osLog(OSLogRecord)
     /// Either direction: a failed request, or a refusal.
     case error(ErrorReport)
     /// H→E: are you there? Answered at once with `pong` by the SDK's reader thread, without
@@ -115,12 +124,16 @@ public enum Message: Sendable, Hashable {
         case .snapshotRequest: .snapshotRequest
         case .timelineRequest: .timelineRequest
         case .performUpdateRequest: .performUpdateRequest
+        case .widgetConfiguration: .widgetConfiguration
         case .entryReply: .entryReply
         case .timelineReply: .timelineReply
         case .updateResultReply: .updateResultReply
         case .reloadTimelines: .reloadTimelines
         case .reloadAllTimelines: .reloadAllTimelines
+        case .currentConfigurationsRequest: .currentConfigurationsRequest
+        case .currentConfigurations: .currentConfigurations
         case .log: .log
+        case .osLog: .osLog
         case .error: .error
         case .ping: .ping
         case .pong: .pong
@@ -158,13 +171,14 @@ public enum Message: Sendable, Hashable {
         case .placeholderRequest(let id, _), .snapshotRequest(let id, _), .timelineRequest(let id, _),
              .performUpdateRequest(let id), .entryReply(let id, _), .timelineReply(let id, _),
              .updateResultReply(let id, _), .backgroundEventsRequest(let id, _), .backgroundEventsReply(let id, _),
-             .createTask(let id, _), .taskCreated(let id, _), .getTasks(let id, _), .taskList(let id, _):
+             .createTask(let id, _), .taskCreated(let id, _), .getTasks(let id, _), .taskList(let id, _),
+             .widgetConfiguration(let id, _), .currentConfigurationsRequest(let id), .currentConfigurations(let id, _):
             id
         case .error(let report):
             report.requestID
         case .diagnostic(let report):
             report.requestID
-        case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .ping, .pong,
+        case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .osLog, .ping, .pong,
              .attachSession, .sessionAttached, .sessionInvalidated, .invalidateSession, .eventHandled,
              .eventsFinished, .allEventsDelivered, .resumeTask, .cancelTask, .taskProgress, .taskResponse,
              .taskData, .downloadFinished, .taskCompleted, .locationAuthorization, .locationRequest,

@@ -24,8 +24,14 @@ enum MessageCodec {
         case .placeholderRequest(let id, let c), .snapshotRequest(let id, let c), .timelineRequest(let id, let c):
             w.writeVarint(id.rawValue)
             encode(c, into: &w)
-        case .performUpdateRequest(let id):
+        case .performUpdateRequest(let id), .currentConfigurationsRequest(let id):
             w.writeVarint(id.rawValue)
+        case .widgetConfiguration(let id, let configuration):
+            w.writeVarint(id.rawValue)
+            encode(configuration, into: &w)
+        case .currentConfigurations(let id, let configurations):
+            w.writeVarint(id.rawValue)
+            w.write(array: configurations) { w, c in encode(c, into: &w) }
         case .entryReply(let id, let e):
             w.writeVarint(id.rawValue)
             encode(e, into: &w)
@@ -49,6 +55,11 @@ enum MessageCodec {
         case .log(let record):
             w.write(record.level.rawValue)
             w.write(record.message)
+        case .osLog(let record):
+            w.write(record.level.rawValue)
+            w.write(record.subsystem)
+            w.write(record.category)
+            w.write(record.message)
         case .error(let report):
             w.write(report.requestID) { $0.writeVarint($1.rawValue) }
             w.write(report.code.rawValue)
@@ -71,6 +82,12 @@ enum MessageCodec {
         w.write(c.isPreview)
         w.write(c.displayWidth)
         w.write(c.displayHeight)
+    }
+
+    private static func encode(_ c: WidgetConfigurationPayload, into w: inout BinaryWriter) {
+        w.write(c.kind)
+        w.write(c.family)
+        w.write(bytes: c.intent)
     }
 
     private static func encode(_ e: EntryPayload, into w: inout BinaryWriter) {
@@ -127,6 +144,13 @@ enum MessageCodec {
             return .timelineRequest(try readID(&r), try readContext(&r))
         case .performUpdateRequest:
             return .performUpdateRequest(try readID(&r))
+        case .widgetConfiguration:
+            return .widgetConfiguration(try readID(&r), try readWidgetConfiguration(&r))
+        case .currentConfigurationsRequest:
+            return .currentConfigurationsRequest(try readID(&r))
+        case .currentConfigurations:
+            let id = try readID(&r)
+            return .currentConfigurations(id, try r.readArray("configurations") { (r) throws(PayloadError) in try readWidgetConfiguration(&r) })
         case .entryReply:
             return .entryReply(try readID(&r), try readEntry(&r))
         case .timelineReply:
@@ -149,6 +173,11 @@ enum MessageCodec {
         case .log:
             let level = try r.readEnum("log level", LogLevel.self)
             return .log(LogRecord(level: level, message: try r.readString("log message")))
+        case .osLog:
+            let level = try r.readEnum("log level", LogLevel.self)
+            let subsystem = try r.readString("subsystem")
+            let category = try r.readString("category")
+            return .osLog(OSLogRecord(level: level, subsystem: subsystem, category: category, message: try r.readString("log message")))
         case .error:
             let id = try r.readOptional("request id") { (r) throws(PayloadError) in RequestID(try r.readVarint("request id")) }
             let start = r.offset
@@ -183,6 +212,11 @@ enum MessageCodec {
             displayWidth: try r.readDouble("display width"),
             displayHeight: try r.readDouble("display height")
         )
+    }
+
+    private static func readWidgetConfiguration(_ r: inout BinaryReader) throws(PayloadError) -> WidgetConfigurationPayload {
+        WidgetConfigurationPayload(kind: try r.readString("kind"), family: try r.readString("family"),
+                                   intent: try r.readBytes("intent JSON"))
     }
 
     private static func readEntry(_ r: inout BinaryReader) throws(PayloadError) -> EntryPayload {

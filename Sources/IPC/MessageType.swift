@@ -12,6 +12,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case snapshotRequest = 0x11
     case timelineRequest = 0x12
     case performUpdateRequest = 0x13
+    case widgetConfiguration = 0x14
 
     case entryReply = 0x20
     case timelineReply = 0x21
@@ -19,12 +20,15 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
 
     case reloadTimelines = 0x30
     case reloadAllTimelines = 0x31
+    case currentConfigurationsRequest = 0x32
+    case currentConfigurations = 0x33
 
     case log = 0x40
     case error = 0x41
     case ping = 0x42
     case pong = 0x43
     case diagnostic = 0x44
+    case osLog = 0x45
 
     case attachSession = 0x50
     case sessionAttached = 0x51
@@ -59,10 +63,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     private static let names: [MessageType: String] = [
         .hello: "hello", .welcome: "welcome",
         .placeholderRequest: "placeholderRequest", .snapshotRequest: "snapshotRequest", .timelineRequest: "timelineRequest",
-        .performUpdateRequest: "performUpdateRequest",
+        .performUpdateRequest: "performUpdateRequest", .widgetConfiguration: "widgetConfiguration",
         .entryReply: "entryReply", .timelineReply: "timelineReply", .updateResultReply: "updateResultReply",
         .reloadTimelines: "reloadTimelines", .reloadAllTimelines: "reloadAllTimelines",
-        .log: "log", .error: "error", .ping: "ping", .pong: "pong", .diagnostic: "diagnostic",
+        .currentConfigurationsRequest: "currentConfigurationsRequest", .currentConfigurations: "currentConfigurations",
+        .log: "log", .error: "error", .ping: "ping", .pong: "pong", .diagnostic: "diagnostic", .osLog: "osLog",
         .attachSession: "attachSession", .sessionAttached: "sessionAttached", .sessionInvalidated: "sessionInvalidated",
         .invalidateSession: "invalidateSession", .backgroundEventsRequest: "backgroundEventsRequest",
         .backgroundEventsReply: "backgroundEventsReply", .eventHandled: "eventHandled", .eventsFinished: "eventsFinished",

@@ -4,7 +4,8 @@
 /// version grows when messages are added, the major when an existing message's layout changes
 /// (2.0: `eventHandled` carries the start of the delegate call; 3.0: `downloadFinished` passes
 /// the body as a descriptor and names the file the SDK makes from it; 4.0: each entry of
-/// `entryReply` and `timelineReply` carries its view, a ``ViewRendering``). The host answers `hello` with the lower of the
+/// `entryReply` and `timelineReply` carries its view, a ``ViewRendering``; 4.1: `osLog`,
+/// `widgetConfiguration`, `currentConfigurationsRequest` and `currentConfigurations`). The host answers `hello` with the lower of the
 /// two minor versions, and refuses a different major version with a clear error.
 public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var major: UInt16
@@ -16,7 +17,7 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// The version this build of SandglassIPC speaks.
-    public static let current = ProtocolVersion(major: 4, minor: 0)
+    public static let current = ProtocolVersion(major: 4, minor: 1)
 
     public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)

@@ -23,7 +23,7 @@ struct Sandglass: AsyncParsableCommand {
                       BenchCommand.self, ReportCommand.self, ServeCommand.self, CtlCommand.self, BenchEchoCommand.self]
     )
 
-    /// Bad input exits with status 2 (DESIGN.md "Exit status"), with the parser's message.
+    /// Bad input exits with status 2, with the parser's message (0: the run met its invariants, 1: it did not).
     static func main() async {
         do {
             var command = try parseAsRoot()

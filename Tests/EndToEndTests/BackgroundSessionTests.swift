@@ -61,7 +61,7 @@ struct BackgroundSessionTests {
             try await withHost({
                 $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
             }) { host in
-                await host.killWhen { $0.name == "event.delivered" && $0.string("callback") == "didCompleteWithError" }
+                await host.killWhen { $0.kind == .eventDelivered && $0.string("callback") == "didCompleteWithError" }
                 try await host.install(Examples.app("Downloader.app"))
                 await host.start()
                 let first = try await host.waitFor("event.delivered") { $0.int("attempt") == 1 }
@@ -71,7 +71,7 @@ struct BackgroundSessionTests {
                 let done = try await host.waitFor("events.finished")
                 #expect(done.int("acknowledged") == 2)
                 let events = await host.events()
-                let finishedAt = events.firstIndex { $0.name == "events.finished" }!
+                let finishedAt = events.firstIndex { $0.kind == .eventsFinished }!
                 let redeliveredAt = events.firstIndex { $0 == again }!
                 #expect(redeliveredAt < finishedAt, "nothing was acknowledged before the redelivery")
                 #expect(await host.unacknowledgedEvents() == 0)
@@ -150,7 +150,7 @@ struct BackgroundSessionTests {
                 let started = try await host.waitFor("download.started")
                 // Not awaited directly: with real-time delays this advance would take an hour,
                 // and the wait below fails after its deadline instead.
-                let advance = Task { await host.advance(by: .seconds(2 * 3600)) { $0.name == "events.finished" } }
+                let advance = Task { await host.advance(by: .seconds(2 * 3600)) { $0.kind == .eventsFinished } }
                 let finished = try await host.waitFor("download.finished", timeout: .seconds(30))
                 #expect(finished.int("bytes") == 4096)
                 #expect(finished.t - started.t >= 3_600_000, "an hour of run time passed at the server")
@@ -180,7 +180,7 @@ struct SessionConflictTests {
             #expect(invalidated.pid != attached.pid)
             #expect(invalidated.int("holder") == attached.pid.map(Int64.init))
             // Only the holder created a task in the session.
-            let tasks = await host.events().filter { $0.name == "task.created" }
+            let tasks = await host.events().filter { $0.kind == .taskCreated }
             #expect(tasks.allSatisfy { $0.pid == attached.pid })
         }
     }

@@ -44,7 +44,7 @@ struct BackoffTests {
 
             // Cleared, it is launched again — and backs off from 1 s again.
             #expect(await host.clearFailures("com.example.hanging.widget"))
-            let again = await host.advance(by: .seconds(600)) { $0.name == "backoff.scheduled" && $0.bundle == "com.example.hanging.widget" }
+            let again = await host.advance(by: .seconds(600)) { $0.kind == .backoffScheduled && $0.bundle == "com.example.hanging.widget" }
             #expect(again?.double("delayMs") == 1000)
         }
     }
@@ -54,7 +54,7 @@ struct BackoffTests {
         try await withHost({ $0.clock = .virtual }) { host in
             try await host.install(Examples.app("Garbage.app"))
             await host.start()
-            let failed = await host.advance(by: .seconds(3600)) { $0.name == "extension.failedPermanently" }
+            let failed = await host.advance(by: .seconds(3600)) { $0.kind == .extensionFailedPermanently }
             #expect(failed?.int("failures") == 10)
             let events = await host.events()
             let delays = select(events, "backoff.scheduled").compactMap { $0.double("delayMs") }

@@ -21,12 +21,12 @@ struct BudgetTests {
             await host.start()
             await host.advance(by: .seconds(2 * 86_400))
             let events = await host.events()
-            let widgets = Set(events.filter { $0.name == "widget.added" }.map(Self.widget))
+            let widgets = Set(events.filter { $0.kind == .widgetAdded }.map(Self.widget))
             #expect(widgets.count == 50)
 
             // The property, checked here over the log without the host's own audit.
             var charged: [String: [Int64]] = [:]
-            for event in events where event.name == "reload.requested" && event["charged"] == .bool(true) {
+            for event in events where event.kind == .reloadRequested && event["charged"] == .bool(true) {
                 charged[Self.widget(event), default: []].append(Int64((event.t * 1000).rounded()))
             }
             for (widget, times) in charged {
@@ -47,13 +47,13 @@ struct BudgetTests {
                 for kind in ["Eager", "Quarterly", "Single", "Stale", "Greedy"] {
                     let widget = "\(bundle)/\(kind)/systemSmall"
                     #expect(count(widget, from: 0, to: Self.day) == 60, "\(widget) used its whole budget on day 1")
-                    #expect(events.contains { $0.name == "reload.denied" && Self.widget($0) == widget && $0.string("reason") == "budgetExhausted" })
+                    #expect(events.contains { $0.kind == .reloadDenied && Self.widget($0) == widget && $0.string("reason") == "budgetExhausted" })
                 }
                 let greedy = "\(bundle)/Greedy/systemSmall"
                 #expect(count(greedy, from: Self.day, to: 2 * Self.day) == 60, "the budget comes back as the window rolls")
                 let hourly = "\(bundle)/Hourly/systemSmall"
                 #expect((23...25).contains(count(hourly, from: 0, to: Self.day)), "an hourly widget: about 24 a day")
-                #expect(!events.contains { $0.name == "reload.denied" && Self.widget($0) == hourly }, "and never denied")
+                #expect(!events.contains { $0.kind == .reloadDenied && Self.widget($0) == hourly }, "and never denied")
             }
             #expect(ReloadAudit.budgetViolations(in: events).isEmpty)
         }
@@ -66,7 +66,7 @@ struct BudgetTests {
             await host.start()
             let widget = "com.example.fleet.alpha/AppDriven/systemSmall"
             @Sendable func decided(_ event: HostEvent) -> Bool {
-                (event.name == "reload.requested" || event.name == "reload.denied") && BudgetTests.widget(event) == widget
+                (event.kind == .reloadRequested || event.kind == .reloadDenied) && BudgetTests.widget(event) == widget
             }
             _ = await host.seen(within: .seconds(60)) { decided($0) && $0.string("reason") == "initial" }
 
@@ -115,24 +115,24 @@ struct BudgetTests {
             await host.start()
             await host.advance(by: .seconds(600))
             let events = await host.events()
-            let eager = events.filter { $0.name == "reload.requested" && Self.widget($0) == "com.example.fleet.alpha/Eager/systemSmall" }
+            let eager = events.filter { $0.kind == .reloadRequested && Self.widget($0) == "com.example.fleet.alpha/Eager/systemSmall" }
             #expect(eager.count >= 9, "its .after(now + 1 min) is honoured, not clamped to 5 minutes")
             for (a, b) in zip(eager.dropFirst(), eager.dropFirst(2)) {
                 #expect(b.t - a.t >= 59_000 && b.t - a.t < 62_000)
             }
-            let greedy = events.filter { $0.name == "reload.requested" && Self.widget($0) == "com.example.fleet.alpha/Greedy/systemSmall" }
+            let greedy = events.filter { $0.kind == .reloadRequested && Self.widget($0) == "com.example.fleet.alpha/Greedy/systemSmall" }
             #expect(greedy.count > 60, "over the budget")
             for (a, b) in zip(greedy.dropFirst(), greedy.dropFirst(2)) {
                 #expect(b.t - a.t >= 1000, "a WidgetCenter request from every getTimeline cannot spin: a second apart")
             }
-            #expect(events.filter { $0.name == "reload.requested" }.allSatisfy { $0.string("exempt") == "debugReloads" || $0.string("exempt") == "widgetAdded" })
-            #expect(!events.contains { $0.name == "reload.denied" })
+            #expect(events.filter { $0.kind == .reloadRequested }.allSatisfy { $0.string("exempt") == "debugReloads" || $0.string("exempt") == "widgetAdded" })
+            #expect(!events.contains { $0.kind == .reloadDenied })
         }
         try await withHost({ $0.clock = .virtual; $0.debugReloads = true }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.start()
             await host.advance(by: .seconds(86_400))
-            let nextMatch = await host.events().filter { $0.name == "reload.requested" && $0.string("kind") == "NextMatch" }
+            let nextMatch = await host.events().filter { $0.kind == .reloadRequested && $0.string("kind") == "NextMatch" }
             #expect(nextMatch.count >= 90, "every 15 minutes for a day: 96, over the budget of 60")
         }
     }
@@ -143,7 +143,7 @@ struct BudgetTests {
             try await host.install(Examples.app("Fleet.app"))
             await host.start()
             let widget = "com.example.fleet.alpha/Single/systemSmall"
-            @Sendable func singleTimeline(_ event: HostEvent) -> Bool { event.name == "timeline" && BudgetTests.widget(event) == widget }
+            @Sendable func singleTimeline(_ event: HostEvent) -> Bool { event.kind == .timeline && BudgetTests.widget(event) == widget }
             let first = try #require(await host.seen(within: .seconds(60), where: singleTimeline))
             #expect(first["systemChosen"] == .bool(true))
             let interval = try #require(first.double("nextReload")) - first.t

@@ -57,7 +57,7 @@ struct ChaosStepTests {
             let finished = try await host.waitFor("events.finished")
             #expect(await host.unacknowledgedEvents() == 0)
             let events = await host.events()
-            let redelivered = events.contains { $0.name == "event.delivered" && ($0.int("attempt") ?? 1) > 1 }
+            let redelivered = events.contains { $0.kind == .eventDelivered && ($0.int("attempt") ?? 1) > 1 }
             if step == .completionSent || step == .acknowledgementJournaled {
                 // The completion was called: acknowledged by the process that was then killed.
                 #expect(finished.pid == killed.pid)

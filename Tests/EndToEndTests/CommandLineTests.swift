@@ -88,6 +88,32 @@ struct CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "the temporary data directory is removed")
     }
 
+    @Test("--configuration and --app-group reach the widgets; malformed ones are bad input naming the option")
+    func configurationAndAppGroup() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-cli-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/seed/Library/Preferences", withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: ["relayData": "from the seed"], format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: scratch + "/seed/Library/Preferences/group.com.example.relay.plist"))
+        try #"{"runner": "cy", "leg": 6}"#.write(toFile: scratch + "/leg.json", atomically: false, encoding: .utf8)
+        let relay = try Examples.app("Relay.app")
+        let result = try await Self.run(["run", relay, "--duration", "2s", "--quiet", "--log", scratch + "/run.jsonl",
+                                         "--configuration", "Leg=@\(scratch)/leg.json", "--app-group", "group.com.example.relay=\(scratch)/seed",
+                                         "--log-private"])
+        #expect(result.status == 0, "\(result.error)")
+        let log = try String(contentsOfFile: scratch + "/run.jsonl", encoding: .utf8)
+        #expect(log.contains(#""runner":"cy""#) && log.contains(#""leg":6"#), "the Leg widget's configuration")
+        #expect(log.contains(#""relay":"from the seed""#), "the seeded defaults")
+        #expect(log.contains(#""message":"roster: none""#), "private values shown with --log-private")
+        for (arguments, named) in [(["--configuration", "Leg=[1]"], "--configuration Leg=[1]"),
+                                   (["--configuration", "Leg"], "--configuration Leg"),
+                                   (["--app-group", "group.x=/nonexistent"], "--app-group group.x=/nonexistent")] {
+            let bad = try await Self.run(["run", relay, "--duration", "1s", "--quiet"] + arguments)
+            #expect(bad.status == 2)
+            #expect(bad.error.contains(named), "\(bad.error)")
+        }
+    }
+
     @Test("a bad option is bad input: exit 2 with the parser's message")
     func badOption() async throws {
         let result = try await Self.run(["run", "X.app", "--duration", "soon"])

@@ -24,9 +24,9 @@ struct ContainmentTests {
                 $0.bundle == "com.example.hostile.writesalittle" && $0.string("kind") == "timeline" && $0.string("outcome") == "ok"
             }
             let events = await host.events()
-            #expect(!events.contains { $0.name == "container.overQuota" && $0.bundle == "com.example.hostile.writesalittle" })
+            #expect(!events.contains { $0.kind == .containerOverQuota && $0.bundle == "com.example.hostile.writesalittle" })
             // Never for its quota (a budget kill of a starved launch under the whole suite's load is not this test's concern).
-            #expect(!events.contains { $0.name == "killed" && $0.bundle == "com.example.hostile.writesalittle" && $0.string("reason") == "resource" })
+            #expect(!events.contains { $0.kind == .killed && $0.bundle == "com.example.hostile.writesalittle" && $0.string("reason") == "resource" })
         }
     }
 
@@ -87,7 +87,7 @@ struct ContainmentTests {
         try await withHost { host in
             try await host.install(Examples.app("Hostile.app"))
             let events = await host.events()
-            let caps = events.filter { $0.name == "limits.capped" && $0.bundle == "com.example.hostile.writesalittle" }
+            let caps = events.filter { $0.kind == .limitsCapped && $0.bundle == "com.example.hostile.writesalittle" }
             let memory = try #require(caps.first { $0.string("key") == "MemoryMiB" })
             #expect(memory.double("asked") == 100_000)
             #expect(memory.double("granted") == 30)
@@ -106,7 +106,7 @@ struct ContainmentTests {
     func operatorCeiling() async throws {
         try await withHost({ $0.budgetOverrides.memoryBytes = 40 << 20 }) { host in
             try await host.install(Examples.app("Hostile.app"))
-            let memory = try #require(await host.events().first { $0.name == "limits.capped" && $0.string("key") == "MemoryMiB" })
+            let memory = try #require(await host.events().first { $0.kind == .limitsCapped && $0.string("key") == "MemoryMiB" })
             #expect(memory.double("granted") == 40)
         }
     }
@@ -123,7 +123,7 @@ struct ContainmentTests {
             #expect(exited.string("signal") == "SIGSYS")
             let end = try await host.waitFor("activation.end") { $0.bundle == killed.bundle && $0.string("kind") == "timeline" }
             #expect(end.string("reason") == "sandboxViolation")
-            #expect(!(await host.events()).contains { $0.name == "log" && ($0.string("message") ?? "").contains("int 0x80 returned") })
+            #expect(!(await host.events()).contains { $0.kind == .log && ($0.string("message") ?? "").contains("int 0x80 returned") })
         }
     }
 }

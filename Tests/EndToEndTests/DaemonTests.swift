@@ -123,8 +123,8 @@ struct DaemonTests {
         #expect(try await daemon.waitForExit(timeout: 60) == 0, "\(daemon.standardError)")
         let events = try RunLog.read([log])[0].events
         #expect(events.last?.name == "run.end")
-        #expect(events.contains { $0.name == "killed" && $0.pid == secondPid && $0.string("reason") == "hostShutdown" })
-        #expect(events.contains { $0.name == "exited" && $0.pid == secondPid })
+        #expect(events.contains { $0.kind == .killed && $0.pid == secondPid && $0.string("reason") == "hostShutdown" })
+        #expect(events.contains { $0.kind == .exited && $0.pid == secondPid })
         #expect(!processExists(secondPid!))
         #expect(daemon.standardOutput.contains("stopped:"))
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed")
@@ -166,7 +166,7 @@ struct DaemonTests {
         #expect(try await first.waitForExit() == 0, "\(first.standardError)")
         let stopped = try RunLog.read([firstLog])[0].events
         #expect(stopped.last?.name == "run.end")
-        #expect(!stopped.contains { $0.name == "events.finished" }, "stopped before the download's events were handed over")
+        #expect(!stopped.contains { $0.kind == .eventsFinished }, "stopped before the download's events were handed over")
 
         let secondLog = dir.appendingPathComponent("second.jsonl").path
         let second = try serve(secondLog)
@@ -177,8 +177,8 @@ struct DaemonTests {
         kill(second.process.processIdentifier, SIGTERM)
         #expect(try await second.waitForExit() == 0)
         let resumed = try RunLog.read([secondLog])[0].events
-        #expect(resumed.contains { $0.name == "task.recovered" }, "the journal had the task")
-        #expect(resumed.contains { $0.name == "download.finished" && $0.int("taskId") == stopped.first { $0.name == "download.started" }?.int("taskId") })
+        #expect(resumed.contains { $0.kind == .taskRecovered }, "the journal had the task")
+        #expect(resumed.contains { $0.kind == .downloadFinished && $0.int("taskId") == stopped.first { $0.kind == .downloadStarted }?.int("taskId") })
     }
 
     @Test("ctl clock advances a virtual-clock daemon: the widgets' reloads of two hours happen at once")

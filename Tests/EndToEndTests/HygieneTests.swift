@@ -20,7 +20,7 @@ struct HygieneTests {
             // Warm up once, so that per-extension state (cgroup, Landlock ruleset) exists.
             _ = await host.activate(bundle, .placeholder, widget: "Leaderboard")
             await host.kill(bundle)
-            _ = try await host.waitForEvent(timeout: .seconds(10)) { $0.name == "exited" }
+            _ = try await host.waitForEvent(timeout: .seconds(10)) { $0.kind == .exited }
             let baseline = openFileDescriptorCount()
             for _ in 0..<100 {
                 guard case .entry = await host.activate(bundle, .placeholder, widget: "Leaderboard") else { exit(10) }
@@ -28,7 +28,7 @@ struct HygieneTests {
             }
             let summary = await host.shutdown()
             guard summary.spawns == 101 else { exit(11) }
-            let pids = await host.events().filter { $0.name == "spawned" }.compactMap(\.pid)
+            let pids = await host.events().filter { $0.kind == .spawned }.compactMap(\.pid)
             guard pids.count == 101, pids.allSatisfy({ !processExists($0) }) else { exit(12) }
             guard zombieChildren().isEmpty else { exit(13) }
             guard openFileDescriptorCount() <= baseline else { exit(14) }

@@ -9,15 +9,6 @@ import Testing
 /// plants the links itself (as root it can; the extension's user could too, in its container).
 @Suite("Containment of the host's file operations", .serialized, .enabled(if: getuid() == 0))
 struct IdentityContainmentTests {
-    /// A root-owned directory outside every container, with one root-owned file.
-    private func victim() throws -> (directory: String, file: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("victim-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let file = directory + "/precious"
-        try "precious".write(toFile: file, atomically: false, encoding: .utf8)
-        return (directory, file)
-    }
-
     private func withServer(_ body: (FixtureServer) async throws -> Void) async throws {
         let server = try await FixtureServer.start()
         do { try await body(server) } catch {
@@ -34,7 +25,7 @@ struct IdentityContainmentTests {
 
     @Test("a symlink raced onto the inline download's temporary path does not make the host write the file it points to")
     func inlineDownloadSymlink() async throws {
-        let (directory, file) = try victim()
+        let (directory, file) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withServer { server in
             // Each round: one inline download, its temporary path swapped with a link to the victim
@@ -87,7 +78,7 @@ struct IdentityContainmentTests {
 
     @Test("a symlink at nsurlsessiond's Downloads directory does not make the host write the body anywhere else")
     func backgroundDownloadsSymlink() async throws {
-        let (directory, _) = try victim()
+        let (directory, _) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withServer { server in
             try await withHost({
@@ -110,7 +101,7 @@ struct IdentityContainmentTests {
 
     @Test("racing the host's preparation of a container with a directory/symlink swap chowns nothing outside it")
     func containerSwapRace() async throws {
-        let (directory, file) = try victim()
+        let (directory, file) = try makeVictim()
         for i in 0..<200 { try "x".write(toFile: directory + "/file-\(i)", atomically: false, encoding: .utf8) }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("containment-\(UUID().uuidString.prefix(8))").path

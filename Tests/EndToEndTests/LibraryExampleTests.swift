@@ -31,7 +31,7 @@ func readmeSwiftTestingExample() async throws {
     await host.setAppForeground(true)
     await host.reloadTimelines(ofKind: "Leaderboard")
     let free = await host.advance(by: .seconds(60)) {
-        $0.name == "reload.requested" && $0.string("exempt") == "appForeground"
+        $0.kind == .reloadRequested && $0.string("exempt") == "appForeground"
     }
     #expect(free != nil)
     await host.setAppForeground(false)
@@ -55,7 +55,7 @@ final class ReadmeXCTestExample: XCTestCase {
         try await host.install(Examples.app("Hanging.app"))
         await host.start()
 
-        let failed = await host.advance(by: .seconds(3600)) { $0.name == "extension.failedPermanently" }
+        let failed = await host.advance(by: .seconds(3600)) { $0.kind == .extensionFailedPermanently }
         XCTAssertEqual(failed?.int("failures"), 3)
         let explanation = await host.explain("Hanging").first
         XCTAssertEqual(explanation?.status, .failedPermanently(since: failed?.t ?? -1))

@@ -25,7 +25,7 @@ struct LifecycleTests {
             }
             let events = await host.events()
             for kind in ["placeholder", "snapshot", "timeline"] {
-                #expect(events.contains { $0.name == "activation.end" && $0.string("kind") == kind && $0.string("outcome") == "ok" },
+                #expect(events.contains { $0.kind == .activationEnd && $0.string("kind") == kind && $0.string("outcome") == "ok" },
                         "\(kind) answered")
             }
             let idle = try await host.waitFor("killed") { $0.string("reason") == "idle" }
@@ -86,7 +86,7 @@ struct LifecycleTests {
             let kept = await host.events()
             #expect(kept.count == 4)
             #expect((kept.last?.t ?? 0) >= killed.t, "the latest events stay")
-            #expect(!kept.contains { $0.name == "run.start" }, "the oldest events left memory")
+            #expect(!kept.contains { $0.kind == .runStart }, "the oldest events left memory")
         }
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.first?.contains("\"run.start\"") == true)

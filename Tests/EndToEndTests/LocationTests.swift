@@ -45,7 +45,7 @@ struct LocationTests {
             #expect(Self.status(timeline) == "notAuthorized")
             let prompt = try await host.waitFor("location.prompt")
             #expect(prompt.string("answer") == "declined")
-            #expect(await host.events().contains { $0.name == "location.delivered" } == false)
+            #expect(await host.events().contains { $0.kind == .locationDelivered } == false)
         }
     }
 
@@ -126,16 +126,16 @@ struct LocationTests {
             await host.start()
             await host.run(for: .seconds(2 * 3600 - 60))
             let events = await host.events()
-            let change = try #require(events.first { $0.name == "location.significantChange" })
+            let change = try #require(events.first { $0.kind == .locationSignificantChange })
             // Busy time (real activations) moves a virtual clock in real time: allow a few seconds.
             #expect(abs(change.t - 600_000) < 10_000, "at the route's second point, not \(change.t)")
             #expect(change.string("deliveredWhen") == "nextVisible")
             #expect((change.double("meters") ?? 0) > 4000)
-            let reload = try #require(events.first { $0.name == "reload.requested" && $0.string("reason") == "significantLocationChange" })
+            let reload = try #require(events.first { $0.kind == .reloadRequested && $0.string("reason") == "significantLocationChange" })
             #expect(reload.t >= 3_600_000 && reload.t < 3_630_000, "when next visible (1 h), not \(reload.t)")
-            let delivered = try #require(events.first { $0.name == "location.delivered" && $0.t >= reload.t })
+            let delivered = try #require(events.first { $0.kind == .locationDelivered && $0.t >= reload.t })
             #expect(delivered.double("latitude") == 37.3349)
-            #expect(events.filter { $0.name == "reload.requested" && $0.string("reason") == "significantLocationChange" }.count == 1)
+            #expect(events.filter { $0.kind == .reloadRequested && $0.string("reason") == "significantLocationChange" }.count == 1)
         }
     }
 
@@ -156,7 +156,7 @@ struct LocationTests {
             #expect(entries[0]["located"] == .bool(false))
             #expect(entries[0]["authorizedForWidgetUpdates"] == .bool(false))
             #expect(entries[0]["locationError"] == .int(1), "CLError.denied")
-            let prompts = await host.events().filter { $0.name == "location.prompt" }
+            let prompts = await host.events().filter { $0.kind == .locationPrompt }
             #expect(prompts.map(\.bundle) == ["com.example.commute.nearby"])
         }
     }

@@ -60,24 +60,24 @@ struct MisbehaviourCorpusTests {
                     continue
                 }
             }
-            #expect(!events.contains { $0.name == "killed" && $0.bundle == Self.good }, "the good widget is never killed")
+            #expect(!events.contains { $0.kind == .killed && $0.bundle == Self.good }, "the good widget is never killed")
 
             // What each one tried did not get out.
-            let tried = events.filter { $0.name == "log" && $0.bundle == "com.example.misbehaving.writesoutside" }.compactMap { $0.string("message") }
+            let tried = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.writesoutside" }.compactMap { $0.string("message") }
             #expect(tried.contains { $0.contains("/tmp/sandglass-escape") && $0.contains("errno") })
-            for pid in events.filter({ $0.name == "spawned" && $0.bundle == "com.example.misbehaving.writesoutside" }).compactMap(\.pid) {
+            for pid in events.filter({ $0.kind == .spawned && $0.bundle == "com.example.misbehaving.writesoutside" }).compactMap(\.pid) {
                 #expect(!FileManager.default.fileExists(atPath: "/tmp/sandglass-escape-\(pid)"))
                 #expect(!FileManager.default.fileExists(atPath: "/etc/sandglass-escape-\(pid)"))
             }
             #expect(tried.contains { $0.contains("Documents/inside: written") }, "writes inside its container work")
-            let exec = events.filter { $0.name == "log" && $0.bundle == "com.example.misbehaving.exec" }.compactMap { $0.string("message") }
+            let exec = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.exec" }.compactMap { $0.string("message") }
             #expect(exec.contains { $0.contains("execve(/bin/sh) failed") })
             #expect(!exec.contains { $0.contains("escaped the sandbox") })
-            let ptrace = events.filter { $0.name == "sandbox.denied" && $0.bundle == "com.example.misbehaving.ptrace" }
+            let ptrace = events.filter { $0.kind == .sandboxDenied && $0.bundle == "com.example.misbehaving.ptrace" }
             #expect(ptrace.allSatisfy { $0.string("syscall") == "ptrace" } && ptrace.count == 2)
-            let doubled = events.filter { $0.name == "log" && $0.bundle == "com.example.misbehaving.doublecompletion" }.compactMap { $0.string("message") }
+            let doubled = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.doublecompletion" }.compactMap { $0.string("message") }
             #expect(doubled.contains { $0.contains("called its completion a second time") })
-            let bomb = events.filter { $0.name == "log" && $0.bundle == "com.example.misbehaving.forkbomb" }.compactMap { $0.string("message") }
+            let bomb = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.forkbomb" }.compactMap { $0.string("message") }
             #expect(bomb.contains { $0.contains("64 of 64 forks refused") })
 
             // The host is unharmed: a second round, and the good widget still answers.

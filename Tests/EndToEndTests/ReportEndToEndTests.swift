@@ -83,16 +83,16 @@ struct ReportEndToEndTests {
 
         let events = try RunLog.read(log)[0].events
         let traceEvents = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as? [[String: Any]])
-        let spawned = Set(events.filter { $0.name == "spawned" }.compactMap { $0.pid.map(Int.init) })
+        let spawned = Set(events.filter { $0.kind == .spawned }.compactMap { $0.pid.map(Int.init) })
         let tracks = Set(traceEvents.filter { $0["name"] as? String == "process_name" }.compactMap { $0["pid"] as? Int })
         #expect(spawned.isSubset(of: tracks) && tracks.subtracting(spawned).count == 1, "a track per extension process, and the host's")
         let slices = traceEvents.filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "activation" }
-        #expect(slices.count == events.filter { $0.name == "activation.end" }.count)
+        #expect(slices.count == events.filter { $0.kind == .activationEnd }.count)
         for slice in slices {
             #expect(spawned.contains(slice["pid"] as? Int ?? -1), "each slice is on an extension's track")
         }
         let kills = traceEvents.filter { $0["ph"] as? String == "i" && ($0["name"] as? String)?.hasPrefix("killed: ") == true }
-        #expect(kills.count == events.filter { $0.name == "killed" }.count)
+        #expect(kills.count == events.filter { $0.kind == .killed }.count)
         #expect(kills.contains { $0["name"] as? String == "killed: timeBudget" })
 
         let html = try String(contentsOfFile: page, encoding: .utf8)

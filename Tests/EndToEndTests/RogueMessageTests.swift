@@ -51,24 +51,24 @@ struct RogueMessageTests {
             #expect((reloads.int("messages") ?? 0) > 0)
 
             let events = await host.events()
-            let schemeRefusals = events.filter { $0.name == "task.refused" && $0.bundle == Self.schemes }
+            let schemeRefusals = events.filter { $0.kind == .taskRefused && $0.bundle == Self.schemes }
             #expect(Set(schemeRefusals.compactMap { $0.string("detail") }).count == 4,
                     "http+unix, unix, file and the JSON method: \(schemeRefusals.map { $0.string("detail") ?? "" })")
-            #expect(!events.contains { $0.name == "task.started" && $0.bundle == Self.schemes }, "nothing was fetched for it")
+            #expect(!events.contains { $0.kind == .taskStarted && $0.bundle == Self.schemes }, "nothing was fetched for it")
             #expect(socket.acceptedConnections() == 0, "no connection reached the host's Unix socket")
             #expect(!server.requests.contains { $0.uri == "/json" }, "the request with a JSON method never left the host")
 
             // What the log flood got into the event log: within the budget, each message cut.
             let limits = MessageLimits()
-            let logged = events.filter { $0.name == "log" && $0.bundle == Self.logFlood }.compactMap { $0.string("message") }
+            let logged = events.filter { $0.kind == .log && $0.bundle == Self.logFlood }.compactMap { $0.string("message") }
             #expect(logged.allSatisfy { $0.utf8.count <= limits.logMessageBytes + 64 })
             #expect(logged.reduce(0) { $0 + $1.utf8.count } <= limits.logBytesPerMinute + 64 * logged.count)
-            let dropped = events.filter { $0.name == "messages.throttled" && $0.bundle == Self.logFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
+            let dropped = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.logFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
             #expect(dropped >= 1, "what the budget dropped was counted")
             // What the reload flood got into it: a handful of events, however many frames.
             let reloadEvents = events.filter { $0.name.hasPrefix("reload.") && $0.bundle == Self.reloadFlood }
             #expect(reloadEvents.count < 1000, "\(reloadEvents.count) reload events for 50,000 frames a launch")
-            let coalesced = events.filter { $0.name == "messages.throttled" && $0.bundle == Self.reloadFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
+            let coalesced = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.reloadFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
             #expect(coalesced > 1000)
         }
     }

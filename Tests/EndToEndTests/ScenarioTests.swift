@@ -30,7 +30,7 @@ struct ScenarioTests {
     }
 
     static func statuses(_ events: [HostEvent], from: Double = 0, until: Double = .infinity) -> [String] {
-        events.filter { $0.name == "timeline" && $0.t >= from && $0.t < until }.compactMap { event in
+        events.filter { $0.kind == .timeline && $0.t >= from && $0.t < until }.compactMap { event in
             guard case .array(let entries)? = event["entries"]?.resolved else { return nil }
             return entries.first?["status"]?.stringValue
         }
@@ -42,8 +42,8 @@ struct ScenarioTests {
     func extendedWhenAdded() async throws {
         let (scenario, events, took) = try await Self.run("extended-when-added.json")
         #expect(scenario.failures(in: events) == [])
-        #expect(events.last { $0.name == "timeline" }.map { $0.t > 2.9 * Self.day } == true, "the run lasted three days")
-        let first = try #require(events.first { $0.name == "location.delivered" })
+        #expect(events.last { $0.kind == .timeline }.map { $0.t > 2.9 * Self.day } == true, "the run lasted three days")
+        let first = try #require(events.first { $0.kind == .locationDelivered })
         #expect(first.t < 60_000, "right after the widget was added")
         #expect(took < .seconds(60))
     }
@@ -83,8 +83,8 @@ struct ScenarioTests {
         #expect(share(0, Self.day) > 0.4, "often viewed: located \(share(0, Self.day))")
         #expect(share(Self.day + 60_000, 3 * Self.day) < 0.3, "seldom viewed: located \(share(Self.day + 60_000, 3 * Self.day))")
         // Every significant-change reload after the move happens at a view of the seldom page.
-        let reloads = events.filter { $0.name == "reload.requested" && $0.string("reason") == "significantLocationChange" && $0.t > Self.day }
-        let views = events.filter { $0.name == "widgets.visible" }.map(\.t)
+        let reloads = events.filter { $0.kind == .reloadRequested && $0.string("reason") == "significantLocationChange" && $0.t > Self.day }
+        let views = events.filter { $0.kind == .widgetsVisible }.map(\.t)
         #expect(!reloads.isEmpty)
         for reload in reloads {
             #expect(views.contains { abs($0 - reload.t) < 10_000 }, "reload at \(reload.t) is at a view")
@@ -95,6 +95,6 @@ struct ScenarioTests {
     func multipleExtensions() async throws {
         let (scenario, events, _) = try await Self.run("multiple-extensions.json")
         #expect(scenario.failures(in: events) == [])
-        #expect(Set(events.filter { $0.name == "location.delivered" }.compactMap(\.bundle)) == ["com.example.commute.nearby"])
+        #expect(Set(events.filter { $0.kind == .locationDelivered }.compactMap(\.bundle)) == ["com.example.commute.nearby"])
     }
 }

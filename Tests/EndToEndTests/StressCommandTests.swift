@@ -24,26 +24,26 @@ struct StressCommandTests {
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("invariants:   all held"), "\(result.output)")
         #expect(result.output.contains("guarantees:   0 acknowledged events lost · 0 deliveries after acknowledgement · 0 zombies · 0 leaked descriptors · 0 orphans"))
-        #expect(!events.contains { $0.name == "invariant.violated" })
-        let ended = events.filter { $0.name == "host.ended" }
+        #expect(!events.contains { $0.kind == .invariantViolated })
+        let ended = events.filter { $0.kind == .hostEnded }
         #expect(ended.filter { $0["killed"] == .bool(true) }.count >= 1, "at least one host died")
         #expect(ended.last?["killed"] == .bool(false), "the last host drained and shut down")
-        #expect(events.filter { $0.name == "run.start" }.count == ended.count, "one run.start per host")
+        #expect(events.filter { $0.kind == .runStart }.count == ended.count, "one run.start per host")
         for event in ended {
             #expect(event["survivors"] == .array([]), "no extension outlived host \(event.int("host") ?? -1)")
         }
-        let end = try #require(events.last { $0.name == "stress.end" })
+        let end = try #require(events.last { $0.kind == .stressEnd })
         #expect(end.int("iterations") == 16)
-        #expect(events.contains { $0.name == "hygiene" && $0.int("zombies") == 0 })
+        #expect(events.contains { $0.kind == .hygiene && $0.int("zombies") == 0 })
     }
 
     @Test("the same seed makes the same choices: faults, their order and targets, the host deaths")
     func seedReproduces() async throws {
         func choices(_ events: [HostEvent]) -> [String] {
             events.compactMap { event in
-                switch event.name {
-                case "stress.iteration": "\(event.int("iteration") ?? -1) \(event.string("action") ?? "")"
-                case "host.started": "host \(event.int("host") ?? -1): \(event.int("first") ?? -1)+\(event.int("iterations") ?? -1), \(event.string("ending") ?? "")"
+                switch event.kind {
+                case .stressIteration: "\(event.int("iteration") ?? -1) \(event.string("action") ?? "")"
+                case .hostStarted: "host \(event.int("host") ?? -1): \(event.int("first") ?? -1)+\(event.int("iterations") ?? -1), \(event.string("ending") ?? "")"
                 default: nil
                 }
             }

@@ -60,6 +60,16 @@ extension ExtensionHost {
     }
 }
 
+/// A root-owned directory outside every container, with one file holding "precious": what a
+/// planted link leads to in the containment tests. The caller removes the directory.
+func makeVictim() throws -> (directory: String, file: String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("victim-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    let file = directory + "/precious"
+    try "precious".write(toFile: file, atomically: false, encoding: .utf8)
+    return (directory, file)
+}
+
 /// Whether process `pid` still exists (alive or zombie).
 func processExists(_ pid: Int32) -> Bool {
     FileManager.default.fileExists(atPath: "/proc/\(pid)")

@@ -44,7 +44,7 @@ struct TimelineTests {
             await host.start()
             await host.run(for: .seconds(3600))
             let events = await host.events()
-            let policyReloads = events.filter { $0.name == "reload.requested" && $0.string("reason") == "policy" }
+            let policyReloads = events.filter { $0.kind == .reloadRequested && $0.string("reason") == "policy" }
             #expect(policyReloads.count >= 4, "NextMatch reloads every 15 min, Leaderboard every 25 min")
             let spacing = Dictionary(grouping: policyReloads, by: { $0.string("kind") ?? "" })
             for (_, reloads) in spacing {
@@ -63,7 +63,7 @@ extension ExtensionHost {
         return try await withThrowingTaskGroup(of: [HostEvent]?.self) { group in
             group.addTask {
                 var seen: [HostEvent] = []
-                for await event in stream where event.name == "timeline" && event.bundle == bundle {
+                for await event in stream where event.kind == .timeline && event.bundle == bundle {
                     seen.append(event)
                     if seen.count == count { return seen }
                 }

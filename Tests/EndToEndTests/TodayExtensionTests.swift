@@ -25,9 +25,9 @@ struct TodayExtensionTests {
                 #expect(end.string("outcome") == "ok")
                 #expect(end.string("result") == "newData")
             }
-            let hellos = await host.events().filter { $0.name == "hello" }
+            let hellos = await host.events().filter { $0.kind == .hello }
             #expect(Set(hellos.compactMap(\.bundle)) == Set(Self.patterns))
-            #expect(await host.events().filter { $0.name == "mainThread.blocked" || $0.name == "update.misuse" }.isEmpty)
+            #expect(await host.events().filter { $0.kind == .mainThreadBlocked || $0.kind == .updateMisuse }.isEmpty)
         }
     }
 
@@ -99,7 +99,7 @@ struct TodayExtensionTests {
             let misuse = try await host.waitFor("update.misuse") { $0.bundle == Self.completesTwice }
             #expect(misuse.string("misuse") == "completionCalledTwice")
             #expect(misuse.string("detail")?.contains("the first result (.newData) counts") == true)
-            let results = await host.events().filter { $0.name == "update.result" && $0.bundle == Self.completesTwice }
+            let results = await host.events().filter { $0.kind == .updateResult && $0.bundle == Self.completesTwice }
             #expect(results.count == 1, "one result per update")
         }
     }
@@ -115,13 +115,13 @@ struct TodayExtensionTests {
             await host.run(for: .seconds(4 * 3600 - 60))
             // Only what happened within the run: the virtual clock may move on until the shutdown.
             let within = await host.events().filter { $0.t < Double(4 * 3600 - 60) * 1000 }
-            let requests = within.filter { $0.name == "update.requested" && $0.bundle == Self.patterns[0] }
+            let requests = within.filter { $0.kind == .updateRequested && $0.bundle == Self.patterns[0] }
             let reasons = requests.map { $0.string("reason") ?? "?" }
             // Added at 0 (visible until 20 min): 15 min; views at 1 h, 2 h, 3 h, each with a 15-min update.
             #expect(reasons == ["added", "visible", "visible", "visible", "visible", "visible", "visible", "visible"], "\(reasons)")
             let times = requests.map { Int(($0.t / 60_000).rounded()) }
             #expect(times == [0, 15, 60, 75, 120, 135, 180, 195], "\(times) minutes")
-            let results = within.filter { $0.name == "update.result" && $0.bundle == Self.patterns[0] }
+            let results = within.filter { $0.kind == .updateResult && $0.bundle == Self.patterns[0] }
             #expect(results.count == requests.count)
             #expect(results.allSatisfy { $0.string("result") == "newData" })
         }

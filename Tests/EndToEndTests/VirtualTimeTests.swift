@@ -12,7 +12,7 @@ struct VirtualTimeTests {
     /// The first entry date (seconds since 1970) of the next Leaderboard timeline after `after` (ms).
     private func nextLeaderboardEntry(_ host: ExtensionHost, after t: Double) async throws -> (date: Double, event: HostEvent) {
         let timeline = try #require(await host.advance(by: .seconds(3600)) {
-            $0.name == "timeline" && $0.string("kind") == "Leaderboard" && $0.t > t
+            $0.kind == .timeline && $0.string("kind") == "Leaderboard" && $0.t > t
         })
         guard case .array(let entries)? = timeline["entries"]?.resolved, case .object(let first)? = entries.first,
               let date = first.first(where: { $0.0 == "date" })?.1.stringValue else {

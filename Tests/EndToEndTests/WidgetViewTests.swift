@@ -26,7 +26,7 @@ struct WidgetViewTests {
             #expect(["SIGILL", "SIGTRAP"].contains(crashed.string("signal") ?? ""), "\(crashed.jsonLine)")
             let failed = try await host.waitFor("activation.end", timeout: .seconds(60)) { $0.bundle == "com.example.heavyview.trap" && $0.pid == crashed.pid }
             #expect(failed.string("outcome") == "failed")
-            #expect(!(await host.events()).contains { $0.name == "timeline" && $0.bundle?.hasPrefix("com.example.heavyview") == true })
+            #expect(!(await host.events()).contains { $0.kind == .timeline && $0.bundle?.hasPrefix("com.example.heavyview") == true })
         }
     }
 

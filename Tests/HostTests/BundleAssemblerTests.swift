@@ -52,6 +52,28 @@ extension BundleTests {
             try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber).intValue & 0o7777
         }
 
+        @Test("--entitlements: copied into the .appex as <executable>.entitlements, its app groups read; a malformed one refused")
+        func entitlements() throws {
+            let f = try inputs()
+            defer { f.remove() }
+            try f.writePlist(["com.apple.security.application-groups": ["group.com.example.scores"]], to: "src/Widget.entitlements")
+            let app = try BundleAssembler.assemble(
+                executable: f.path("build/LeaderboardWidget"), extensionInfo: f.path("src/Widget-Info.plist"),
+                appInfo: f.path("src/App-Info.plist"), entitlements: f.path("src/Widget.entitlements"), output: f.path("out/Leaderboard.app"))
+            #expect(app.extensions.first?.appGroups == ["group.com.example.scores"])
+            #expect(FileManager.default.fileExists(atPath: f.path("out/Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget.entitlements")))
+            try f.writePlist(["com.apple.security.application-groups": "group.com.example.scores"], to: "src/Widget.entitlements")
+            do {
+                _ = try BundleAssembler.assemble(
+                    executable: f.path("build/LeaderboardWidget"), extensionInfo: f.path("src/Widget-Info.plist"),
+                    appInfo: f.path("src/App-Info.plist"), entitlements: f.path("src/Widget.entitlements"), output: f.path("out/Leaderboard.app"))
+                Issue.record("a malformed entitlements file was assembled")
+            } catch let error as BundleError {
+                #expect(error.key == "com.apple.security.application-groups")
+                #expect(error.file.hasSuffix("LeaderboardWidget.appex/LeaderboardWidget.entitlements"))
+            }
+        }
+
         @Test("round trip: the layout, byte-identical copies, mode 0755, and the loaded bundle")
         func roundTrip() throws {
             let f = try inputs { $0["NSWidgetWantsLocation"] = true }

@@ -58,21 +58,21 @@ struct InvariantCheckerTests {
 
     @Test("a finished download never delivered")
     func downloadNotDelivered() {
-        let log = Self.good.filter { $0.name != "event.delivered" && $0.name != "events.finished" && $0.name != "events.acknowledging" }
+        let log = Self.good.filter { $0.kind != .eventDelivered && $0.kind != .eventsFinished && $0.kind != .eventsAcknowledging }
         Self.expectBroken(log, [.downloadsAcknowledged])
         #expect(Self.check(log).violations[0].detail.contains("task #1 of session feed finished"))
     }
 
     @Test("a delivered event never acknowledged")
     func eventNotAcknowledged() {
-        let log = Self.good.map { $0.name == "events.finished" || $0.name == "events.acknowledging" ? Self.e($0.t, "log") : $0 }
+        let log = Self.good.map { $0.kind == .eventsFinished || $0.kind == .eventsAcknowledging ? Self.e($0.t, "log") : $0 }
         Self.expectBroken(log, [.downloadsAcknowledged])
         #expect(Self.check(log).violations.map(\.detail).contains { $0.contains("event 5") && $0.contains("never acknowledged") })
     }
 
     @Test("a body the server sent whole with no task that finished")
     func serverCompletedButNotFinished() {
-        let log = Self.good.filter { $0.name != "download.finished" && $0.name != "event.delivered" && $0.name != "events.finished" && $0.name != "events.acknowledging" }
+        let log = Self.good.filter { $0.kind != .downloadFinished && $0.kind != .eventDelivered && $0.kind != .eventsFinished && $0.kind != .eventsAcknowledging }
         Self.expectBroken(log, [.downloadsAcknowledged])
         #expect(Self.check(log).violations[0].detail.contains("the server sent /bytes/10 whole"))
     }
@@ -111,10 +111,10 @@ struct InvariantCheckerTests {
         var twice = Self.good
         twice.insert(Self.e(5.5, "activation.end", ["bundle": Self.bundle, "pid": 10, "activation": 1, "kind": "timeline", "outcome": "killed"]), at: 6)
         Self.expectBroken(twice, [.oneOutcomePerActivation])
-        let never = Self.good.filter { !($0.name == "activation.end" && $0.int("activation") == 1) }
+        let never = Self.good.filter { !($0.kind == .activationEnd && $0.int("activation") == 1) }
         Self.expectBroken(never, [.oneOutcomePerActivation])
         // A host that died leaves activations open, and that is no violation.
-        let died = never.filter { $0.name != "run.end" && $0.name != "hygiene" }
+        let died = never.filter { $0.kind != .runEnd && $0.kind != .hygiene }
         Self.expectBroken(died, [])
         var badOutcome = Self.good
         badOutcome[5] = Self.e(5, "activation.end", ["bundle": Self.bundle, "pid": 10, "activation": 1, "kind": "timeline", "outcome": "maybe"])
@@ -123,20 +123,20 @@ struct InvariantCheckerTests {
 
     @Test("a process not reaped at shutdown, and extensions that outlive their host")
     func orphans() {
-        Self.expectBroken(Self.good.filter { !($0.name == "exited" && $0.int("pid") == 11) }, [.noOrphans])
+        Self.expectBroken(Self.good.filter { !($0.kind == .exited && $0.int("pid") == 11) }, [.noOrphans])
         Self.expectBroken(Self.good + [Self.e(20, "host.ended", ["hostPid": 100, "killed": true, "survivors": [11]])], [.noOrphans])
-        Self.expectBroken(Self.good.map { $0.name == "hygiene" ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 0, "processesLeft": [11]]) : $0 }, [.noOrphans])
+        Self.expectBroken(Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 0, "processesLeft": [11]]) : $0 }, [.noOrphans])
     }
 
     @Test("zombies left by the host or the conductor")
     func zombies() {
-        Self.expectBroken(Self.good.map { $0.name == "hygiene" ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 2]) : $0 }, [.noZombies])
+        Self.expectBroken(Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 2]) : $0 }, [.noZombies])
         Self.expectBroken(Self.good + [Self.e(20, "stress.hygiene", ["zombies": 1])], [.noZombies])
     }
 
     @Test("descriptors over the baseline after shutdown")
     func descriptors() {
-        let log = Self.good.map { $0.name == "hygiene" ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 14, "zombies": 0, "leaked": ["fd 13 → socket:[1]", "fd 14 → /tmp/x"]]) : $0 }
+        let log = Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 14, "zombies": 0, "leaked": ["fd 13 → socket:[1]", "fd 14 → /tmp/x"]]) : $0 }
         Self.expectBroken(log, [.descriptorsReturn])
         #expect(Self.check(log).violations[0].detail.contains("fd 14 → /tmp/x"))
     }
@@ -148,7 +148,7 @@ struct InvariantCheckerTests {
             log.insert(Self.e(Double(i) * 1000, "reload.requested", ["bundle": Self.bundle, "kind": "Feed", "family": "systemSmall", "charged": true, "limit": 3]), at: 3)
         }
         Self.expectBroken(log, [.reloadBudget])
-        Self.expectBroken(Array(log.dropFirst(0).filter { !($0.name == "reload.requested" && $0.t == 3000) }), [])
+        Self.expectBroken(Array(log.dropFirst(0).filter { !($0.kind == .reloadRequested && $0.t == 3000) }), [])
     }
 
     @Test("a conversation finished twice, an event acknowledged twice")
@@ -165,7 +165,7 @@ struct InvariantCheckerTests {
 
     @Test("pending at the end is allowed on request")
     func allowPending() {
-        let log = Self.good.filter { $0.name != "events.finished" && $0.name != "events.acknowledging" }
+        let log = Self.good.filter { $0.kind != .eventsFinished && $0.kind != .eventsAcknowledging }
         #expect(!InvariantChecker().check(log).held)
         #expect(InvariantChecker(allowPendingAtEnd: true).check(log).held)
     }

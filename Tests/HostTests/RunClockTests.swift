@@ -86,13 +86,13 @@ actor HorizonDriver {
         return (fired.fired.first?.1 ?? -1, fired.fired.count > 1, Double(clock.now) / 1e9)
     }
 
-    /// Advances up to an hour, stopping at the first event named "stop" (emitted by a timer at 20 s).
+    /// Advances up to an hour, stopping at the first `hello` (emitted by a timer at 20 s).
     func runUntilEvent() async -> (event: String?, at: Double, horizon: UInt64) {
         let clock = RunClock(mode: .virtual, loop: loop)
         let log = EventLog(clock: clock)
-        clock.schedule(at: 20 * 1_000_000_000) { log.emit("stop") }
-        clock.schedule(at: 40 * 1_000_000_000) { log.emit("later") }
-        let event = await clock.advance(to: 3600 * 1_000_000_000, log: log, until: { $0.name == "stop" })
+        clock.schedule(at: 20 * 1_000_000_000) { log.emit(.hello) }
+        clock.schedule(at: 40 * 1_000_000_000) { log.emit(.installed) }
+        let event = await clock.advance(to: 3600 * 1_000_000_000, log: log, until: { $0.kind == .hello })
         return (event?.name, Double(clock.now) / 1e9, clock.horizon)
     }
 }
@@ -116,7 +116,7 @@ struct RunClockHorizonTests {
     func untilEvent() async throws {
         let driver = try HorizonDriver()
         let result = await driver.runUntilEvent()
-        #expect(result.event == "stop")
+        #expect(result.event == "hello")
         #expect(result.at >= 20 && result.at < 40, "stopped at the event, not at 40 s or the hour")
         #expect(result.horizon == 0, "the grant is revoked")
         driver.loop.shutdown()

@@ -51,6 +51,19 @@ struct ScenarioFileTests {
         #expect(configuration.changes.map(\.at) == [.seconds(3600), .seconds(7200)], "sorted by time")
     }
 
+    @Test("configurations: each widget's intent parameters, as a JSON object; anything else refused naming the widget")
+    func configurations() throws {
+        let (path, cleanUp) = try scenario(#"{"configurations": {"Leg": {"runner": "amy", "leg": 3}, "com.example.relay.widget/Hero": {}}}"#)
+        defer { cleanUp() }
+        var configuration = HostConfiguration(dataDirectory: "/tmp/unused")
+        try Scenario.load(path).apply(to: &configuration)
+        #expect(configuration.widgetConfigurations == ["Leg": #"{"leg":3,"runner":"amy"}"#, "com.example.relay.widget/Hero": "{}"])
+        let (bad, cleanUpBad) = try scenario(#"{"configurations": {"Leg": "amy"}}"#)
+        defer { cleanUpBad() }
+        #expect(throws: ScenarioError.self) { _ = try Scenario.load(bad) }
+        do { _ = try Scenario.load(bad) } catch { #expect("\(error)".hasPrefix("s.json: configurations.Leg must be an object")) }
+    }
+
     @Test("mistakes are refused with the file and the key path named")
     func refusals() throws {
         let cases: [(String, String)] = [

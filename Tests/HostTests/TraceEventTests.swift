@@ -26,7 +26,7 @@ struct TraceEventTests {
         #expect(tracked == [4000, 101, 201, 202], "the host and one track per extension process")
 
         let activations = trace.filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "activation" }
-        #expect(activations.count == events.filter { $0.name == "activation.end" }.count)
+        #expect(activations.count == events.filter { $0.kind == .activationEnd }.count)
         let killed = try #require(activations.first { ($0["args"] as? [String: Any])?["outcome"] as? String == "killed" })
         #expect(killed["pid"] as? Int == 201)
         #expect(killed["ts"] as? Double == 30_000 || killed["ts"] as? Int == 30_000, "ts in microseconds of the run clock")
@@ -38,7 +38,7 @@ struct TraceEventTests {
         #expect(tids.count == 2)
 
         let kills = trace.filter { $0["ph"] as? String == "i" && ($0["name"] as? String)?.hasPrefix("killed: ") == true }
-        #expect(kills.count == events.filter { $0.name == "killed" }.count)
+        #expect(kills.count == events.filter { $0.kind == .killed }.count)
         #expect(kills.allSatisfy { $0["s"] as? String == "p" })
 
         let lifetimes = trace.filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "process" }

@@ -102,6 +102,17 @@ enum Samples {
             messages.append(.log(LogRecord(level: level, message: "\(level): \(unicode)\nsecond line")))
         }
         messages.append(.log(LogRecord(level: .info, message: "")))
+        for level in LogLevel.allCases {
+            messages.append(.osLog(OSLogRecord(level: level, subsystem: "com.example.app", category: unicode, message: "\(level): <private>")))
+        }
+        messages.append(.osLog(OSLogRecord(level: .debug, subsystem: "", category: "", message: "")))
+        let configured = WidgetConfigurationPayload(kind: "Character", family: "systemSmall", intent: Array(#"{"hero":"\#(unicode)"}"#.utf8))
+        let unconfigured = WidgetConfigurationPayload(kind: unicode, family: "", intent: [])
+        messages.append(.widgetConfiguration(RequestID(41), configured))
+        messages.append(.widgetConfiguration(RequestID(UInt64.max), unconfigured))
+        messages.append(.currentConfigurationsRequest(RequestID(42)))
+        messages.append(.currentConfigurations(RequestID(42), [configured, unconfigured]))
+        messages.append(.currentConfigurations(RequestID(0), []))
         for code in ErrorCode.allCases {
             messages.append(.error(ErrorReport(requestID: RequestID(UInt64(code.rawValue)), code: code, message: "failed: \(unicode)")))
             messages.append(.error(ErrorReport(requestID: nil, code: code, message: "")))

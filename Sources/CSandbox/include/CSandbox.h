@@ -39,8 +39,10 @@ typedef struct sg_spawn_request {
     const int *cgroup_procs_fds;  ///< open join files (v1 `tasks`, v2 `cgroup.procs`) the child writes "0" to (joins before anything else)
     int cgroup_procs_count;
     int new_process_group;        ///< setpgid(0, 0)
-    int uid;                      ///< run as this user (setresuid, no supplementary groups), or -1 to stay
+    int uid;                      ///< run as this user (setresuid), or -1 to stay
     int gid;                      ///< run with this group (setresgid), or -1 to stay
+    const unsigned int *supplementary_gids; ///< the supplementary groups with `gid` (the app groups it shares), or NULL
+    int supplementary_gid_count;
     int parent_death_signal;      ///< PR_SET_PDEATHSIG, 0 for none
 } sg_spawn_request;
 
@@ -188,6 +190,62 @@ uint64_t sg_realtime_ns(void);
 int sg_gettid(void);
 /// Pins thread `tid` (0: the caller) to `cpu`, or lets it run anywhere when `cpu` < 0; 0 or -errno.
 int sg_set_affinity(pid_t tid, int cpu);
+
+// MARK: budget deadlines (deadline_killer.c)
+
+/// A thread that SIGKILLs extensions at their budget deadlines, through their pidfds.
+typedef struct sg_killer sg_killer;
+/// One process as the deadline thread knows it: its pidfd, its IPC socket, whether the loop reads it.
+typedef struct sg_kill_target sg_kill_target;
+
+enum { SG_KILLER_FIFO = 1, SG_KILLER_RR = 2, SG_KILLER_NICE = 3, SG_KILLER_NORMAL = 4 };
+
+/// The scheduling the thread got: a SG_KILLER_* policy, its real-time priority (FIFO, RR) or nice
+/// value (NICE, NORMAL), and the errno that refused SCHED_FIFO (0 when granted).
+typedef struct sg_killer_scheduling {
+    int policy;
+    int value;
+    int error;
+} sg_killer_scheduling;
+
+/// How the deadlines ended: killed by the thread, left to the loop for input the host had not
+/// read, left because the process was already dead, taken back in time by the loop.
+typedef struct sg_killer_counts {
+    uint64_t fired;
+    uint64_t left_for_input;
+    uint64_t not_sent;
+    uint64_t cancelled;
+} sg_killer_counts;
+
+/// Starts the thread, at SCHED_FIFO `rt_priority` where it may (else SCHED_RR, else the lowest
+/// nice value it may take); returns when it runs, with what it got in `scheduling`. NULL with errno.
+sg_killer *sg_killer_start(int rt_priority, sg_killer_scheduling *scheduling);
+/// Stops and joins the thread (later calls do nothing); deadlines armed after it never fire.
+void sg_killer_stop(sg_killer *killer);
+/// Stops the thread if it runs and frees the killer: after every target is released.
+void sg_killer_free(sg_killer *killer);
+/// A target for process `pidfd` whose IPC socket is `channel_fd` (the caller keeps both open
+/// until it forgets the channel and releases the target). NULL when out of memory.
+sg_kill_target *sg_killer_target(sg_killer *killer, int pidfd, int channel_fd);
+/// The loop enters (1) or leaves (0) the target's channel read handler; lock-free.
+void sg_kill_target_reading(sg_kill_target *target, int reading);
+/// The loop is about to close the target's IPC socket: no longer peeked.
+void sg_kill_target_forget_channel(sg_kill_target *target);
+/// Drops every deadline of the target and frees it; after this the thread never touches its
+/// pidfd. Call before closing the pidfd.
+void sg_kill_target_release(sg_kill_target *target);
+/// Arms a SIGKILL of `target` at `deadline_ns` (CLOCK_MONOTONIC); the deadline's id, or 0 when
+/// out of memory.
+uint64_t sg_killer_arm(sg_killer *killer, sg_kill_target *target, uint64_t deadline_ns);
+
+enum { SG_DEADLINE_UNKNOWN = -1, SG_DEADLINE_CANCELLED = 0, SG_DEADLINE_KILLED = 1, SG_DEADLINE_LEFT = 2 };
+
+/// Settles deadline `id` once, under the thread's lock: CANCELLED (it had not come: nothing is
+/// ever sent), KILLED (the thread sent SIGKILL at `*killed_at_ns`), LEFT (it came, and the thread
+/// sent nothing: input unread or the process already dead — the loop decides), UNKNOWN.
+int sg_killer_settle(sg_killer *killer, uint64_t id, uint64_t *killed_at_ns);
+/// The counts so far.
+void sg_killer_get_counts(sg_killer *killer, sg_killer_counts *counts);
 
 // MARK: epoll (Swift's Glibc module does not export it)
 

@@ -47,5 +47,7 @@ extension AppIntentConfiguration where Content == Never {
 }
 
 extension AppIntentConfiguration: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] { [descriptor] }
 }

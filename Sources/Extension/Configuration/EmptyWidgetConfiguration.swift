@@ -20,5 +20,7 @@ public struct EmptyWidgetConfiguration: WidgetConfiguration {
 }
 
 extension EmptyWidgetConfiguration: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] { [] }
 }

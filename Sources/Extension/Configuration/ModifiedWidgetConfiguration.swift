@@ -14,6 +14,8 @@ public nonisolated struct _ModifiedWidgetConfiguration<Base: WidgetConfiguration
 }
 
 extension _ModifiedWidgetConfiguration: WidgetDescriptorSource {
+    @MainActor public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     @MainActor var widgetDescriptors: [WidgetDescriptor] {
         descriptors(of: base).map { descriptor in
             var descriptor = descriptor

@@ -47,5 +47,7 @@ extension StaticConfiguration where Content == Never {
 }
 
 extension StaticConfiguration: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] { [descriptor] }
 }

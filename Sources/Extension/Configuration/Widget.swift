@@ -25,6 +25,9 @@ public protocol Widget {
 
     /// The widget's configuration.
     @WidgetConfigurationBuilder var body: Body { get }
+    /// The SDK's own types give their descriptors here (the default, `nil`, reads `body`). Not
+    /// for use by extensions.
+    var _widgetDescriptors: _WidgetDescriptors? { get }
 }
 
 extension Widget {
@@ -32,6 +35,7 @@ extension Widget {
     ///
     /// Run outside the host, it prints how to run it and exits with status 64.
     public static func main() {
+        BareStartProbe.exitIfAsked()
         ExtensionMain.run(descriptors: descriptors(of: Self()))
     }
 }

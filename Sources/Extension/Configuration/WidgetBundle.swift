@@ -26,6 +26,7 @@ extension WidgetBundle {
     ///
     /// Run outside the host, it prints how to run it and exits with status 64.
     public static func main() {
+        BareStartProbe.exitIfAsked()
         ExtensionMain.run(descriptors: descriptors(of: Self().body))
     }
 }

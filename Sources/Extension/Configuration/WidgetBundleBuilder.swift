@@ -51,6 +51,8 @@ public struct _WidgetList<each W: Widget>: Widget {
 }
 
 extension _WidgetList: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] {
         var result: [WidgetDescriptor] = []
         for widget in repeat each widgets {
@@ -80,6 +82,8 @@ public struct _OptionalWidget<W: Widget>: Widget {
 }
 
 extension _OptionalWidget: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] {
         widget.map { descriptors(of: $0) } ?? []
     }
@@ -110,6 +114,8 @@ public struct _ConditionalWidget<TrueContent: Widget, FalseContent: Widget>: Wid
 }
 
 extension _ConditionalWidget: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] {
         switch storage {
         case .trueContent(let widget): descriptors(of: widget)

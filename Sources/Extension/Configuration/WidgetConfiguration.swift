@@ -9,6 +9,9 @@ public protocol WidgetConfiguration {
 
     /// The configuration this one is made of.
     @WidgetConfigurationBuilder var body: Body { get }
+    /// The SDK's own types give their descriptors here (the default, `nil`, reads `body`). Not
+    /// for use by extensions.
+    var _widgetDescriptors: _WidgetDescriptors? { get }
 }
 
 import SwiftUI

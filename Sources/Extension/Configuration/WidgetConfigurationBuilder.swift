@@ -49,6 +49,8 @@ public struct _ConditionalWidgetConfiguration<TrueContent: WidgetConfiguration, 
 }
 
 extension _ConditionalWidgetConfiguration: WidgetDescriptorSource {
+    public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
+
     var widgetDescriptors: [WidgetDescriptor] {
         switch storage {
         case .trueContent(let content): descriptors(of: content)

@@ -9,12 +9,6 @@ import Synchronization
 /// It runs on the reader thread and never blocks there: each event goes to its session's
 /// delivery queue; `backgroundEventsRequest` goes to the main actor.
 final class NetworkService: RuntimeService {
-    /// An event handled in this process: its session and the host's event id.
-    private struct HandledEvent: Hashable {
-        let identifier: String
-        let eventID: UInt64
-    }
-
     /// The service of this process.
     static let shared = NetworkService()
 
@@ -23,7 +17,10 @@ final class NetworkService: RuntimeService {
     let requests = HostRequests()
     private let sessions = Mutex<[String: URLSession]>([:])
     private let inlineTasks = Mutex<[Int: URLSessionTask]>([:])
-    private let handledEvents = Mutex<Set<HandledEvent>>([])
+    /// The events handled in this process: the host's event ids by session. (Keyed by String,
+    /// whose Hashable conformance a new process has already looked up: a key type of its own
+    /// would cost a cold start a scan of every conformance of the binary.)
+    private let handledEvents = Mutex<[String: [UInt64]]>([:])
     private let localIdentifiers = Atomic<Int>(1)
 
     private init() {}
@@ -106,7 +103,11 @@ final class NetworkService: RuntimeService {
     /// Records the delivery of event `eventID` of session `identifier`; false when it was
     /// handled before in this process (a duplicate).
     func recordDelivery(_ identifier: String, _ eventID: UInt64) -> Bool {
-        handledEvents.withLock { $0.insert(HandledEvent(identifier: identifier, eventID: eventID)).inserted }
+        handledEvents.withLock { handled in
+            if handled[identifier]?.contains(eventID) == true { return false }
+            handled[identifier, default: []].append(eventID)
+            return true
+        }
     }
 
     // MARK: Messages from the host

@@ -178,7 +178,7 @@ extension URLSession {
             }
             let consumer = task.properties.withLock { properties -> URLSessionTask.Consumer? in
                 properties.response = HTTPURLResponse(response)
-                if let size = Self.fileSize(path), size > properties.countOfBytesReceived {
+                if let size = Syscalls.fileSize(path), size > properties.countOfBytesReceived {
                     properties.countOfBytesReceived = size
                 }
                 guard !properties.finishDelivered, !properties.completionDelivered else { return nil }
@@ -334,11 +334,7 @@ extension URLSession {
     }
 
     private func removeFile(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    private static func fileSize(_ path: String) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        Syscalls.removeFile(path)
     }
 
     /// A response for a task that completed without one (it cannot happen with the host, whose

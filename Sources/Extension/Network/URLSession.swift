@@ -80,7 +80,9 @@ open class URLSession: NSObject, @unchecked Sendable {
     /// serial queue of the session's own). A background configuration attaches the session to
     /// the host, which answers with the tasks it holds for the identifier.
     public init(configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?, delegateQueue queue: OperationQueue?) {
-        storedConfiguration = configuration.copy() as! URLSessionConfiguration
+        // copy(with:), not NSObject's copy(): that one casts to NSCopying, a scan of every
+        // protocol conformance of the binary on a cold start.
+        storedConfiguration = configuration.copy(with: nil) as! URLSessionConfiguration
         isShared = false
         state = Mutex(State(delegate: delegate))
         delegateQueue = queue ?? Self.serialQueue()
@@ -112,7 +114,7 @@ open class URLSession: NSObject, @unchecked Sendable {
 
     /// A copy of the session's configuration.
     open var configuration: URLSessionConfiguration {
-        storedConfiguration.copy() as! URLSessionConfiguration
+        storedConfiguration.copy(with: nil) as! URLSessionConfiguration
     }
 
     /// The delegate, until the session is invalidated.

@@ -33,7 +33,8 @@ private final class ProviderBox<Provider>: @unchecked Sendable {
     }
 }
 
-/// A `TimelineProvider` or `AppIntentTimelineProvider` with its types erased.
+/// A `TimelineProvider`, `IntentTimelineProvider` or `AppIntentTimelineProvider` with its
+/// types erased.
 struct ErasedProvider: Sendable {
     /// How the provider's snapshot call is spelled, for log messages.
     let snapshotCallName: String
@@ -43,6 +44,9 @@ struct ErasedProvider: Sendable {
     let placeholder: @Sendable (TimelineProviderContext) -> AnyEntry
     let snapshot: @Sendable (TimelineProviderContext, @escaping @Sendable (AnyEntry) -> Void) -> Void
     let timeline: @Sendable (TimelineProviderContext, @escaping @Sendable (AnyTimeline) -> Void) -> Void
+    /// The configuration intent made from a widget's configuration (JSON); nil for a provider
+    /// without one.
+    let makeIntent: (@Sendable ([UInt8], String) -> Any)?
 
     init<Provider: TimelineProvider>(timelineProvider: Provider) {
         let box = ProviderBox(timelineProvider)
@@ -57,10 +61,34 @@ struct ErasedProvider: Sendable {
         timeline = { context, done in
             box.provider.getTimeline(in: context) { timeline in done(AnyTimeline(timeline)) }
         }
+        makeIntent = nil
+    }
+
+    init<Provider: IntentTimelineProvider>(intentProvider: Provider) {
+        let box = ProviderBox(intentProvider)
+        let make: @Sendable ([UInt8], String) -> Provider.Intent = { json, kind in
+            ConfiguredIntent.make({ Provider.Intent() }, configuration: json, kind: kind)
+        }
+        snapshotCallName = "getSnapshot(for:in:completion:)"
+        timelineCallName = "getTimeline(for:in:completion:)"
+        placeholder = { context in
+            AnyEntry(box.provider.placeholder(in: context))
+        }
+        snapshot = { context, done in
+            box.provider.getSnapshot(for: make(context.intentConfiguration, context.kind), in: context) { entry in done(AnyEntry(entry)) }
+        }
+        timeline = { context, done in
+            box.provider.getTimeline(for: make(context.intentConfiguration, context.kind), in: context) { timeline in done(AnyTimeline(timeline)) }
+        }
+        makeIntent = make
     }
 
     init<Provider: AppIntentTimelineProvider>(appIntentProvider: Provider) {
         let box = ProviderBox(appIntentProvider)
+        let make: @Sendable ([UInt8], String) -> Provider.Intent = { json, kind in
+            ConfiguredIntent.makeAppIntent(Provider.Intent.self, configuration: json, kind: kind)
+        }
+        makeIntent = make
         snapshotCallName = "snapshot(for:in:)"
         timelineCallName = "timeline(for:in:)"
         placeholder = { context in
@@ -68,13 +96,13 @@ struct ErasedProvider: Sendable {
         }
         snapshot = { context, done in
             Task {
-                let entry = await box.provider.snapshot(for: Provider.Intent(), in: context)
+                let entry = await box.provider.snapshot(for: make(context.intentConfiguration, context.kind), in: context)
                 done(AnyEntry(entry))
             }
         }
         timeline = { context, done in
             Task {
-                let timeline = await box.provider.timeline(for: Provider.Intent(), in: context)
+                let timeline = await box.provider.timeline(for: make(context.intentConfiguration, context.kind), in: context)
                 done(AnyTimeline(timeline))
             }
         }

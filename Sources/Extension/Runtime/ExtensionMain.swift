@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SandglassIPC
 
 /// The process entry point behind `@main` on a `Widget` or `WidgetBundle`.
@@ -18,9 +23,20 @@ enum ExtensionMain {
     /// Serves `widgets` to the host for the life of the process.
     @MainActor
     static func run(descriptors widgets: [WidgetDescriptor]) -> Never {
-        let runtime = makeRuntime(widgets: widgets, environment: ProcessInfo.processInfo.environment)
+        let runtime = makeRuntime(widgets: widgets, environment: hostEnvironment())
         runtime.start()
         dispatchMain()
+    }
+
+    /// The variables the host sets for the runtime, read with `getenv`: Foundation's
+    /// `ProcessInfo.environment` copies the whole environment into a dictionary, work a cold
+    /// start does not need.
+    static func hostEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["SANDGLASS_IPC_FD", "SANDGLASS_BUNDLE_IDENTIFIER", TodayExtensionMain.principalClassVariable] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 
     /// The process's runtime on the descriptor `SANDGLASS_IPC_FD` names, installed for
@@ -37,6 +53,11 @@ enum ExtensionMain {
             Syscalls.exitProcess(64)
         }
         Syscalls.ignoreBrokenPipe()
+        if !AppGroupContainers.declared.isEmpty {
+            // What the extension makes in a group's container stays the group's (its other
+            // extensions run as other users of the same group).
+            Syscalls.shareWithGroup()
+        }
         Syscalls.lineBufferStandardOutput()
         let bundleIdentifier = environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ProcessInfo.processInfo.processName
         let runtime = ExtensionRuntime(widgets: widgets, bundleIdentifier: bundleIdentifier, role: role, fd: fd) { ending in

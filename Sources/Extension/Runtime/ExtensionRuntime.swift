@@ -49,6 +49,10 @@ final class ExtensionRuntime: Sendable {
     private let requests = DispatchQueue(label: "sandglass.requests", attributes: .concurrent)
     private let phase = Mutex(Phase.created)
     private let receivedWelcome = Mutex<Welcome?>(nil)
+    /// Problems of the app groups' defaults already logged.
+    private let reportedProblems = Mutex<Set<String>>([])
+    /// Configurations the host sent for activation requests not yet read, by request id.
+    private let pendingConfigurations = Mutex<[RequestID: [UInt8]]>([:])
     private let onEnd: @Sendable (Ending) -> Void
 
     /// A runtime that will speak on `fd`, which it closes when it stops reading.
@@ -213,6 +217,15 @@ final class ExtensionRuntime: Sendable {
             serve(id, activation, .snapshot)
         case .timelineRequest(let id, let activation):
             serve(id, activation, .timeline)
+        case .widgetConfiguration(let id, let configuration):
+            // Comes just before the activation request it configures.
+            guard isServing(message) else { return }
+            pendingConfigurations.withLock { $0[id] = configuration.intent }
+        case .currentConfigurations:
+            guard isServing(message) else { return }
+            if !RuntimeServices.dispatch(message, runtime: self) {
+                log(.warning, "the host sent currentConfigurations for no request of this process")
+            }
         case .performUpdateRequest(let id):
             guard isServing(message) else { return }
             // A Today extension's service takes it; a widget extension has none.
@@ -257,7 +270,8 @@ final class ExtensionRuntime: Sendable {
                     log(.warning, "the host sent \(message.type), which this extension does not handle")
                 }
             }
-        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .pong, .diagnostic,
+        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .osLog, .pong, .diagnostic,
+             .currentConfigurationsRequest,
              .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished, .createTask,
              .resumeTask, .cancelTask, .getTasks, .locationRequest:
             end(.protocolViolation("the host sent \(message.type), which only an extension sends"))
@@ -286,6 +300,7 @@ final class ExtensionRuntime: Sendable {
             return
         }
         receivedWelcome.withLock { $0 = welcome }
+        requests.async { [self] in synchroniseAppGroups() }
         for kind in duplicateKinds {
             log(.warning, "more than one widget declares kind '\(kind)'; requests go to the first")
         }
@@ -314,6 +329,7 @@ final class ExtensionRuntime: Sendable {
         case .timeline: .timelineRequest(id, activation)
         }
         guard isServing(request) else { return }
+        let configuration = pendingConfigurations.withLock { $0.removeValue(forKey: id) } ?? []
         requests.async { [self] in
             guard let widget = widgetsByKind[activation.kind] else {
                 let known = widgets.map { "'\($0.kind)'" }.joined(separator: ", ")
@@ -335,9 +351,11 @@ final class ExtensionRuntime: Sendable {
             let size = activation.displayWidth > 0 && activation.displayHeight > 0
                 ? CGSize(width: activation.displayWidth, height: activation.displayHeight)
                 : family.displaySize
-            let context = TimelineProviderContext(family: family, isPreview: activation.isPreview, displaySize: size)
+            let context = TimelineProviderContext(family: family, isPreview: activation.isPreview, displaySize: size,
+                                                  kind: widget.kind, intentConfiguration: configuration)
             let rendering = WidgetRenderContext(family: family, size: size, contentMarginsDisabled: widget.contentMarginsDisabled,
                                                 isPlaceholder: kind == .placeholder)
+            synchroniseAppGroups()   // what the app wrote to the group's defaults, before the provider reads it
             switch kind {
             case .placeholder:
                 replyEntry(id, widget.provider.placeholder(context), widget, rendering)
@@ -368,6 +386,7 @@ final class ExtensionRuntime: Sendable {
     }
 
     private func replyEntry(_ id: RequestID, _ entry: AnyEntry, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
+        synchroniseAppGroups()   // what the provider wrote, to the app
         payloads(for: [entry], of: widget, rendering) { [self] result in
             switch result {
             case .success(let payloads):
@@ -379,6 +398,7 @@ final class ExtensionRuntime: Sendable {
     }
 
     private func replyTimeline(_ id: RequestID, _ timeline: AnyTimeline, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
+        synchroniseAppGroups()
         let policy: ReloadPolicyPayload = switch timeline.policy.kind {
         case .atEnd: .atEnd
         case .after(let date): .after(date.timeIntervalSince1970)
@@ -392,6 +412,13 @@ final class ExtensionRuntime: Sendable {
                 send(.error(ErrorReport(requestID: id, code: .providerFailed, message: error.description)))
             }
         }
+    }
+
+    /// Brings the app groups' defaults in step with the groups' containers (``GroupDefaultsSync``).
+    func synchroniseAppGroups() {
+        let problems = GroupDefaultsSync.shared.synchronise()
+        // Each problem once: it would come again at every activation.
+        for problem in problems where reportedProblems.withLock({ $0.insert(problem).inserted }) { log(.warning, problem) }
     }
 
     /// Sends a reply, or an error when it would not fit in one frame.

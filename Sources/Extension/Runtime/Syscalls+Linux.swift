@@ -149,6 +149,12 @@ enum Syscalls {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Files and directories the process makes are open to its group (umask 007): in an app
+    /// group's container, the group's other extensions read and write them.
+    static func shareWithGroup() {
+        _ = umask(0o007)
+    }
+
     /// Makes standard output line-buffered (on a pipe stdio buffers whole blocks): each line an
     /// extension prints reaches the host's event log when printed, not lost with the buffer
     /// when the process is SIGKILLed. The corresponding C function is `setvbuf`.
@@ -159,6 +165,20 @@ enum Syscalls {
     /// Writes `text` to standard error, unbuffered: the SDK's channel for fatal local problems.
     static func writeStandardError(_ text: String) {
         _ = writeFully(2, Array(text.utf8))
+    }
+
+    /// The size of the file at `path`, `nil` when it cannot be read. The corresponding C
+    /// function is `stat` (FileManager's `attributesOfItem` also looks the owner and group up in
+    /// the user database: NSS, a library loaded, files read — on a cold start's path).
+    static func fileSize(_ path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
+    /// Removes the file at `path`, ignoring failure. The corresponding C function is `unlink`.
+    static func removeFile(_ path: String) {
+        _ = unlink(path)
     }
 
     /// Ends the process. The corresponding C function is `exit`.

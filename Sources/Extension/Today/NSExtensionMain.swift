@@ -20,7 +20,8 @@ import SandglassIPC
 /// class is missing, unknown or not a `UIViewController`; then as for widget extensions (0 when
 /// the host is gone, 70 for a protocol violation, 76 when refused).
 public func NSExtensionMain() -> Never {
-    TodayExtensionMain.run(environment: ProcessInfo.processInfo.environment)
+    BareStartProbe.exitIfAsked()
+    return TodayExtensionMain.run(environment: ExtensionMain.hostEnvironment())
 }
 
 /// What `NSExtensionMain()` does, in steps that tests can call.

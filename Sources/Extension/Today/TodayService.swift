@@ -35,6 +35,8 @@ final class TodayService: RuntimeService {
         let completion = UpdateCompletion(request: id, connection: runtime)
         let principal = self.principal
         let className = self.className
+        // What the app wrote to its groups' defaults, before the update reads it.
+        for problem in GroupDefaultsSync.shared.synchronise() { runtime.log(.warning, problem) }
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 delivery.started()

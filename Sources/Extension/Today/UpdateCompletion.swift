@@ -21,6 +21,8 @@ final class UpdateCompletion: Sendable {
             return nil
         }
         guard let earlier else {
+            // What the update wrote to its groups' defaults, to the app.
+            for problem in GroupDefaultsSync.shared.synchronise() { connection.log(.warning, problem) }
             connection.send(.updateResultReply(request, UpdateResultCode(rawValue: UInt8(result.rawValue)) ?? .failed))
             return
         }

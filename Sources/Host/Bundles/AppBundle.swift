@@ -19,6 +19,8 @@ public struct AppBundle: Sendable, Hashable {
     public var locationPurposeStrings: [String: String]
     /// The extensions in `PlugIns/`, in the order of their directory names.
     public var extensions: [ExtensionBundle]
+    /// The app groups the app's own entitlements declare (its `*.entitlements` file).
+    public var ownAppGroups: [String]
 
     /// A bundle with the given fields; ``BundleLoader/load(_:)`` is the usual way to get one.
     public init(
@@ -27,7 +29,8 @@ public struct AppBundle: Sendable, Hashable {
         bundleIdentifier: String,
         displayName: String,
         locationPurposeStrings: [String: String],
-        extensions: [ExtensionBundle]
+        extensions: [ExtensionBundle],
+        ownAppGroups: [String] = []
     ) {
         self.path = path
         self.infoPlistPath = infoPlistPath
@@ -35,6 +38,15 @@ public struct AppBundle: Sendable, Hashable {
         self.displayName = displayName
         self.locationPurposeStrings = locationPurposeStrings
         self.extensions = extensions
+        self.ownAppGroups = ownAppGroups
+    }
+
+    /// The app groups of the app: those its entitlements declare and those of its extensions
+    /// (the containing app is the host's to play; it shares every group its extensions name).
+    public var appGroups: [String] {
+        var groups = ownAppGroups
+        for group in extensions.flatMap(\.appGroups) where !groups.contains(group) { groups.append(group) }
+        return groups
     }
 
     /// The extension whose `CFBundleIdentifier` is `bundleIdentifier`, if any.

@@ -12,6 +12,7 @@ import Foundation
 ///   PlugIns/<CFBundleExecutable>.appex/
 ///     Info.plist                   a copy of extensionInfo
 ///     <CFBundleExecutable>         a copy of executable, mode 0755
+///     <CFBundleExecutable>.entitlements   a copy of entitlements, when given (app groups)
 /// ```
 ///
 /// Without `appInfo`, the app's Info.plist is generated with `CFBundleIdentifier` = the
@@ -34,7 +35,8 @@ public enum BundleAssembler {
     ///
     /// - Throws: ``BundleError`` naming the offending file: an input as given, the output, or
     ///   a file of the assembled bundle relative to the output's parent.
-    public static func assemble(executable: String, extensionInfo: String, appInfo: String?, output: String) throws -> AppBundle {
+    public static func assemble(executable: String, extensionInfo: String, appInfo: String?, entitlements: String? = nil,
+                                output: String) throws -> AppBundle {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let appName = outputURL.lastPathComponent
         guard appName.hasSuffix(".app"), appName.count > ".app".count else {
@@ -61,6 +63,12 @@ public enum BundleAssembler {
                                            name: String(appName.dropLast(".app".count)))
         }
 
+        let entitlementsData = try entitlements.map { path throws(BundleError) in
+            let data = try readFile(path, what: "the extension's entitlements (--entitlements)")
+            _ = try PropertyListDictionary.parse(data, file: path)
+            return data
+        }
+
         let fileManager = FileManager.default
         let outputPath = outputURL.path
         let replacing = try checkOutput(outputPath, as: output)
@@ -83,6 +91,7 @@ public enum BundleAssembler {
             try extensionData.write(to: URL(fileURLWithPath: appexPath + "/Info.plist"))
             try fileManager.copyItem(atPath: sourceExecutable, toPath: appexPath + "/" + executableName)
             try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: appexPath + "/" + executableName)
+            try entitlementsData?.write(to: URL(fileURLWithPath: appexPath + "/" + executableName + ".entitlements"))
         } catch {
             throw BundleError(file: output, message: "cannot be written (\(error.localizedDescription)); check the permissions of \(parent)")
         }

@@ -15,7 +15,7 @@ import Foundation
 /// What is checked, in order: the path is a directory named `*.app`; its `Info.plist` is a
 /// property list (XML, binary or OpenStep) whose top level is a dictionary with a valid
 /// `CFBundleIdentifier`; `PlugIns/` holds at least one `.appex`; and for each `.appex`, in
-/// name order, everything ``ExtensionBundleReader`` checks. Two extensions with the same
+/// name order, everything `ExtensionBundleReader` checks. Two extensions with the same
 /// identifier are refused. Other entries of `PlugIns/` (not ending in `.appex`) are ignored.
 public enum BundleLoader {
     /// The app's keys that hold a location purpose string, either of which lets an extension
@@ -71,9 +71,10 @@ public enum BundleLoader {
             fileOfIdentifier[appex.bundleIdentifier] = app.relative(appex.infoPlistPath)
             extensions.append(appex)
         }
+        let ownGroups = try Entitlements.appGroups(in: appPath, shown: appName)
         return AppBundle(
             path: appPath, infoPlistPath: appPath + "/Info.plist", bundleIdentifier: identifier,
-            displayName: displayName, locationPurposeStrings: purposes, extensions: extensions)
+            displayName: displayName, locationPurposeStrings: purposes, extensions: extensions, ownAppGroups: ownGroups)
     }
 
     /// The names of the `.appex` entries of `PlugIns/`, sorted; at least one.

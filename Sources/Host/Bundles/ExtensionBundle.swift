@@ -21,6 +21,9 @@ public struct ExtensionBundle: Sendable, Hashable {
     public var wantsLocation: Bool
     /// The budgets its `SandglassLimits` dictionary overrides.
     public var limits: LimitOverrides
+    /// The app groups its entitlements declare (`com.apple.security.application-groups` in its
+    /// `*.entitlements` file): the shared containers it may use.
+    public var appGroups: [String]
 
     /// An extension with the given fields; ``BundleLoader/load(_:)`` is the usual way to get one.
     public init(
@@ -32,7 +35,8 @@ public struct ExtensionBundle: Sendable, Hashable {
         point: ExtensionPoint,
         principalClass: String? = nil,
         wantsLocation: Bool = false,
-        limits: LimitOverrides = LimitOverrides()
+        limits: LimitOverrides = LimitOverrides(),
+        appGroups: [String] = []
     ) {
         self.path = path
         self.infoPlistPath = infoPlistPath
@@ -43,6 +47,7 @@ public struct ExtensionBundle: Sendable, Hashable {
         self.principalClass = principalClass
         self.wantsLocation = wantsLocation
         self.limits = limits
+        self.appGroups = appGroups
     }
 
     /// What the extension is on the wire: `.widgetKit` or `.today`.

@@ -10,7 +10,8 @@ import Foundation
 /// `Module.ClassName` (a WidgetKit extension's principal class, if any, is ignored: its entry
 /// point is `@main`); `NSWidgetWantsLocation` is a Boolean, and when true the app declares a
 /// non-empty `NSLocationWhenInUseUsageDescription` or
-/// `NSLocationAlwaysAndWhenInUseUsageDescription`; `SandglassLimits` is valid.
+/// `NSLocationAlwaysAndWhenInUseUsageDescription`; `SandglassLimits` is valid; its
+/// entitlements file, if any, is valid (``Entitlements``).
 enum ExtensionBundleReader {
     static func read(_ appexName: String, in app: AppContext) throws(BundleError) -> ExtensionBundle {
         let path = app.path + "/PlugIns/" + appexName
@@ -75,10 +76,12 @@ enum ExtensionBundleReader {
             limits = try SandglassLimits.parse(dictionary)
         }
 
+        let appGroups = try Entitlements.appGroups(in: path, shown: file)
+
         return ExtensionBundle(
             path: path, infoPlistPath: path + "/Info.plist", bundleIdentifier: identifier,
             executableName: executableName, executablePath: executablePath, point: point,
-            principalClass: principalClass, wantsLocation: wantsLocation, limits: limits)
+            principalClass: principalClass, wantsLocation: wantsLocation, limits: limits, appGroups: appGroups)
     }
 
     /// The executable must exist, be a regular file (after symbolic links) and have an execute bit.

@@ -13,6 +13,8 @@ final class ChaosHooks {
     }
 
     private var arms: [Arm] = []
+    /// Holds of the loop armed at steps (``LoopHold``), each taken once.
+    private var holds: [(step: ProtocolStep, bundle: String, hold: LoopHold)] = []
     private var nextID: UInt64 = 1
     private let log: EventLog
     /// Kills an extension's process (the supervisor's kill, reason `chaos`).
@@ -37,8 +39,16 @@ final class ChaosHooks {
         return true
     }
 
+    /// Blocks the loop at the next time `bundle` reaches `step`, until `hold` is released.
+    func armHold(_ step: ProtocolStep, bundle: String, hold: LoopHold) {
+        holds.append((step, bundle, hold))
+    }
+
     /// `step` was reached in the conversation with `process` of `ext`.
     func reached(_ step: ProtocolStep, _ ext: ManagedExtension, _ process: ExtensionProcess) {
+        if let index = holds.firstIndex(where: { $0.step == step && $0.bundle == ext.identifier }) {
+            holds.remove(at: index).hold.hold()
+        }
         guard !arms.isEmpty, process.killReason == nil,
               let index = arms.firstIndex(where: { $0.step == step && ($0.bundle == nil || $0.bundle == ext.identifier) })
         else { return }
@@ -47,7 +57,7 @@ final class ChaosHooks {
         case .extension:
             killExtension(ext, process, "chaos at step \(step.rawValue)")
         case .host:
-            log.emit("host.killed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.hostKilled, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                      ("step", .string(step.rawValue)), ("hostPid", .int(Int64(getpid()))),
                                      ("detail", .string("chaos: the host SIGKILLs itself at step \(step.rawValue)"))])
             Glibc.kill(getpid(), SIGKILL)

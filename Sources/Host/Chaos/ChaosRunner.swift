@@ -43,7 +43,7 @@ public final class ChaosRunner: Sendable {
         self.deadline = deadline
         var targets: [Target] = []
         for bundle in bundles.sorted() {
-            guard let hello = try? await host.waitForEvent(timeout: .seconds(10), where: { $0.name == "hello" && $0.bundle == bundle }),
+            guard let hello = try? await host.waitForEvent(timeout: .seconds(10), where: { $0.kind == .hello && $0.bundle == bundle }),
                   case .array(let kinds)? = hello["kinds"], !kinds.isEmpty else { continue }
             targets.append(Target(bundle: bundle, kinds: kinds.compactMap(\.stringValue)))
         }
@@ -52,14 +52,14 @@ public final class ChaosRunner: Sendable {
         }
         self.targets = targets
         var limits: [String: Int] = [:]
-        for event in await host.events() where event.name == "spawned" {
+        for event in await host.events() where event.kind == .spawned {
             if let bundle = event.bundle, limits[bundle] == nil, let bytes = event.int("memoryLimitBytes") { limits[bundle] = Int(bytes) }
         }
         originalLimits = limits
         let stream = await host.eventStream(replay: true)
         let kills = self.kills
         counter = Task {
-            for await event in stream where event.name == "killed" { kills.add() }
+            for await event in stream where event.kind == .killed { kills.add() }
         }
     }
 
@@ -117,7 +117,7 @@ public final class ChaosRunner: Sendable {
             // ends relaunch extensions by identifier.
             let arm = await host.killAt(step, of: target?.bundle)
             let marker = "chaos at step \(step.rawValue)"
-            _ = await host.advance(by: .seconds(3 * 3600)) { $0.name == "killed" && $0.string("detail") == marker }
+            _ = await host.advance(by: .seconds(3 * 3600)) { $0.kind == .killed && $0.string("detail") == marker }
             await host.disarm(arm)
             return
         }
@@ -125,7 +125,7 @@ public final class ChaosRunner: Sendable {
         if step == .spawned || step == .hello, let pid = await host.liveProcesses()[target.bundle] {
             // A running process first dies (chaos), so that the activation launches a new one.
             await host.kill(target.bundle, reason: .chaos)
-            _ = try? await host.waitForEvent(timeout: deadline) { $0.name == "exited" && $0.pid == pid }
+            _ = try? await host.waitForEvent(timeout: deadline) { $0.kind == .exited && $0.pid == pid }
         }
         let arm = await host.killAt(step, of: target.bundle)
         _ = await activate(target, step == .hello || step == .spawned ? .placeholder : .timeline)
@@ -150,7 +150,7 @@ public final class ChaosRunner: Sendable {
         }
         // The step never came (apps without background sessions never deliver events): the host
         // dies all the same, at this moment.
-        await host.record("host.killed", [("step", .string("none")), ("detail", .string("chaos: \(step.rawValue) did not come within \(Self.hostStepWait); the host SIGKILLs itself now"))])
+        await host.record(.hostKilled, [("step", .string("none")), ("detail", .string("chaos: \(step.rawValue) did not come within \(Self.hostStepWait); the host SIGKILLs itself now"))])
         Glibc.kill(getpid(), SIGKILL)
         while true { pause() }
     }

@@ -44,38 +44,38 @@ public struct StressSummary: Sendable, CustomStringConvertible {
     public init(events: [HostEvent], report: InvariantReport) {
         var launched: Set<String> = []
         for event in events {
-            switch event.name {
-            case "run.start":
+            switch event.kind {
+            case .runStart:
                 hosts += 1
                 launched.removeAll()
-            case "spawned":
+            case .spawned:
                 spawns += 1
                 if let bundle = event.bundle, !launched.insert(bundle).inserted { relaunches += 1 }
-            case "activation.end":
+            case .activationEnd:
                 activations += 1
                 activationsByOutcome[event.string("outcome") ?? "?", default: 0] += 1
-            case "killed":
+            case .killed:
                 killsByReason[event.string("reason") ?? "?", default: 0] += 1
                 if let detail = event.string("detail"), detail.hasPrefix("chaos at step ") {
                     killsByStep[String(detail.dropFirst("chaos at step ".count)), default: 0] += 1
                 }
-            case "host.killed":
+            case .hostKilled:
                 hostKillsBySteps[event.string("step") ?? "?", default: 0] += 1
-            case "host.ended" where event["killed"] == .bool(true):
+            case .hostEnded where event["killed"] == .bool(true):
                 hostKills += 1
-            case "stress.iteration": iterations += 1
-            case "suspended": suspensions += 1
-            case "memory.limit": memoryLimitChanges += 1
-            case "download.finished": downloadsFinished += 1
-            case "download.failed": downloadsFailed += 1
-            case "download.retry": downloadRetries += 1
-            case "task.recovered": tasksRecovered += 1
-            case "event.delivered":
+            case .stressIteration: iterations += 1
+            case .suspended: suspensions += 1
+            case .memoryLimit: memoryLimitChanges += 1
+            case .downloadFinished: downloadsFinished += 1
+            case .downloadFailed: downloadsFailed += 1
+            case .downloadRetry: downloadRetries += 1
+            case .taskRecovered: tasksRecovered += 1
+            case .eventDelivered:
                 eventsDelivered += 1
                 if (event.int("attempt") ?? 1) > 1 { eventsRedelivered += 1 }
-            case "events.finished": eventsAcknowledged += InvariantChecker.ids(event).count
-            case "sandbox.denied": sandboxDenials += 1
-            case "protocol.violation": protocolViolations += 1
+            case .eventsFinished: eventsAcknowledged += InvariantChecker.ids(event).count
+            case .sandboxDenied: sandboxDenials += 1
+            case .protocolViolation: protocolViolations += 1
             default: break
             }
         }

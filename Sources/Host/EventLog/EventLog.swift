@@ -55,8 +55,8 @@ final class EventLog {
     /// Records `name` with `fields` at the run clock's now (or at run time `instant`, ns, when an
     /// event must carry exactly the instant a decision was made at).
     @discardableResult
-    func emit(_ name: String, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
-        let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name, fields: fields)
+    func emit(_ name: EventName, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
+        let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name.rawValue, fields: fields)
         storage.append(event)
         historyBytes += event.approximateBytes
         emittedCount += 1

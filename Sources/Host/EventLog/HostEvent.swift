@@ -1,8 +1,8 @@
 /// One line of the event log: `t` (ms since the run started, on the run's clock), the event name,
 /// and its fields — `bundle`, `pid`, `activation` where relevant, then the event's own.
 ///
-/// Names are the contract of DESIGN.md ("The event log"): `run.start`, `installed`, `spawned`,
-/// `hello`, `activation.start`, `activation.end`, `killed`, `exited`, `timeline`, … Never renamed.
+/// Names are a contract, never renamed: ``EventName`` lists them and <doc:EventLog> documents
+/// each with its fields. ``kind`` is the name as an ``EventName``.
 public struct HostEvent: Sendable, Hashable, CustomStringConvertible {
     /// Milliseconds since the run started, on the run's clock (virtual or real).
     public let t: Double

@@ -26,24 +26,24 @@ public struct RunSummary: Sendable, CustomStringConvertible {
     /// The summary of `events`.
     public init(events: [HostEvent]) {
         for event in events {
-            switch event.name {
-            case "spawned": spawns += 1
-            case "activation.end":
+            switch event.kind {
+            case .spawned: spawns += 1
+            case .activationEnd:
                 activations += 1
                 activationsByOutcome[event.string("outcome") ?? "?", default: 0] += 1
-            case "killed": killsByReason[event.string("reason") ?? "?", default: 0] += 1
-            case "timeline": timelines += 1
-            case "sandbox.denied": sandboxDenials += 1
-            case "protocol.violation": protocolViolations += 1
-            case "invariant.violated": invariantViolations += 1
-            case "reload.requested":
+            case .killed: killsByReason[event.string("reason") ?? "?", default: 0] += 1
+            case .timeline: timelines += 1
+            case .sandboxDenied: sandboxDenials += 1
+            case .protocolViolation: protocolViolations += 1
+            case .invariantViolated: invariantViolations += 1
+            case .reloadRequested:
                 if event["charged"] == .bool(true) { reloadsCharged += 1 } else { reloadsExempt += 1 }
-            case "reload.denied" where event.string("reason") == "budgetExhausted": reloadsDenied += 1
-            case "backoff.scheduled": backoffs += 1
-            case "extension.failedPermanently": permanentFailures += 1
-            case "update.result": updateResults[event.string("result") ?? "?", default: 0] += 1
-            case "location.delivered": locationsDelivered += 1
-            case "location.unavailable": locationsUnavailable[event.string("why") ?? "?", default: 0] += 1
+            case .reloadDenied where event.string("reason") == "budgetExhausted": reloadsDenied += 1
+            case .backoffScheduled: backoffs += 1
+            case .extensionFailedPermanently: permanentFailures += 1
+            case .updateResult: updateResults[event.string("result") ?? "?", default: 0] += 1
+            case .locationDelivered: locationsDelivered += 1
+            case .locationUnavailable: locationsUnavailable[event.string("why") ?? "?", default: 0] += 1
             default: break
             }
         }

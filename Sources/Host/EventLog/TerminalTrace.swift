@@ -41,14 +41,26 @@ public enum TraceRenderer {
     public static func render(_ e: HostEvent) -> String? {
         let bundle = e.bundle ?? "?"
         let pid = e.pid.map { "pid \($0)" } ?? "?"
-        switch e.name {
-        case "run.start":
+        switch e.kind {
+        case .runStart:
             var parts = ["run started on the \(e.string("clock") ?? "real") clock"]
             if case .object(let sandbox)? = e["sandbox"] {
                 parts.append("sandbox: " + sandbox.map { "\($0.0) \($0.1.stringValue ?? "")" }.joined(separator: ", "))
             }
             return parts.joined(separator: " · ")
-        case "installed":
+        case .appGroupPrepared:
+            let shared = (e["extensions"]?.resolved).flatMap { value -> [String]? in
+                guard case .array(let list) = value else { return nil }
+                return list.compactMap(\.stringValue)
+            } ?? []
+            let gid = e.int("gid").map { " · gid \($0)" } ?? ""
+            let seed = e.string("seededFrom").map { " · seeded from \($0)" } ?? ""
+            return "app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") shared with \(shared.isEmpty ? "no extension" : shared.joined(separator: ", "))\(gid)\(seed)"
+        case .appGroupRepaired:
+            return "⚠ app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") repaired: \(e.string("detail") ?? "")"
+        case .widgetConfigured:
+            return "widget \(e.string("kind") ?? "?") of \(bundle) configured: \(e["configuration"]?.serialized ?? "none")"
+        case .installed:
             var names: [String] = []
             if case .array(let exts)? = e["extensions"] {
                 for case .object(let f) in exts {
@@ -58,29 +70,29 @@ public enum TraceRenderer {
                 }
             }
             return "installed \(e.string("app") ?? "?") from \(URL(fileURLWithPath: e.string("path") ?? "").lastPathComponent) · extensions: \(names.joined(separator: ", "))"
-        case "spawned":
+        case .spawned:
             let mem = (e.int("memoryLimitBytes") ?? 0) >> 20
             return "spawned \(bundle) as \(pid) (launch #\(e.int("launch") ?? 0), \(ms(e.double("ms")))) · memory limit \(mem) MiB enforced by \(e.string("memoryEnforcement") ?? "?")"
-        case "spawn.failed":
+        case .spawnFailed:
             return "could not spawn \(bundle): \(e.string("error") ?? "")"
-        case "hello":
+        case .hello:
             var kinds: [String] = []
             if case .array(let a)? = e["kinds"] { kinds = a.compactMap(\.stringValue) }
             return "\(pid) said hello \(ms(e.double("ms"))) after exec · protocol \(e.string("version") ?? "?")" + (kinds.isEmpty ? "" : " · widget kinds: \(kinds.joined(separator: ", "))")
-        case "widget.added" where e.string("family") == "today":
+        case .widgetAdded where e.string("family") == "today":
             return "Today widget of \(bundle) added to the Today view (principal class \(e.string("principalClass") ?? "?"))"
-        case "widget.added":
+        case .widgetAdded:
             return "widget \(e.string("kind") ?? "?") of \(bundle) added to the home screen (\(e.string("family") ?? "?"))"
-        case "activation.start":
+        case .activationStart:
             return "→ \(activationName(e)) · \(pid) · budget \(ms(e.double("budgetMs")))"
-        case "activation.end":
+        case .activationEnd:
             let name = activationName(e)
             switch e.string("outcome") {
             case "ok": return "← \(name) answered in \(ms(e.double("ms")))"
             case "killed": return "← \(name) did not finish: the extension was killed (\(e.string("reason") ?? "?")) after \(ms(e.double("ms")))"
             default: return "← \(name) failed after \(ms(e.double("ms"))): \(e.string("error") ?? "?")"
             }
-        case "reload.requested":
+        case .reloadRequested:
             var text = "reload of \(e.string("kind") ?? "?") (\(bundle)) requested: \(e.string("reason") ?? "?")"
             if let origin = e.string("origin"), origin != "system" { text += " from the \(origin)" }
             if e["charged"] == .bool(true) {
@@ -89,7 +101,7 @@ public enum TraceRenderer {
                 text += " · free (\(exemptionWords(exempt)))"
             }
             return text
-        case "reload.denied":
+        case .reloadDenied:
             let what = "reload of \(e.string("kind") ?? "?") (\(bundle))" + (e.string("requested").map { " (\($0))" } ?? "")
             switch e.string("reason") {
             case "budgetExhausted":
@@ -99,9 +111,9 @@ public enum TraceRenderer {
             default:
                 return "\(what) denied: \(e.string("reason") ?? "?")" + (e.string("detail").map { " — \($0)" } ?? "")
             }
-        case "reload.coalesced":
+        case .reloadCoalesced:
             return "reload of \(e.string("kind") ?? "?") (\(bundle)) for \(e.string("reason") ?? "?") merged into the one already due (\(e.string("into") ?? "?"))"
-        case "reload.failed":
+        case .reloadFailed:
             var text = "reload of \(e.string("kind") ?? "?") (\(bundle)) produced no timeline (\(e.string("outcome") ?? "?")); " + ((e["keptTimeline"] == .bool(true)) ? "the last good timeline stays on screen" : "the widget keeps its placeholder")
             if let retry = e.double("retryAt") {
                 text += " · retry at \(stamp(retry).trimmingCharacters(in: .whitespaces))" + (e["backoff"] == .bool(true) ? " (after the extension's backoff)" : "")
@@ -109,60 +121,66 @@ public enum TraceRenderer {
                 text += " · no retry: the extension failed permanently"
             }
             return text
-        case "timeline":
+        case .timeline:
             var count = 0
             if case .array(let a)? = e["entries"] { count = a.count }
             var next = e.string("nextReloadDate").map { "next reload at \($0)" } ?? "no automatic reload"
             if e["systemChosen"] == .bool(true) { next += " (chosen by the system: one entry, \(e.string("visibility") ?? "?") visible)" }
             if e["clamped"] == .bool(true) { next += " (its .after date was sooner than the 5-minute minimum)" }
             return "timeline for \(e.string("kind") ?? "?") (\(bundle)): \(count) \(count == 1 ? "entry" : "entries") · policy \(e.string("policy") ?? "?") · \(next)"
-        case "backoff.scheduled":
+        case .backoffScheduled:
             return "\(bundle) failed (\(e.string("cause") ?? "?")), \(e.int("failures") ?? 0) in a row: no relaunch for \(ms(e.double("delayMs"))), until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
-        case "backoff.cleared":
+        case .backoffCleared:
             return "\(bundle): failures in a row cleared" + (e.string("detail").map { " — \($0)" } ?? "")
-        case "extension.failedPermanently":
+        case .extensionFailedPermanently:
             return "✗ \(bundle) failed permanently: \(e.int("failures") ?? 0) failures in a row within \(ms(e.double("withinMs"))); it is not launched again"
-        case "app.state":
+        case .appState:
             return "app \(e.string("app") ?? "?"): \(e.string("activity") ?? "?") \(e["active"] == .bool(true) ? "began" : "ended")"
-        case "visibility.changed":
+        case .visibilityChanged:
             return "visibility of \(e.string("widget") ?? "every widget") is now \(e.string("visibility") ?? "?")"
-        case "system.changed":
+        case .systemChanged:
             return "system change: \(e.string("change") ?? "?") — every widget reloads, free"
-        case "invariant.violated":
+        case .invariantViolated:
             return "✗ invariant violated (\(e.string("invariant") ?? "?")): \(e.string("detail") ?? "")"
-        case "host.warning":
+        case .hostWarning:
             return "warning: \(e.string("warning") ?? "")"
-        case "killed":
+        case .killed:
             return "✗ killed \(pid) (\(bundle)) — \(e.string("reason") ?? "?"): \(e.string("detail") ?? "")"
-        case "exited":
+        case .exited:
             let how = e.string("signal").map { "by \($0)" } ?? "with status \(e.int("status") ?? -1)"
             let rss = Double(e.int("peakRSSKiB") ?? 0) / 1024
             return "\(pid) (\(bundle)) ended \(how) · cpu \(e.int("cpuMs") ?? 0) ms · peak RSS \(String(format: "%.1f", rss)) MiB · lived \(ms(e.double("lifetimeMs")))"
-        case "sandbox.denied":
+        case .sandboxDenied:
             return "sandbox denied \(e.string("call") ?? e.string("syscall") ?? "?") to \(pid) (\(bundle)) → \(e.string("error") ?? "")"
-        case "protocol.violation":
+        case .protocolViolation:
             return "protocol violation by \(pid) (\(bundle)): \(e.string("error") ?? "")"
-        case "log":
-            return "\(pid) \(e.string("stream") == "sdk" ? "logged (\(e.string("level") ?? ""))" : "printed"): \(e.string("message") ?? "")"
-        case "extension.error":
+        case .log:
+            switch e.string("stream") {
+            case "sdk": return "\(pid) logged (\(e.string("level") ?? "")): \(e.string("message") ?? "")"
+            case "oslog":
+                let logger = [e.string("subsystem"), e.string("category")].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+                return "\(pid) logged (\(e.string("level") ?? "")\(logger.isEmpty ? "" : " \(logger)")): \(e.string("message") ?? "")"
+            default: return "\(pid) printed: \(e.string("message") ?? "")"
+            }
+        case .extensionError:
             return "\(pid) (\(bundle)) reported an error: \(e.string("message") ?? "")"
-        case "update.requested":
+        case .updateRequested:
             return "Today widget of \(bundle) asked to update (\(e.string("reason") ?? "?"))"
-        case "update.result":
+        case .updateResult:
             let result = e.string("result") ?? "?"
             let mark = e.string("verdict") == "completed" ? "✓" : "✗"
             return "\(mark) update of \(bundle): .\(result) · \(e.string("verdict") ?? "?") — \(e.string("detail") ?? "")"
-        case "update.misuse":
+        case .updateMisuse:
             return "⚠ \(pid) (\(bundle)) misused widgetPerformUpdate: \(e.string("detail") ?? "")"
-        case "mainThread.blocked":
+        case .mainThreadBlocked:
             return "⚠ \(pid) (\(bundle)) main thread: \(e.string("detail") ?? "")"
-        case "widgets.visible":
+        case .widgetsVisible:
             let until = e.string("untilDate").map { " until \($0)" } ?? ""
             return "the widgets are on screen\(until) (visibility \(e.string("schedule") ?? "?"))"
-        case "widgets.hidden":
+        case .widgetsHidden:
             let next = e.string("nextViewDate").map { "next view at \($0)" } ?? "not viewed again"
             return "the widgets are off screen; \(next) (visibility \(e.string("schedule") ?? "?"))"
-        case "location.authorization":
+        case .locationAuthorization:
             var widgets: [String] = []
             if case .array(let exts)? = e["extensions"] {
                 for case .object(let f) in exts {
@@ -173,61 +191,61 @@ public enum TraceRenderer {
             }
             return "location: the app's authorization is \(e.string("authorization") ?? "?"), widgets \(e.string("widgetLocation") ?? "?")"
                 + (widgets.isEmpty ? "" : " · isAuthorizedForWidgetUpdates: \(widgets.joined(separator: ", "))")
-        case "location.prompt":
+        case .locationPrompt:
             return "the system asked whether to extend the app's location to the widgets of \(bundle): \(e.string("answer") ?? "?")"
-        case "location.delivered":
+        case .locationDelivered:
             return "location \(String(format: "%.5f,%.5f", e.double("latitude") ?? 0, e.double("longitude") ?? 0)) delivered to \(pid) (\(bundle)) for \(e.string("mode") ?? "?")"
-        case "location.unavailable":
+        case .locationUnavailable:
             return "no location for \(pid) (\(bundle)), \(e.string("mode") ?? "?") — \(e.string("why") ?? "?"): \(e.string("detail") ?? "")"
-        case "location.significantChange":
+        case .locationSignificantChange:
             var count = 0
             if case .array(let a)? = e["widgets"] { count = a.count }
             let when = e.string("deliveredWhen") == "now" ? "now" : "when the widgets are next visible"
             return "significant location change: moved \(Int(e.double("meters") ?? 0)) m to \(e.string("to") ?? "?"); \(count) widget\(count == 1 ? "" : "s") reloaded \(when), free of budget"
-        case "location.moved":
+        case .locationMoved:
             return "the device moved to \(e.string("position") ?? "?")"
-        case "scenario.change":
+        case .scenarioChange:
             let parts = ["authorization", "widgetLocation", "visibility", "position"].compactMap { key in e.string(key).map { "\(key) → \($0)" } }
             return "scenario: \(parts.joined(separator: ", "))" + (e.string("note").map { " (\($0))" } ?? "")
-        case "run.end":
+        case .runEnd:
             return "run ended"
-        case "task.created":
+        case .taskCreated:
             let inline = e["inline"] == .bool(true)
             return "\(pid) created \(inline ? "an inline" : "a background") \(e.string("taskKind") ?? "") task #\(e.int("taskId") ?? 0)\(inline ? "" : " in session \(e.string("session") ?? "")") for \(e.string("url") ?? "")"
-        case "task.started":
+        case .taskStarted:
             return "the host performs inline task #\(e.int("taskId") ?? 0) for \(pid)"
-        case "task.finished":
+        case .taskFinished:
             return "inline task #\(e.int("taskId") ?? 0) of \(pid) finished: HTTP \(e.int("status") ?? 0)"
-        case "task.failed":
+        case .taskFailed:
             return "inline task #\(e.int("taskId") ?? 0) of \(pid) failed: \(e.string("error") ?? "")"
-        case "task.cancelled":
+        case .taskCancelled:
             return "task #\(e.int("taskId") ?? 0) of \(bundle) cancelled" + (e.string("detail").map { ": \($0)" } ?? "")
-        case "task.recovered":
+        case .taskRecovered:
             return "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "") resumes after the host restarted (\(e.int("bytesOnDisk") ?? 0) bytes already on disk)"
-        case "download.started":
+        case .downloadStarted:
             let from = e.int("resumeFrom") ?? 0
             return "the host starts downloading task #\(e.int("taskId") ?? 0) for \(bundle) (attempt \(e.int("attempt") ?? 1)\(from > 0 ? ", resuming at byte \(from)" : ""))"
-        case "download.retry":
+        case .downloadRetry:
             return "download of task #\(e.int("taskId") ?? 0) failed (\(e.string("error") ?? "")); retry in \(ms(e.double("delayMs")))"
-        case "download.finished":
+        case .downloadFinished:
             return "download of task #\(e.int("taskId") ?? 0) finished: HTTP \(e.int("status") ?? 0), \(e.int("bytes") ?? 0) bytes — events queued for session \(e.string("session") ?? "")"
-        case "download.failed":
+        case .downloadFailed:
             return "download of task #\(e.int("taskId") ?? 0) failed for good: \(e.string("error") ?? "")"
-        case "session.attached":
+        case .sessionAttached:
             let ended = e.int("endedTasks") ?? 0
             return "\(pid) attached background session \(e.string("session") ?? "") (\(e.int("tasks") ?? 0) tasks of it still open"
                 + (ended > 0 ? ", \(ended) ended with events waiting)" : ")")
-        case "session.invalidated":
+        case .sessionInvalidated:
             return "session \(e.string("session") ?? "") of \(pid) invalidated" + (e.string("reason").map { " (\($0): pid \(e.int("holder") ?? 0) holds it)" } ?? " by the extension")
-        case "event.delivered":
+        case .eventDelivered:
             return "delivered \(e.string("callback") ?? "") for task #\(e.int("taskId") ?? 0) to \(pid) (attempt \(e.int("attempt") ?? 1))"
-        case "events.finished":
+        case .eventsFinished:
             return "\(pid) called the completion handler: \(e.int("acknowledged") ?? 0) events of session \(e.string("identifier") ?? "") acknowledged and dropped from the journal"
-        case "events.declined":
+        case .eventsDeclined:
             return "no configuration of \(bundle) takes session \(e.string("session") ?? ""): its \(e.int("events") ?? 0) events stay queued"
-        case "events.redelivery":
+        case .eventsRedelivery:
             return "events of session \(e.string("session") ?? "") not acknowledged (\(e.string("outcome") ?? "")); delivering again in \(ms(e.double("delayMs")))"
-        case "events.waiting":
+        case .eventsWaiting:
             return "\(e.int("events") ?? 0) events of session \(e.string("session") ?? "") wait for \(bundle) to be installed"
         default:
             return nil
@@ -243,6 +261,7 @@ public enum TraceRenderer {
         case "systemChange": "a system change"
         case "significantLocationChange": "a significant location change"
         case "widgetAdded": "the widget's first timeline"
+        case "configurationChanged": "the user edited the widget"
         case "debugReloads": "limits lifted for debugging"
         default: exemption
         }

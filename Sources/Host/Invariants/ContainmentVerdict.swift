@@ -21,13 +21,13 @@ public enum ContainmentVerdict: Sendable, Hashable, CustomStringConvertible {
     /// The verdict on extension `bundle` in `events`.
     public static func of(_ bundle: String, in events: [HostEvent]) -> ContainmentVerdict {
         let own = events.filter { $0.bundle == bundle }
-        if let kill = own.first(where: { $0.name == "killed" && !["idle", "chaos", "hostShutdown"].contains($0.string("reason") ?? "") }),
+        if let kill = own.first(where: { $0.kind == .killed && !["idle", "chaos", "hostShutdown"].contains($0.string("reason") ?? "") }),
            let reason = kill.string("reason").flatMap(KillReason.init(rawValue:)) {
             return .killed(reason)
         }
-        let denied = Set(own.filter { $0.name == "sandbox.denied" }.compactMap { $0.string("syscall") })
+        let denied = Set(own.filter { $0.kind == .sandboxDenied }.compactMap { $0.string("syscall") })
         if !denied.isEmpty { return .denied(denied) }
-        if own.contains(where: { $0.name == "timeline" || ($0.name == "activation.end" && $0.string("outcome") == "ok" && $0.string("kind") == "timeline") }) {
+        if own.contains(where: { $0.kind == .timeline || ($0.kind == .activationEnd && $0.string("outcome") == "ok" && $0.string("kind") == "timeline") }) {
             return .answered
         }
         return .undecided

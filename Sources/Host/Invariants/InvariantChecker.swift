@@ -41,7 +41,7 @@ public struct InvariantChecker: Sendable {
         let index: Int
         let events: ArraySlice<HostEvent>
         /// The host shut down (its `run.end` is there), rather than dying.
-        var endedCleanly: Bool { events.contains { $0.name == "run.end" } }
+        var endedCleanly: Bool { events.contains { $0.kind == .runEnd } }
     }
 
     /// The log cut at each `run.start` (events before the first belong to none).
@@ -60,10 +60,10 @@ public struct InvariantChecker: Sendable {
         var open: [Key: HostEvent] = [:]
         var ended: Set<Key> = []
         for event in host.events {
-            guard event.name == "activation.start" || event.name == "activation.end",
+            guard event.kind == .activationStart || event.kind == .activationEnd,
                   let activation = event.int("activation") else { continue }
             let key = Key(pid: event.int("pid") ?? -1, activation: activation)
-            if event.name == "activation.start" {
+            if event.kind == .activationStart {
                 count(.oneOutcomePerActivation, 1)
                 open[key] = event
                 continue
@@ -92,12 +92,12 @@ public struct InvariantChecker: Sendable {
         guard host.endedCleanly else { return }   // a dead host's processes are checked by its supervisor (`host.ended`)
         var live: [Int64: HostEvent] = [:]
         var endIndex = host.events.endIndex
-        if let end = host.events.firstIndex(where: { $0.name == "run.end" }) { endIndex = end }
+        if let end = host.events.firstIndex(where: { $0.kind == .runEnd }) { endIndex = end }
         for event in host.events[host.events.startIndex..<endIndex] {
-            if event.name == "spawned", let pid = event.int("pid") {
+            if event.kind == .spawned, let pid = event.int("pid") {
                 count(.noOrphans, 1)
                 live[pid] = event
-            } else if event.name == "exited", let pid = event.int("pid") {
+            } else if event.kind == .exited, let pid = event.int("pid") {
                 live.removeValue(forKey: pid)
             }
         }
@@ -110,7 +110,7 @@ public struct InvariantChecker: Sendable {
 
     private func checkReloadBudget(_ host: Host, count: (Invariant, Int) -> Void, violate: (InvariantViolation) -> Void) {
         let events = Array(host.events)
-        count(.reloadBudget, Set(events.filter { $0.name == "widget.added" }.map { "\($0.bundle ?? "")/\($0.string("kind") ?? "")/\($0.string("family") ?? "")" }).count)
+        count(.reloadBudget, Set(events.filter { $0.kind == .widgetAdded }.map { "\($0.bundle ?? "")/\($0.string("kind") ?? "")/\($0.string("family") ?? "")" }).count)
         for violation in ReloadAudit.budgetViolations(in: events) {
             violate(InvariantViolation(.reloadBudget, violation.description, bundle: violation.bundle, host: host.index))
         }
@@ -123,11 +123,11 @@ public struct InvariantChecker: Sendable {
         struct Key: Hashable { let pid: Int64; let session: String }
         var conversations: [Key: Int] = [:]
         for event in host.events {
-            switch event.name {
-            case "activation.start" where event.string("kind") == "backgroundEvents":
+            switch event.kind {
+            case .activationStart where event.string("kind") == "backgroundEvents":
                 count(.completionAtMostOnce, 1)
                 conversations[Key(pid: event.int("pid") ?? -1, session: event.string("session") ?? "")] = 0
-            case "events.finished":
+            case .eventsFinished:
                 let key = Key(pid: event.int("pid") ?? -1, session: event.string("identifier") ?? "")
                 guard let finished = conversations[key] else {
                     violate(InvariantViolation(.completionAtMostOnce, "pid \(key.pid) finished session \(key.session) at \(format3(event.t)) ms with no background-events activation of it", bundle: event.bundle, host: host.index))
@@ -162,16 +162,16 @@ public struct InvariantChecker: Sendable {
 
         for (index, event) in events.enumerated() {
             let host = hostOf[index] ?? 0
-            switch event.name {
-            case "task.created":
+            switch event.kind {
+            case .taskCreated:
                 if let session = event.string("session"), let task = event.int("taskId"), let url = event.string("url") {
                     taskURL[Task(session: session, taskId: task)] = url
                 }
-            case "download.finished", "download.failed":
+            case .downloadFinished, .downloadFailed:
                 if let session = event.string("session"), let task = event.int("taskId") {
                     ended[Task(session: session, taskId: task)] = (event, host)
                 }
-            case "event.delivered":
+            case .eventDelivered:
                 guard let id = event.int("eventId") else { continue }
                 if let session = event.string("session"), let task = event.int("taskId") {
                     deliveredTasks.insert(Task(session: session, taskId: task))
@@ -182,9 +182,9 @@ public struct InvariantChecker: Sendable {
                 }
                 intended.removeValue(forKey: id)   // redelivered: the acknowledgement was not committed
                 if delivered[id] == nil { delivered[id] = (event, host) }
-            case "events.acknowledging":
+            case .eventsAcknowledging:
                 for id in Self.ids(event) { intended[id] = host }
-            case "events.finished":
+            case .eventsFinished:
                 for id in Self.ids(event) {
                     count(.completionAtMostOnce, 1)
                     if let earlier = acknowledged[id] {
@@ -193,12 +193,12 @@ public struct InvariantChecker: Sendable {
                     acknowledged[id] = (event, host)
                     intended.removeValue(forKey: id)
                 }
-            case "session.invalidated" where event["cancelTasks"] == .bool(true):
+            case .sessionInvalidated where event["cancelTasks"] == .bool(true):
                 if let session = event.string("session") {
                     dropped.insert(session)
                     droppedAt[session] = index
                 }
-            case "server.completed":
+            case .serverCompleted:
                 if let uri = event.string("uri") { serverCompleted.append((uri, event)) }
             default:
                 break
@@ -213,7 +213,7 @@ public struct InvariantChecker: Sendable {
             count(.downloadsAcknowledged, 1)
             guard !dropped.contains(task.session) else { continue }
             if !deliveredTasks.contains(task) && !allowPendingAtEnd {
-                let what = end.event.name == "download.finished" ? "finished" : "failed"
+                let what = end.event.kind == .downloadFinished ? "finished" : "failed"
                 violate(InvariantViolation(.downloadsAcknowledged, "task #\(task.taskId) of session \(task.session) \(what) (host \(end.host), \(format3(end.event.t)) ms) but its events were never delivered", bundle: end.event.bundle, host: end.host))
             }
         }
@@ -223,7 +223,7 @@ public struct InvariantChecker: Sendable {
             violate(InvariantViolation(.downloadsAcknowledged, "event \(id) (task #\(first.event.int("taskId") ?? 0), session \(session)) was delivered (first to pid \(first.event.int("pid") ?? 0), host \(first.host)) but never acknowledged", bundle: first.event.bundle, host: first.host))
         }
         // The server's view: a body it sent whole belongs to a task that finished.
-        let finishedURLs = Set(ended.filter { $0.value.event.name == "download.finished" }.compactMap { taskURL[$0.key] })
+        let finishedURLs = Set(ended.filter { $0.value.event.kind == .downloadFinished }.compactMap { taskURL[$0.key] })
         for (uri, event) in serverCompleted {
             count(.downloadsAcknowledged, 1)
             let ownerTasks = taskURL.filter { $0.value.hasSuffix(uri) }
@@ -245,10 +245,10 @@ public struct InvariantChecker: Sendable {
     private func checkHygiene(_ events: [HostEvent], hosts: [Host], count: (Invariant, Int) -> Void, violate: (InvariantViolation) -> Void) {
         var host = -1
         for event in events {
-            if event.name == "run.start" { host += 1 }
+            if event.kind == .runStart { host += 1 }
             let h = max(host, 0)
-            switch event.name {
-            case "hygiene":
+            switch event.kind {
+            case .hygiene:
                 count(.noZombies, 1)
                 count(.descriptorsReturn, 1)
                 if let zombies = event.int("zombies"), zombies > 0 {
@@ -262,17 +262,17 @@ public struct InvariantChecker: Sendable {
                 if case .array(let left)? = event["processesLeft"], !left.isEmpty {
                     violate(InvariantViolation(.noOrphans, "processes \(left.compactMap(\.intValue).map(String.init).joined(separator: ", ")) still exist after host pid \(event.int("hostPid") ?? 0) shut down", host: h))
                 }
-            case "host.ended":
+            case .hostEnded:
                 count(.noOrphans, 1)
                 if case .array(let survivors)? = event["survivors"], !survivors.isEmpty {
                     violate(InvariantViolation(.noOrphans, "extension processes \(survivors.compactMap(\.intValue).map(String.init).joined(separator: ", ")) outlived host pid \(event.int("hostPid") ?? 0)", host: h))
                 }
-            case "stress.hygiene":
+            case .stressHygiene:
                 count(.noZombies, 1)
                 if let zombies = event.int("zombies"), zombies > 0 {
                     violate(InvariantViolation(.noZombies, "\(zombies) zombie children of the stress conductor at the end", host: h))
                 }
-            case "stress.stall":
+            case .stressStall:
                 violate(InvariantViolation(.progress, event.string("detail") ?? "a chaos step passed its deadline", bundle: event.bundle, host: h))
             default:
                 break

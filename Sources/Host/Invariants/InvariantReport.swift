@@ -1,6 +1,6 @@
 /// The verdicts of an ``InvariantChecker`` run.
 public struct InvariantReport: Sendable, CustomStringConvertible {
-    /// One verdict per invariant, in ``Invariant/allCases`` order.
+    /// One verdict per invariant, in `Invariant.allCases` order.
     public let verdicts: [InvariantVerdict]
 
     /// Every violation, invariant by invariant.
@@ -15,7 +15,7 @@ public struct InvariantReport: Sendable, CustomStringConvertible {
 
     /// The `invariant.violated` events for the log.
     public func violationEvents(at t: Double) -> [HostEvent] {
-        violations.map { HostEvent(t: t, name: "invariant.violated", fields: $0.fields) }
+        violations.map { HostEvent(t: t, name: .invariantViolated, fields: $0.fields) }
     }
 
     public var description: String { verdicts.map(\.description).joined(separator: "\n") }

@@ -44,7 +44,7 @@ final class LocationService {
         started = true
         positionOrigin = clock.now
         lastSignificant = position
-        log.emit("location.authorization", authorizationFields(cause: "start"))
+        log.emit(.locationAuthorization, authorizationFields(cause: "start"))
         armPositionTimer()
     }
 
@@ -89,7 +89,7 @@ final class LocationService {
     /// and only when the app is authorized when in use.
     func widgetsAdded(_ ext: ManagedExtension, kinds: [String]) {
         guard ext.bundle.wantsLocation, settings.authorization == .whenInUse, !kinds.isEmpty else { return }
-        log.emit("location.prompt", [("bundle", .string(ext.identifier)), ("kinds", .array(kinds.map { .string($0) })),
+        log.emit(.locationPrompt, [("bundle", .string(ext.identifier)), ("kinds", .array(kinds.map { .string($0) })),
                                      ("answer", .string(settings.widgetApproval.rawValue))])
     }
 
@@ -106,7 +106,7 @@ final class LocationService {
             authorizationChanged = true
         }
         if authorizationChanged {
-            log.emit("location.authorization", authorizationFields(cause: cause))
+            log.emit(.locationAuthorization, authorizationFields(cause: cause))
             for ext in supervisor.extensions.values.sorted(by: { $0.identifier < $1.identifier }) {
                 extensionReady(ext)
             }
@@ -116,7 +116,7 @@ final class LocationService {
             settings.position = position
             positionOrigin = clock.now
             armPositionTimer()
-            log.emit("location.moved", [("from", .string(before.description)), ("to", .string(self.position.description)),
+            log.emit(.locationMoved, [("from", .string(before.description)), ("to", .string(self.position.description)),
                                         ("position", .string(position.description)), ("cause", .string(cause))])
             positionChanged()
         }
@@ -172,7 +172,7 @@ final class LocationService {
     private func answer(_ ext: ManagedExtension, _ process: ExtensionProcess, mode: String) {
         if let (why, detail) = unavailability(for: ext) {
             process.channel.send(.locationFailure(why.errorCode))
-            log.emit("location.unavailable", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.locationUnavailable, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                               ("mode", .string(mode)), ("why", .string(why.rawValue)),
                                               ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
                                               ("detail", .string(detail))])
@@ -194,7 +194,7 @@ final class LocationService {
         if let since = screen.sinceVisible(at: clock.now), since > 0 {
             fields.append(("sinceVisibleMs", .double(Double(since / 1_000_000))))
         }
-        log.emit("location.delivered", fields)
+        log.emit(.locationDelivered, fields)
     }
 
     // MARK: movement
@@ -234,7 +234,7 @@ final class LocationService {
         guard moved >= settings.significantChangeMeters else { return }
         lastSignificant = here
         let owed = scheduler.instances.filter { isAuthorizedForWidgetUpdates($0.ext.bundle) }
-        log.emit("location.significantChange", [("from", .string(last.description)), ("to", .string(here.description)),
+        log.emit(.locationSignificantChange, [("from", .string(last.description)), ("to", .string(here.description)),
                                                 ("meters", .double(moved.rounded())),
                                                 ("widgets", .array(owed.map { .string($0.id) })),
                                                 ("deliveredWhen", .string(screen.isVisible ? "now" : "nextVisible"))])

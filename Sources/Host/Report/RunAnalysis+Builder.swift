@@ -46,7 +46,7 @@ extension RunAnalysis {
 
         mutating func add(_ e: HostEvent) {
             lastT = max(lastT, e.t)
-            if let bundle = e.bundle, !bundleSeen.contains(bundle), e.name != "installed" {
+            if let bundle = e.bundle, !bundleSeen.contains(bundle), e.kind != .installed {
                 bundleSeen.insert(bundle)
                 bundleOrder.append(bundle)
             }
@@ -54,25 +54,25 @@ extension RunAnalysis {
                 addLedger(e)
                 // A reload cut short by an ordinary kill (shutdown, idle, chaos) is no finding.
                 let ordinary = e.string("outcome") == "killed" && lastKill[e.bundle ?? "?"].map(Self.ordinaryKills.contains) == true
-                if e.name == "reload.failed" && !ordinary {
+                if e.kind == .reloadFailed && !ordinary {
                     verdict(e, .warning, "reload produced no timeline",
                             "\(e.string("kind") ?? "?"): \(e.string("outcome") ?? "?")" + (e["keptTimeline"] == .bool(true) ? "; the last good timeline stays" : ""))
                 }
                 return
             }
-            switch e.name {
-            case "spawned":
+            switch e.kind {
+            case .spawned:
                 guard let pid = e.pid else { break }
                 processByPid[pid] = processes.count
                 processes.append(Process(pid: pid, bundle: e.bundle ?? "?", launch: Int(e.int("launch") ?? 0), spawnedAt: e.t))
-            case "exited":
+            case .exited:
                 guard let index = process(e) else { break }
                 processes[index].exitedAt = e.t
                 processes[index].exit = e.string("signal") ?? e.int("status").map { "status \($0)" }
                 processes[index].cpuMs = e.int("cpuMs")
                 processes[index].peakRSSKiB = e.int("peakRSSKiB")
                 if processes[index].killReason == nil, let reason = e.string("reason") { processes[index].killReason = reason }
-            case "killed":
+            case .killed:
                 let reason = e.string("reason") ?? "?"
                 kills.append(Kill(t: e.t, pid: e.pid, bundle: e.bundle ?? "?", reason: reason, detail: e.string("detail")))
                 lastKill[e.bundle ?? "?"] = reason
@@ -84,11 +84,11 @@ extension RunAnalysis {
                 if !Self.ordinaryKills.contains(reason) {
                     verdict(e, .warning, "killed: \(reason)", e.string("detail") ?? "")
                 }
-            case "activation.start":
+            case .activationStart:
                 startActivation(e)
-            case "activation.end":
+            case .activationEnd:
                 endActivation(e)
-            case "download.started":
+            case .downloadStarted:
                 let key = downloadKey(e)
                 if let index = openDownloads[key] {
                     downloads[index].attempts = Int(e.int("attempt") ?? Int64(downloads[index].attempts))
@@ -97,55 +97,55 @@ extension RunAnalysis {
                     downloads.append(Download(bundle: e.bundle ?? "?", session: e.string("session") ?? "", taskId: e.int("taskId") ?? 0,
                                               start: e.t, attempts: Int(e.int("attempt") ?? 1)))
                 }
-            case "download.retry":
+            case .downloadRetry:
                 if let index = openDownloads[downloadKey(e)] { downloads[index].attempts = Int(e.int("attempt") ?? 1) + 1 }
-            case "download.finished", "download.failed":
+            case .downloadFinished, .downloadFailed:
                 let index = openDownloads.removeValue(forKey: downloadKey(e)) ?? {
                     downloads.append(Download(bundle: e.bundle ?? "?", session: e.string("session") ?? "", taskId: e.int("taskId") ?? 0, start: e.t))
                     return downloads.count - 1
                 }()
                 downloads[index].end = e.t
-                downloads[index].result = e.name == "download.finished" ? "finished" : "failed"
+                downloads[index].result = e.kind == .downloadFinished ? "finished" : "failed"
                 downloads[index].status = e.int("status")
                 downloads[index].bytes = e.int("bytes")
                 downloads[index].error = e.string("error")
                 if let attempts = e.int("attempts") { downloads[index].attempts = Int(attempts) }
                 undelivered["\(downloads[index].bundle)\n\(downloads[index].session)", default: []].append(index)
-                if e.name == "download.failed" {
+                if e.kind == .downloadFailed {
                     verdict(e, .warning, "download failed", "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "?"): \(e.string("error") ?? "?")")
                 }
-            case "task.cancelled":
+            case .taskCancelled:
                 if e["inline"] != .bool(true), let index = openDownloads.removeValue(forKey: downloadKey(e)) {
                     downloads[index].end = e.t
                     downloads[index].result = "cancelled"
                 }
-            case "widget.added":
+            case .widgetAdded:
                 _ = widget(e)
-            case "timeline":
+            case .timeline:
                 let key = widget(e)
                 widgets[key]!.timelines.append(timeline(e))
-            case "invariant.violated":
+            case .invariantViolated:
                 verdict(e, .failure, e.string("invariant") ?? "invariant violated", e.string("detail") ?? describe(e))
-            case "update.result":
+            case .updateResult:
                 let v = e.string("verdict") ?? "?"
                 guard v != "completed" else { break }
                 let severity: Verdict.Severity = ["extensionReportedFailure", "extensionDied"].contains(v) ? .warning : .failure
                 verdict(e, severity, "update: \(v)", e.string("detail") ?? "result \(e.string("result") ?? "?")")
-            case "update.misuse":
+            case .updateMisuse:
                 verdict(e, .failure, "update misuse: \(e.string("misuse") ?? "?")", e.string("detail") ?? "")
-            case "protocol.violation":
+            case .protocolViolation:
                 verdict(e, .failure, "protocol violation", e.string("error") ?? "")
-            case "sandbox.denied":
+            case .sandboxDenied:
                 verdict(e, .warning, "sandbox denied \(e.string("call") ?? e.string("syscall") ?? "a call")", e.string("error") ?? "")
-            case "spawn.failed":
+            case .spawnFailed:
                 verdict(e, .failure, "spawn failed", e.string("error") ?? "")
-            case "host.error":
+            case .hostError:
                 verdict(e, .failure, "host error", e.string("error") ?? describe(e))
-            case "extension.failedPermanently":
+            case .extensionFailedPermanently:
                 verdict(e, .failure, "failed permanently", e.string("detail") ?? describe(e))
-            case "host.warning":
+            case .hostWarning:
                 verdict(e, .warning, "host warning", e.string("warning") ?? describe(e))
-            case "events.declined", "events.finished.unexpected", "mainThread.blocked", "extension.error":
+            case .eventsDeclined, .eventsFinishedUnexpected, .mainThreadBlocked, .extensionError:
                 verdict(e, .warning, e.name, e.string("detail") ?? e.string("message") ?? describe(e))
             default:
                 break

@@ -22,17 +22,17 @@ public struct RunLog: Sendable {
 
     /// `run.start`'s `epoch`: the run clock's start, seconds since 1970 (0 when the log has none).
     public var epoch: Double {
-        events.first { $0.name == "run.start" }?.double("epoch") ?? 0
+        events.first { $0.kind == .runStart }?.double("epoch") ?? 0
     }
 
     /// `real` or `virtual`, from `run.start`.
     public var clock: String {
-        events.first { $0.name == "run.start" }?.string("clock") ?? "real"
+        events.first { $0.kind == .runStart }?.string("clock") ?? "real"
     }
 
     /// The shard that made the run (`run.start`'s `shard`, such as `"3/8"`), when it says.
     public var shard: String? {
-        events.first { $0.name == "run.start" }?.string("shard")
+        events.first { $0.kind == .runStart }?.string("shard")
     }
 
     /// The run's length on its clock: the `t` of its last event.
@@ -73,7 +73,7 @@ public struct RunLog: Sendable {
             guard let event = parse(Data(line)) else {
                 throw RunLogError(description: "\(path):\(lineNumber) is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")")
             }
-            if event.name == "run.start" && !current.isEmpty {
+            if event.kind == .runStart && !current.isEmpty {
                 runs.append(RunLog(source: path, events: current))
                 current = []
             }

@@ -46,14 +46,14 @@ public struct TraceEventConverter: Sendable {
         var out: [String] = []
         if !hostNamed {
             hostNamed = true
-            if event.name == "run.start", let pid = event.int("pid") { hostPid = pid + pidOffset }
+            if event.kind == .runStart, let pid = event.int("pid") { hostPid = pid + pidOffset }
             out.append(Self.metadata("process_name", pid: hostPid, tid: nil, name: "sandglass host" + (label.map { " · \($0)" } ?? "")))
             out.append(Self.metadata("process_sort_index", pid: hostPid, tid: nil, sortIndex: 0))
             out.append(Self.metadata("thread_name", pid: hostPid, tid: Self.lifecycleThread, name: "host events"))
         }
         let pid = event.int("pid").map { $0 + pidOffset }
-        switch event.name {
-        case "spawned":
+        switch event.kind {
+        case .spawned:
             guard let pid else { break }
             let bundle = event.bundle ?? "?"
             spawnedAt[pid] = (event.t, bundle)
@@ -63,7 +63,7 @@ public struct TraceEventConverter: Sendable {
             out.append(Self.metadata("thread_name", pid: pid, tid: Self.lifecycleThread, name: "lifecycle"))
             out.append(instant(event, pid: pid, tid: Self.lifecycleThread, scope: "t"))
             out.append(counter(event.t))
-        case "activation.start":
+        case .activationStart:
             guard let pid else { break }
             var busy = lanes[pid] ?? []
             let lane = busy.firstIndex(of: false) ?? busy.count
@@ -75,7 +75,7 @@ public struct TraceEventConverter: Sendable {
                                          name: lane == 0 ? "activations" : "activations \(lane + 1)"))
             }
             openActivations["\(pid)/\(event.int("activation") ?? 0)"] = (event.t, lane, event)
-        case "activation.end":
+        case .activationEnd:
             guard let pid else { break }
             let key = "\(pid)/\(event.int("activation") ?? 0)"
             guard let open = openActivations.removeValue(forKey: key) else {
@@ -84,10 +84,10 @@ public struct TraceEventConverter: Sendable {
             }
             lanes[pid]?[open.lane] = false
             out.append(activationSlice(start: open.event, end: event, at: open.t, until: event.t, pid: pid, lane: open.lane))
-        case "killed":
+        case .killed:
             out.append(instant(event, pid: pid ?? hostPid, tid: Self.lifecycleThread, scope: pid == nil ? "t" : "p",
                                name: "killed: \(event.string("reason") ?? "?")"))
-        case "exited":
+        case .exited:
             guard let pid else { break }
             out.append(instant(event, pid: pid, tid: Self.lifecycleThread, scope: "t"))
             if let spawned = spawnedAt.removeValue(forKey: pid) {
@@ -95,7 +95,7 @@ public struct TraceEventConverter: Sendable {
                 out.append(processSlice(pid: pid, from: spawned.t, to: event.t, end: event))
                 out.append(counter(event.t))
             }
-        case "download.started":
+        case .downloadStarted:
             let key = downloadKey(event)
             guard openDownloads[key] == nil else { break }
             let lane = downloadLanes.firstIndex(of: false) ?? downloadLanes.count
@@ -107,15 +107,15 @@ public struct TraceEventConverter: Sendable {
                 downloadLanes[lane] = true
             }
             openDownloads[key] = (event.t, lane)
-        case "download.finished", "download.failed":
+        case .downloadFinished, .downloadFailed:
             out.append(instant(event, pid: hostPid, tid: Self.lifecycleThread, scope: "t"))
             if let open = openDownloads.removeValue(forKey: downloadKey(event)) {
                 downloadLanes[open.lane] = false
                 out.append(slice(name: "download task #\(event.int("taskId") ?? 0)", category: "download", pid: hostPid,
                                  tid: Self.firstDownloadThread + Int64(open.lane), from: open.t, to: event.t,
-                                 args: Self.arguments(of: event) + [("result", .string(event.name == "download.finished" ? "finished" : "failed"))]))
+                                 args: Self.arguments(of: event) + [("result", .string(event.kind == .downloadFinished ? "finished" : "failed"))]))
             }
-        case "download.progress":
+        case .downloadProgress:
             break   // many and small: the download's slice says enough
         default:
             out.append(instant(event, pid: pid ?? hostPid, tid: Self.lifecycleThread, scope: "t"))

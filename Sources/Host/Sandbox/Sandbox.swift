@@ -43,7 +43,8 @@ final class Sandbox {
 
     /// Spawns `executable` confined to `container`, as `user` (nil: the host's user); `group`
     /// names its cgroup (one per extension). No file it writes grows past `containerBytes` (its
-    /// container quota) or the policy's limit.
+    /// container quota) or the policy's limit. `sharedDirectories` (its app groups' containers)
+    /// may be written too, and `supplementaryGroups` are the gids that open them to `user`.
     func spawn(
         executable: String,
         arguments: [String] = [],
@@ -53,7 +54,9 @@ final class Sandbox {
         user: ExtensionIdentity?,
         memoryBytes: Int,
         containerBytes: Int? = nil,
-        group: String
+        group: String,
+        sharedDirectories: [String] = [],
+        supplementaryGroups: [UInt32] = []
     ) throws(SandboxError) -> (SpawnedProcess, ExtensionCgroup?) {
         var cgroup: ExtensionCgroup?
         if cgroups.layout != nil {
@@ -67,11 +70,11 @@ final class Sandbox {
         }
         var ruleset: Int32?
         if landlockABI > 0 {
-            let key = container + "\u{0}" + executableRoot
+            let key = ([container, executableRoot] + sharedDirectories).joined(separator: "\u{0}")
             if let fd = rulesets[key] {
                 ruleset = fd
             } else {
-                let fd = try Landlock.ruleset(writable: [container], executable: [executableRoot], readable: policy.readablePaths)
+                let fd = try Landlock.ruleset(writable: [container] + sharedDirectories, executable: [executableRoot], readable: policy.readablePaths)
                 rulesets[key] = fd
                 ruleset = fd
             }
@@ -87,6 +90,7 @@ final class Sandbox {
             landlockRuleset: ruleset,
             cgroup: cgroup,
             user: user,
+            supplementaryGroups: user == nil ? [] : supplementaryGroups,
             devNull: devNull
         )
         return (try Spawner.spawn(request), cgroup)

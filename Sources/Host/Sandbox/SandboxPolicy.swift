@@ -28,6 +28,10 @@ public struct SandboxPolicy: Sendable, Hashable {
     /// The uids (and equal gids) `ExtensionUser.automatic` gives extensions, one each, when the
     /// host runs as root. Uids the user database knows are skipped.
     public var identityRange: ClosedRange<UInt32> = 50_000...59_999
+    /// The gids of app groups when extensions have uids of their own: one per app and group,
+    /// a supplementary group of each extension that declares it. Gids the group database
+    /// knows are skipped.
+    public var appGroupRange: ClosedRange<UInt32> = 60_000...60_999
     /// More paths extensions may read (and map) beneath, besides their container, their bundle
     /// and the system's libraries: for an operator whose extensions need, say, a font directory.
     public var readablePaths: [String] = []

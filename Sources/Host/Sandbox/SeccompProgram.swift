@@ -11,7 +11,7 @@ struct SeccompProgram: Sendable {
     /// false on kernels without them, where denials are a plain errno.
     let usesNotifications: Bool
 
-    /// The default policy of DESIGN.md "Sandbox", compiled on first use.
+    /// The default policy (see seccomp_filter.c), compiled on first use.
     static let shared: Result<SeccompProgram, SandboxError> = compile()
 
     private static func compile() -> Result<SeccompProgram, SandboxError> {

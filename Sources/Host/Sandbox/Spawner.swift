@@ -14,6 +14,8 @@ struct SpawnRequest {
     var cgroup: ExtensionCgroup?
     /// The uid and gid to run as; nil: the host's.
     var user: ExtensionIdentity?
+    /// Supplementary groups of `user` (the app groups it shares); with `user` only.
+    var supplementaryGroups: [UInt32] = []
     /// An open `/dev/null` for stdin.
     var devNull: Int32
 }
@@ -68,6 +70,7 @@ enum Spawner {
             withCStrings(environment) { envp in
                 bpf.withUnsafeBytes { bpfBytes in
                     cgroupFDs.withUnsafeBufferPointer { cgroupBuffer in
+                      request.supplementaryGroups.withUnsafeBufferPointer { groups in
                         request.executable.withCString { path in
                             request.workingDirectory.withCString { cwd in
                                 var req = sg_spawn_request()
@@ -90,9 +93,12 @@ enum Spawner {
                                 req.parent_death_signal = policy.isolation ? SIGKILL : 0
                                 req.uid = request.user.map { Int32(bitPattern: $0.uid) } ?? -1
                                 req.gid = request.user.map { Int32(bitPattern: $0.gid) } ?? -1
+                                req.supplementary_gids = groups.baseAddress
+                                req.supplementary_gid_count = Int32(groups.count)
                                 return sg_spawn(&req, &result)
                             }
                         }
+                      }
                     }
                 }
             }

@@ -23,7 +23,9 @@ import SandglassIPC
 /// `route` (a GPX or CSV file relative to the scenario, or `{"file":…, "repeat": true, "spacing": "5m"}`),
 /// `inUseWindow`, `significantChangeMeters`, `changes` (each with `at` and any of
 /// `authorization`, `widgetLocation`, `visibility`, `position`, `route`, `note`), `expect`
-/// (each with `event`, `where`, `atLeast`, `atMost`, `from`, `until`). Durations: `500ms`,
+/// (each with `event`, `where`, `atLeast`, `atMost`, `from`, `until`), `configurations` (the
+/// intent parameters of configurable widgets by widget name, e.g. `{"Hero": {"hero": "spider"}}`,
+/// see ``HostConfiguration/widgetConfigurations``). Durations: `500ms`,
 /// `30s`, `15m`, `2h`, `3d`. An unknown key is an error, so a misspelt key is not silently ignored.
 public struct Scenario: Sendable {
     /// The file it was read from.
@@ -43,6 +45,8 @@ public struct Scenario: Sendable {
     public var changes: [ScenarioChange] = []
     /// What the run must show.
     public var expectations: [ScenarioExpectation] = []
+    /// Widget configurations (JSON objects) by widget name.
+    public var configurations: [String: String] = [:]
 
     public init() {}
 
@@ -51,12 +55,13 @@ public struct Scenario: Sendable {
         try ScenarioReader.read(path)
     }
 
-    /// Sets the configuration's location, visibility and changes from the scenario (and its
-    /// clock, when it names one).
+    /// Sets the configuration's location, visibility, changes and widget configurations from
+    /// the scenario (and its clock, when it names one).
     public func apply(to configuration: inout HostConfiguration) {
         configuration.location = location
         configuration.visibility = visibility
         configuration.changes = changes
+        configuration.widgetConfigurations.merge(configurations) { _, scenario in scenario }
         if let clock { configuration.clock = clock }
     }
 

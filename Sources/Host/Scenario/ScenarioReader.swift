@@ -4,7 +4,8 @@ import SandglassIPC
 /// Reads a scenario's JSON, naming file and key in every error.
 enum ScenarioReader {
     static let topKeys = ["description", "app", "duration", "clock", "authorization", "widgetLocation", "visibility",
-                          "position", "route", "inUseWindow", "significantChangeMeters", "changes", "expect"]
+                          "position", "route", "inUseWindow", "significantChangeMeters", "changes", "expect",
+                          "configurations"]
     static let changeKeys = ["at", "authorization", "widgetLocation", "visibility", "position", "route", "note"]
     static let expectKeys = ["event", "where", "atLeast", "atMost", "from", "until"]
 
@@ -49,6 +50,17 @@ enum ScenarioReader {
                 throw ScenarioError(file: file, key: "significantChangeMeters", "must be a positive number of metres, e.g. 500")
             }
             scenario.location.significantChangeMeters = n.doubleValue
+        }
+        if let configurations = object["configurations"] {
+            guard let byWidget = configurations as? [String: Any] else {
+                throw ScenarioError(file: file, key: "configurations", "must be an object of widget configurations, e.g. {\"Hero\": {\"hero\": \"spider\"}}")
+            }
+            for (widget, value) in byWidget {
+                guard value is [String: Any], let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else {
+                    throw ScenarioError(file: file, key: "configurations.\(widget)", "must be an object of the intent's parameters, e.g. {\"hero\": \"spider\"}")
+                }
+                scenario.configurations[widget] = String(decoding: data, as: UTF8.self)
+            }
         }
         if let changes = object["changes"] {
             guard let list = changes as? [Any] else { throw ScenarioError(file: file, key: "changes", "must be an array of changes") }

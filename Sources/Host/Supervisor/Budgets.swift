@@ -2,7 +2,7 @@ import SandglassIPC
 
 /// The limits an extension runs under: time budgets per activation, memory, reloads.
 ///
-/// Defaults follow DESIGN.md (sources in semantics.md); each can be changed per run (the
+/// Defaults are what iOS gives (the README's "Budgets and limits" cites each); each can be changed per run (the
 /// operator's `--budget`), and lowered — never raised — per bundle through the extension's
 /// `SandglassLimits` Info.plist dictionary (``LimitOverrides/capped(by:)``).
 public struct Budgets: Sendable, Hashable {

@@ -26,6 +26,9 @@ final class Channel {
     private let onEvent: (Event) -> Void
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
+    /// The process on the deadline thread, told while this channel reads and handles input.
+    var killTarget: DeadlineKiller.Target?
+
     /// Bytes queued but not yet written.
     var pendingOutput: Int { outbound.count - outboundStart }
 
@@ -71,7 +74,12 @@ final class Channel {
 
     private func handle(_ mask: UInt32) {
         if mask & UInt32(SG_EPOLLOUT) != 0 { flush() }
-        if mask & UInt32(SG_EPOLLIN | SG_EPOLLHUP | SG_EPOLLRDHUP | SG_EPOLLERR) != 0 { readAvailable() }
+        if mask & UInt32(SG_EPOLLIN | SG_EPOLLHUP | SG_EPOLLRDHUP | SG_EPOLLERR) != 0 {
+            // Told before the read: a reply read and being handled is not killed at its deadline.
+            killTarget?.reading(true)
+            defer { killTarget?.reading(false) }
+            readAvailable()
+        }
     }
 
     private func readAvailable() {

@@ -21,8 +21,16 @@ final class ExtensionProcess {
         let session: String?
         let started: UInt64
         let budget: Duration
+        /// The budget's end on the loop, and on the deadline thread.
         let deadline: TimerID
+        let threadDeadline: DeadlineKiller.ID?
         let continuation: CheckedContinuation<ActivationOutcome, Never>
+    }
+
+    /// A budget's end armed on the deadline thread: when, and what the kill will say.
+    struct ThreadDeadline {
+        let due: UInt64
+        let detail: String
     }
 
     /// An outstanding `ping`.
@@ -46,6 +54,13 @@ final class ExtensionProcess {
     var pending: [RequestID: Pending] = [:]
     var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
     var launchTimer: TimerID?
+    var launchThreadDeadline: DeadlineKiller.ID?
+    /// This process on the deadline thread (nil without one), and its deadlines armed there and
+    /// not settled yet.
+    var killTarget: DeadlineKiller.Target?
+    var threadDeadlines: [DeadlineKiller.ID: ThreadDeadline] = [:]
+    /// When the deadline thread SIGKILLed it (its recorded kill): a reply read after is too late.
+    var threadKilledAt: UInt64?
     var idleTimer: TimerID?
     var watchdogTimer: TimerID?
     var channelClosedTimer: TimerID?

@@ -10,6 +10,11 @@ public final class ManagedExtension {
     public let container: String
     /// The uid and gid its processes run as; nil when they run as the host's user.
     public let identity: ExtensionIdentity?
+    /// The containers of the app groups it declares, by group identifier.
+    public internal(set) var appGroups: [String: String] = [:]
+    /// The gids that open its app groups' containers to it (supplementary groups), when
+    /// extensions have uids of their own.
+    var appGroupGids: [UInt32] = []
     /// The budgets it runs under (defaults, its SandglassLimits, the run's overrides); the
     /// memory limit may be changed during a run (``ExtensionHost/setMemoryLimit(_:bytes:)``).
     public internal(set) var budgets: Budgets

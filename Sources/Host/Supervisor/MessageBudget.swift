@@ -67,7 +67,7 @@ struct MessageBudget {
     /// The kind `message` counts as.
     static func kind(of message: Message) -> Kind {
         switch message {
-        case .log: .log
+        case .log, .osLog: .log
         case .error(let report) where report.requestID == nil: .log
         case .reloadTimelines, .reloadAllTimelines: .reload
         case .diagnostic: .diagnostic

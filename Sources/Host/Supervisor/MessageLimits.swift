@@ -1,4 +1,4 @@
-/// The budgets on what an extension process may send the host unasked (see ``MessageBudget``);
+/// The budgets on what an extension process may send the host unasked (see `MessageBudget`);
 /// ``HostConfiguration/messageLimits``.
 public struct MessageLimits: Sendable, Hashable {
     /// Bytes of log and error messages per activation (counted from its request).
@@ -17,6 +17,9 @@ public struct MessageLimits: Sendable, Hashable {
     public var requestsPerSecond = 200
     /// Inline tasks created and not yet ended, per process; over it the process is killed.
     public var inlineTasks = 256
+
+    /// A `Logger`'s subsystem or category longer than this is cut in the event log.
+    public static let loggerNameBytes = 256
 
     public init() {}
 }

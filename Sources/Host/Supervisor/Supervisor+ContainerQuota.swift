@@ -101,7 +101,7 @@ extension Supervisor {
                                              ("inodes", .int(Int64(usage.inodes))), ("allowedInodes", .int(Int64(budgets.containerInodes)))]
         if usage.stoppedEarly { fields.append(("countStoppedEarly", true)) }
         if usage.tooDeep { fields.append(("tooDeep", true)) }
-        log.emit("container.overQuota", fields)
+        log.emit(.containerOverQuota, fields)
         let allowed = String(format: "%.1f MiB in %d files", Double(budgets.containerBytes) / Double(1 << 20), budgets.containerInodes)
         kill(process, of: ext, .resource, detail: "its container holds \(usage.summary), over its quota of \(allowed)")
     }

@@ -24,6 +24,8 @@ final class Supervisor {
     struct Settings {
         var maximumFrameLength = Frame.defaultMaximumLength
         var containersRoot: String
+        /// Where the app groups' containers live (`<data>/AppGroups`).
+        var appGroupsRoot: String = ""
         var messageLimits = MessageLimits()
         var budgetOverrides = LimitOverrides()
         var environment: [String: String] = [:]
@@ -44,9 +46,16 @@ final class Supervisor {
     private var isShuttingDown = false
     /// Measures containers for their quota off the loop (nil only if its pipe could not be made).
     let containerScanner: ContainerScanner?
+    /// Kills at budget deadlines without waiting for the loop (nil only if its thread could not
+    /// be made: the loop's timers then kill alone).
+    let killer: DeadlineKiller?
     /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
     var containerSweepTimer: TimerID?
     /// Each extension's own uid, when extensions get one (the host runs as root).
+    /// The gids of app groups (made when the first group is, if extensions have uids of their own).
+    var appGroupIdentities: AppGroupIdentities?
+    /// App groups' containers prepared so far, by `app/group`.
+    var appGroupContainers: [String: AppGroupContainer] = [:]
     private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
         ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
@@ -58,6 +67,7 @@ final class Supervisor {
         self.settings = settings
         backoffWaits = ClockWaits(clock: clock)
         containerScanner = try? ContainerScanner(loop: loop)
+        killer = DeadlineKiller()
     }
 
     /// Live processes now.
@@ -72,19 +82,20 @@ final class Supervisor {
         switch repair {
         case .none: break
         case .removed(let what):
-            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
+            log.emit(.containerRepaired, [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
         case .movedAside(let name, let owner):
-            log.emit("container.repaired", [("bundle", .string(bundle.bundleIdentifier)),
+            log.emit(.containerRepaired, [("bundle", .string(bundle.bundleIdentifier)),
                                             ("detail", .string("the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"))])
         }
         let ceiling = settings.budgetOverrides.applied(to: .defaults(for: bundle.role))
         let (budgets, caps) = bundle.limits.capped(by: ceiling)
         for cap in caps {
-            log.emit("limits.capped", [("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
+            log.emit(.limitsCapped, [("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
                                        ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
                                        ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
         }
         let managed = ManagedExtension(app: app, bundle: bundle, container: container, identity: identity, budgets: budgets)
+        try attachAppGroups(managed)
         extensions[bundle.bundleIdentifier] = managed
         return managed
     }
@@ -97,7 +108,11 @@ final class Supervisor {
     /// A `backgroundEvents` activation names its `session`; it is a conversation the delivery of
     /// background events carries on (`started` gives it the request id and the process) and ends
     /// with ``complete(_:_:_:)``.
+    ///
+    /// A widget's `configuration` (its intent's parameters, JSON) goes just before the request,
+    /// to an extension that speaks protocol 3.1 or later.
     func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
+                  configuration: [UInt8] = [],
                   session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
         let process: ExtensionProcess
         switch await ensureRunning(ext) {
@@ -132,26 +147,33 @@ final class Supervisor {
         }
         if let session { fields.append(("session", .string(session))) }
         fields.append(("budgetMs", .double(budget.milliseconds)))
-        log.emit("activation.start", fields)
+        log.emit(.activationStart, fields)
         return await withCheckedContinuation { continuation in
             // After a possible executor hop the process may have died meanwhile.
             if let outcome = process.exitOutcome {
                 fields.append(("outcome", .string(outcome.label)))
-                log.emit("activation.end", fields.filter { $0.0 != "budgetMs" })
+                log.emit(.activationEnd, fields.filter { $0.0 != "budgetMs" })
                 clock.endBusy()
                 continuation.resume(returning: outcome)
                 return
             }
             let due = started + budget.nanoseconds
+            let detail = "\(kind.rawValue) ran over its \(format(budget)) budget"
+            // The thread kills at the deadline; the loop's timer records that kill, or kills itself.
+            let threadDeadline = armOnThread(process, due: due, detail: detail)
             let deadline = loop.schedule(at: due) { [unowned self, unowned process] in
-                self.kill(process, of: ext, .timeBudget,
-                          detail: "\(kind.rawValue) ran over its \(format(budget)) budget", deadline: due)
+                self.kill(process, of: ext, .timeBudget, detail: detail, deadline: due)
             }
             process.pending[id] = ExtensionProcess.Pending(
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
-                deadline: deadline, continuation: continuation)
+                deadline: deadline, threadDeadline: threadDeadline, continuation: continuation)
             startedHook?(id, process)
             checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
+            if let context, !configuration.isEmpty, let hello = process.hello,
+               hello.version >= ProtocolVersion(major: 3, minor: 1) {
+                let payload = WidgetConfigurationPayload(kind: context.kind, family: context.family, intent: configuration)
+                process.channel.send(.widgetConfiguration(id, payload))
+            }
             if !process.channel.send(message) {
                 protocolViolation(process, of: ext, "stopped reading its IPC channel (\(process.channel.pendingOutput) bytes unread)")
             } else {
@@ -162,6 +184,7 @@ final class Supervisor {
 
     private func finish(_ pending: ExtensionProcess.Pending, of process: ExtensionProcess, ext: ManagedExtension, _ outcome: ActivationOutcome) {
         loop.cancel(pending.deadline)
+        _ = takeBack(pending.threadDeadline, from: process, of: ext)   // already settled on the paths that end it in time
         tellThrottled(process, of: ext, now: sg_monotonic_ns(), force: true)
         let ms = Double(sg_monotonic_ns() - pending.started) / 1e6
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
@@ -183,9 +206,9 @@ final class Supervisor {
             }
         case .declined: break
         }
-        log.emit("activation.end", fields)
+        log.emit(.activationEnd, fields)
         if outcome.label == "ok", ext.crashLoop.recordSuccess() {
-            log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.backoffCleared, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                          ("detail", .string("\(pending.kind.rawValue) answered: the count of failures in a row starts over"))])
         }
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
@@ -198,8 +221,46 @@ final class Supervisor {
     /// Ends the pending activation `id` of the extension's live process with `outcome` (when it
     /// is still pending: a kill or an exit may have ended it first).
     func complete(_ ext: ManagedExtension, _ id: RequestID, _ outcome: ActivationOutcome) {
-        guard let process = ext.process, let pending = process.pending.removeValue(forKey: id) else { return }
+        guard let process = ext.process, let pending = process.pending[id] else { return }
+        if takeBack(pending.threadDeadline, from: process, of: ext) { return }
+        process.pending.removeValue(forKey: id)
         finish(pending, of: process, ext: ext, outcome)
+    }
+
+    // MARK: budget deadlines on the deadline thread
+
+    /// Arms a budget's end on the deadline thread, which SIGKILLs the process at `due` unless it
+    /// is taken back first; the caller arms the loop's timer for the same instant.
+    private func armOnThread(_ process: ExtensionProcess, due: UInt64, detail: String) -> DeadlineKiller.ID? {
+        guard let killer, let target = process.killTarget, let id = killer.arm(target, at: due) else { return nil }
+        process.threadDeadlines[id] = ExtensionProcess.ThreadDeadline(due: due, detail: detail)
+        return id
+    }
+
+    /// Takes back the thread's deadline of an activation (or launch) that ended. True when the
+    /// thread had killed the process first: that kill is then recorded, and the activation ends
+    /// killed (`timeBudget`) when the process is reaped, its late answer ignored.
+    private func takeBack(_ id: DeadlineKiller.ID?, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        if let id, let killer, let deadline = process.threadDeadlines.removeValue(forKey: id),
+           case .killed(let at) = killer.settle(id) {
+            kill(process, of: ext, .timeBudget, detail: deadline.detail, deadline: deadline.due, killedAt: at)
+        }
+        return process.threadKilledAt != nil
+    }
+
+    /// Settles every deadline of `process` still armed on the thread. When the thread killed it,
+    /// records that kill (`timeBudget`, at the instant the thread sent it) and returns true.
+    @discardableResult
+    private func settleThreadDeadlines(_ process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        guard let killer, !process.threadDeadlines.isEmpty else { return false }
+        var first: (deadline: ExtensionProcess.ThreadDeadline, at: UInt64)?
+        for (id, deadline) in process.threadDeadlines {
+            if case .killed(let at) = killer.settle(id), at < first?.at ?? .max { first = (deadline, at) }
+        }
+        process.threadDeadlines.removeAll()
+        guard let first else { return false }
+        kill(process, of: ext, .timeBudget, detail: first.deadline.detail, deadline: first.deadline.due, killedAt: first.at)
+        return true
     }
 
     private func scheduleIdle(_ process: ExtensionProcess, of ext: ManagedExtension) {
@@ -278,7 +339,7 @@ final class Supervisor {
         do {
             process = try spawn(ext)
         } catch {
-            log.emit("spawn.failed", [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
+            log.emit(.spawnFailed, [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
             recordFailure(of: ext, pid: nil, cause: "spawn failed")
             return .failure(.spawn("\(error)"))
         }
@@ -299,14 +360,14 @@ final class Supervisor {
             fields += [("failures", .int(Int64(ext.crashLoop.failures.count))), ("cause", .string(cause)),
                        ("delayMs", .double(delay.milliseconds)), ("until", .double(Double(until) / 1e6)),
                        ("untilDate", .string(iso8601(clock.date(at: until))))]
-            log.emit("backoff.scheduled", fields)
+            log.emit(.backoffScheduled, fields)
         case .failedPermanently:
             let failures = ext.crashLoop.failures.suffix(policy.permanentFailureCount)
             let span = now - (failures.first?.at ?? now)
             fields += [("failures", .int(Int64(failures.count))), ("withinMs", .double(Double(span) / 1e6)),
                        ("windowMs", .double(policy.permanentFailureWindow.milliseconds)),
                        ("causes", .array(failures.map { .string($0.cause) }))]
-            log.emit("extension.failedPermanently", fields)
+            log.emit(.extensionFailedPermanently, fields)
         }
     }
 
@@ -332,7 +393,7 @@ final class Supervisor {
         let wasFailed = ext.crashLoop.isFailedPermanently
         let count = ext.crashLoop.failures.count
         ext.crashLoop.clear()
-        log.emit("backoff.cleared", [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
+        log.emit(.backoffCleared, [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
                                      ("wasFailedPermanently", .bool(wasFailed)), ("detail", "cleared by the host")])
         backoffWaits.end { $0 === ext }
     }
@@ -364,6 +425,10 @@ final class Supervisor {
         // unless CFFIXED_USER_HOME is set: with it, FileManager's user directories are the container.
         environment["CFFIXED_USER_HOME"] = ext.container
         environment["TMPDIR"] = ext.container + "/tmp"
+        // UserDefaults keeps its suites in Library/Preferences, as on Apple's platforms (the SDK
+        // brings an app group's suite from the group's container there and back).
+        environment["XDG_CONFIG_HOME"] = ext.container + "/Library/Preferences"
+        if let groups = Self.appGroupsEnvironment(ext.appGroups) { environment["SANDGLASS_APP_GROUPS"] = groups }
         environment["PATH"] = "/usr/bin:/bin"
         let started = sg_monotonic_ns()
         let (spawned, cgroup) = try sandbox.spawn(
@@ -374,7 +439,9 @@ final class Supervisor {
             user: ext.identity,
             memoryBytes: ext.budgets.memoryBytes,
             containerBytes: ext.budgets.containerBytes,
-            group: ext.identifier
+            group: ext.identifier,
+            sharedDirectories: ext.appGroups.keys.sorted().compactMap { ext.appGroups[$0] },
+            supplementaryGroups: ext.appGroupGids
         )
         let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
         cgroup?.resetPeak()
@@ -386,10 +453,12 @@ final class Supervisor {
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
+        process.killTarget = killer?.target(pidfd: process.pidfd, channelFD: spawned.channelFD)
+        process.channel.killTarget = process.killTarget
         // The pid, not the process: the process holds its reader, which must not hold it back.
         let pid = process.pid
         process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
-            self.log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+            self.log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                   ("stream", "output"), ("message", .string(line))])
         }
         loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
@@ -400,17 +469,19 @@ final class Supervisor {
                 self.handleDenial(process, of: ext, mask: mask)
             }
         }
-        log.emit("spawned", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+        log.emit(.spawned, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
                              ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
                              ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
                              ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
                              ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
-        process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in
+        let launchDue = started + ext.budgets.launch.nanoseconds
+        let launchDetail = "no hello within the \(format(ext.budgets.launch)) launch budget"
+        process.launchThreadDeadline = armOnThread(process, due: launchDue, detail: launchDetail)
+        process.launchTimer = loop.schedule(at: launchDue) { [unowned self, unowned process] in
             process.launchTimer = nil
             guard process.state == .launching else { return }
-            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget",
-                      deadline: started + ext.budgets.launch.nanoseconds)
+            self.kill(process, of: ext, .timeBudget, detail: launchDetail, deadline: launchDue)
         }
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
@@ -447,6 +518,7 @@ final class Supervisor {
         case .violation(let error):
             protocolViolation(process, of: ext, error.description)
         case .closed:
+            process.killTarget?.forgetChannel()
             process.channel.close()
             guard process.state != .exiting else { return }
             // A dying process closes its descriptors before its pidfd says it exited (a kernel
@@ -480,13 +552,15 @@ final class Supervisor {
             reply(id, .updateResult(result), accepts: [.performUpdate], message, process, ext)
         case .error(let report):
             if let id = report.requestID {
-                guard let pending = process.pending.removeValue(forKey: id) else {
+                guard let pending = process.pending[id] else {
                     return protocolViolation(process, of: ext, "sent an error for request \(id), which is not pending")
                 }
+                if takeBack(pending.threadDeadline, from: process, of: ext) { return }
+                process.pending.removeValue(forKey: id)
                 finish(pending, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
             } else {
                 let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
-                log.emit("extension.error", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                log.emit(.extensionError, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("code", .string("\(report.code)")), ("message", .string(text))])
             }
         case .reloadTimelines(let kind):
@@ -495,8 +569,16 @@ final class Supervisor {
             hooks.reloadRequested(ext, nil)
         case .log(let record):
             let text = MessageBudget.cut(record.message, to: settings.messageLimits.logMessageBytes)
-            log.emit("log", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                              ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))])
+        case .osLog(let record):
+            // Logger / os_log: the same event as the SDK's lines, with the logger's subsystem and category.
+            let limit = settings.messageLimits.logMessageBytes
+            log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                             ("stream", "oslog"), ("level", .string(record.level.description)),
+                             ("message", .string(MessageBudget.cut(record.message, to: limit))),
+                             ("subsystem", .string(MessageBudget.cut(record.subsystem, to: MessageLimits.loggerNameBytes))),
+                             ("category", .string(MessageBudget.cut(record.category, to: MessageLimits.loggerNameBytes)))])
         case .diagnostic(let report):
             hooks.diagnosticReceived(ext, process, report)
         case .pong(let n):
@@ -506,12 +588,12 @@ final class Supervisor {
             process.pingProbe = nil
             probe.answered(true)
         case .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished,
-             .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest:
+             .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest, .currentConfigurationsRequest:
             hooks.extensionMessage(ext, process, message)
         case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping,
              .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
              .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
-             .locationAuthorization, .locationUpdate, .locationFailure:
+             .locationAuthorization, .locationUpdate, .locationFailure, .widgetConfiguration, .currentConfigurations:
             protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
         }
     }
@@ -524,6 +606,7 @@ final class Supervisor {
         var bytes = 0
         switch message {
         case .log(let record): bytes = record.message.utf8.count
+        case .osLog(let record): bytes = record.textBytes
         case .error(let report): bytes = report.message.utf8.count
         default: break
         }
@@ -548,7 +631,7 @@ final class Supervisor {
                                                  ("kind", .string(dropped.kind.rawValue)), ("messages", .int(Int64(dropped.messages)))]
             if dropped.kind == .log { fields.append(("bytes", .int(Int64(dropped.bytes)))) }
             fields.append(("detail", .string(dropped.detail)))
-            log.emit("messages.throttled", fields)
+            log.emit(.messagesThrottled, fields)
         }
     }
 
@@ -561,6 +644,7 @@ final class Supervisor {
             return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
         }
         hooks.stepReached(.replyRead, ext, process)
+        if takeBack(pending.threadDeadline, from: process, of: ext) { return }
         process.pending.removeValue(forKey: id)
         finish(pending, of: process, ext: ext, outcome)
     }
@@ -579,13 +663,16 @@ final class Supervisor {
         }
         if let timer = process.launchTimer { loop.cancel(timer) }
         process.launchTimer = nil
+        let launchDeadline = process.launchThreadDeadline
+        process.launchThreadDeadline = nil
+        if takeBack(launchDeadline, from: process, of: ext) { return }
         process.hello = hello
         process.helloAt = sg_monotonic_ns()
         process.state = .ready
         ext.hello = hello
         let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
         process.channel.send(.welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
-        log.emit("hello", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+        log.emit(.hello, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
                            ("kinds", .array(hello.widgets.map { .string($0.kind) })),
                            ("families", .object(hello.widgets.map { ($0.kind, .array($0.supportedFamilies.map(JSONValue.string))) }))])
@@ -601,7 +688,7 @@ final class Supervisor {
 
     private func protocolViolation(_ process: ExtensionProcess, of ext: ManagedExtension, _ detail: String) {
         guard process.state != .exiting else { return }
-        log.emit("protocol.violation", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
+        log.emit(.protocolViolation, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
         kill(process, of: ext, .protocolViolation, detail: detail)
     }
 
@@ -650,7 +737,7 @@ final class Supervisor {
                                                      ("error", .string(errnoName(error)))]
                 if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
                 if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
-                log.emit("sandbox.denied", fields)
+                log.emit(.sandboxDenied, fields)
             }
         }
         if mask & UInt32(SG_EPOLLHUP | SG_EPOLLERR) != 0 { closeListener(process) }
@@ -668,8 +755,13 @@ final class Supervisor {
     /// Kills `process` (SIGKILL) and records why; the first reason given is the one recorded.
     /// A kill at a budget's end gives its `deadline` (CLOCK_MONOTONIC), recorded as `deadlineNs`
     /// beside `killedAtNs` so that the kill's lateness can be read from the log.
-    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String, deadline: UInt64? = nil) {
+    ///
+    /// When the deadline thread killed the process already, that kill is the one recorded, with
+    /// the instant the thread sent it (`killedAt`).
+    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String,
+              deadline: UInt64? = nil, killedAt threadKilledAt: UInt64? = nil) {
         guard process.killReason == nil else { return }
+        if settleThreadDeadlines(process, of: ext) { return }
         process.killReason = reason
         let wasLaunching = process.state == .launching
         process.state = .exiting
@@ -677,11 +769,12 @@ final class Supervisor {
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("reason", .string(reason.rawValue)), ("detail", .string(detail))]
         if wasLaunching { fields.append(("phase", "launch")) }
-        let killedAt = sg_monotonic_ns()
-        process.sendKill()
+        let killedAt = threadKilledAt ?? sg_monotonic_ns()
+        process.threadKilledAt = threadKilledAt
+        process.sendKill()   // again after the thread: the process group too
         fields.append(("killedAtNs", .int(Int64(killedAt))))
         if let deadline { fields.append(("deadlineNs", .int(Int64(deadline)))) }
-        log.emit("killed", fields)
+        log.emit(.killed, fields)
     }
 
     /// Kills the extension's live process, if any.
@@ -699,14 +792,19 @@ final class Supervisor {
             // Something else in this process waited for our child (a waitpid(-1) in a library):
             // the status is lost, but the process is gone and everything else must be cleaned up.
             reapedElsewhere = true
-            log.emit("host.warning", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.hostWarning, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                       ("warning", "the process was reaped by someone else in the host process; its exit status is unknown")])
         } else if rc != 1 {
-            if rc < 0 { log.emit("host.error", [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
+            if rc < 0 { log.emit(.hostError, [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
             return
         }
+        // Did the deadline thread kill it? Recorded before its exit.
+        settleThreadDeadlines(process, of: ext)
+        process.launchThreadDeadline = nil
         let reapedAt = sg_monotonic_ns()
         tellThrottled(process, of: ext, now: reapedAt, force: true)
+        process.killTarget?.release()   // before the pidfd is closed: the thread never signals a reused descriptor
+        process.killTarget = nil
         loop.unregister(process.pidfd)
         close(process.pidfd)
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
@@ -737,7 +835,7 @@ final class Supervisor {
                 detail = violation
             }
             if let reason = process.killReason {
-                log.emit("killed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                log.emit(.killed, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                     ("reason", .string(reason.rawValue)), ("detail", .string(detail))])
             }
         }
@@ -761,7 +859,7 @@ final class Supervisor {
                    ("lifetimeMs", .double(Double((reapedAt - process.spawnedAt) / 1000) / 1000)),
                    ("reapedAtNs", .int(Int64(reapedAt)))]
         if process.deniedCount > 0 { fields.append(("denials", .int(Int64(process.deniedCount)))) }
-        log.emit("exited", fields)
+        log.emit(.exited, fields)
 
         let hadPending = !process.pending.isEmpty
         let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
@@ -825,6 +923,7 @@ final class Supervisor {
         if let timer = containerSweepTimer { loop.cancel(timer) }
         containerSweepTimer = nil
         containerScanner?.close()
+        killer?.stop()
     }
 }
 

@@ -20,7 +20,7 @@ public enum ReloadAudit {
     /// The charged reloads of each widget (`bundle/kind/family`), as run times in ms, with the limit recorded.
     public static func chargedReloads(in events: [HostEvent]) -> [String: (times: [Double], limit: Int?)] {
         var result: [String: (times: [Double], limit: Int?)] = [:]
-        for event in events where event.name == "reload.requested" && event["charged"] == .bool(true) {
+        for event in events where event.kind == .reloadRequested && event["charged"] == .bool(true) {
             let id = widgetID(event)
             result[id, default: ([], nil)].times.append(event.t)
             if let limit = event.int("limit") { result[id]!.limit = Int(limit) }

@@ -11,7 +11,7 @@ struct ReloadRequest: Equatable {
     }
 }
 
-/// What the system decides about a reload request (semantics.md §1.3).
+/// What the system decides about a reload request under the budget of Apple's "Keeping a widget up to date".
 enum ReloadDecision: Equatable {
     /// The reload goes ahead and counts against the budget; `remaining` after it.
     case charged(remaining: Int)

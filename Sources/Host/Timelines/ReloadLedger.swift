@@ -44,14 +44,14 @@ public struct ReloadLedgerEntry: Sendable, Hashable, CustomStringConvertible {
             let decision: Decision
             var reason = event.string("reason") ?? "?"
             var denial: String?
-            switch event.name {
-            case "reload.requested":
+            switch event.kind {
+            case .reloadRequested:
                 decision = event["charged"] == .bool(true) ? .charged : .exempt
-            case "reload.denied":
+            case .reloadDenied:
                 decision = .denied
                 denial = reason
                 reason = event.string("requested") ?? "?"
-            case "reload.coalesced":
+            case .reloadCoalesced:
                 decision = .coalesced
             default:
                 continue

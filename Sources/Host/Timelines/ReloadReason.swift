@@ -21,14 +21,17 @@ public enum ReloadReason: String, Sendable, Hashable, CaseIterable {
     case significantTimeChange
     /// The device moved significantly (widgets that use location).
     case significantLocationChange
+    /// The user edited the widget's configuration (``ExtensionHost/setConfiguration(_:widget:)``).
+    case configurationChanged
 
-    /// The exemption the reason carries by itself, whatever the app is doing (semantics.md §1.3).
+    /// The exemption the reason carries by itself, whatever the app is doing (Apple, "Keeping a widget up to date").
     var inherentExemption: BudgetExemption? {
         switch self {
         case .initial: .widgetAdded
         case .appIntent: .appIntent
         case .localeChange, .accessibilityChange, .significantTimeChange: .systemChange
         case .significantLocationChange: .significantLocationChange
+        case .configurationChanged: .configurationChanged
         case .policy, .retry, .reloadTimelines, .reloadAllTimelines: nil
         }
     }
@@ -52,6 +55,8 @@ public enum BudgetExemption: String, Sendable, Hashable, CaseIterable {
     case systemChange
     /// A significant location change.
     case significantLocationChange
+    /// The user edited the widget's configuration: WidgetKit asks for its timeline again.
+    case configurationChanged
     /// The widget's first timeline, when it is added **[harness]**.
     case widgetAdded
     /// Reload limits are lifted, as under Xcode's debugger (`--debug-reloads`).

@@ -1,4 +1,4 @@
-/// What the containing app is doing, as far as widget budgets care (semantics.md §1.3): in the
+/// What the containing app is doing, as far as widget budgets care (Apple, "Keeping a widget up to date"): in the
 /// foreground, or running an audio or navigation session, its widgets' reloads are free.
 public enum AppActivity: String, Sendable, Hashable, CaseIterable {
     /// The app is in the foreground.
@@ -20,7 +20,7 @@ public enum AppActivity: String, Sendable, Hashable, CaseIterable {
 
 /// How often the user looks at a widget. WidgetKit gives widgets that are seen more often
 /// reloads sooner; here visibility sets the date the system chooses for a single-entry
-/// `.atEnd` timeline (see ``SystemChosenReload``). The raw values are `--visibility`'s.
+/// `.atEnd` timeline (see `SystemChosenReload`). The raw values are `--visibility`'s.
 public enum WidgetVisibility: String, Sendable, Hashable, CaseIterable {
     /// On the first Home Screen page, seen all the time.
     case always

@@ -20,6 +20,9 @@ final class TimelineScheduler {
     var debugReloads = false
     /// The window of the reload budget.
     var budgetWindow: Duration = .seconds(86_400)
+    /// The configurations widgets carry when they are added, by widget name (the most specific
+    /// name that matches wins: `bundle/kind/family`, `bundle/kind`, then kind or bundle).
+    var configurations: [String: String] = [:]
 
     let system: SystemState
     private let supervisor: Supervisor
@@ -42,9 +45,12 @@ final class TimelineScheduler {
             let family = widget.supportedFamilies.first ?? "systemSmall"
             let budget = ReloadBudget(limit: ext.budgets.reloadsPerDay, window: budgetWindow)
             let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family, budget: budget)
+            let named = configurations.filter { instance.isNamed($0.key) }
+                .sorted { ($0.key.split(separator: "/").count, $0.key) > ($1.key.split(separator: "/").count, $1.key) }.first
+            instance.configuration = named.map { Array($0.value.utf8) } ?? []
             instances.append(instance)
             added.append(instance)
-            log.emit("widget.added", instance.fields + [("reloadsPerDay", .int(Int64(budget.limit)))])
+            log.emit(.widgetAdded, instance.fields + [("reloadsPerDay", .int(Int64(budget.limit)))])
         }
         return added
     }
@@ -55,7 +61,7 @@ final class TimelineScheduler {
     func requestReload(from ext: ManagedExtension, kind: String?) {
         let targets = instances.filter { $0.ext === ext && (kind == nil || $0.kind == kind) }
         if targets.isEmpty {
-            log.emit("reload.denied", [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
+            log.emit(.reloadDenied, [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
                                        ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(kind ?? "*") is on screen"))])
         }
         let request = ReloadRequest(reason: kind == nil ? .reloadAllTimelines : .reloadTimelines, origin: "extension")
@@ -91,7 +97,7 @@ final class TimelineScheduler {
             if let pending = instance.pending {
                 let kept = pending.merged(with: request)
                 instance.pending = kept
-                log.emit("reload.coalesced", instance.fields + [
+                log.emit(.reloadCoalesced, instance.fields + [
                     ("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
                     ("into", .string(kept.reason.rawValue)),
                     ("detail", "a reload is already due right after the one in progress"),
@@ -116,7 +122,7 @@ final class TimelineScheduler {
         guard !stopped else { return }
         var preview = instance.context
         preview.isPreview = true
-        _ = await supervisor.activate(instance.ext, .snapshot, context: preview)
+        _ = await supervisor.activate(instance.ext, .snapshot, context: preview, configuration: instance.configuration)
         var request = ReloadRequest(reason: .initial, origin: "system")
         while !stopped {
             if let pending = instance.pending {
@@ -163,7 +169,7 @@ final class TimelineScheduler {
             }
             fields.append(("limit", .int(Int64(instance.budget.limit))))
             // Stamped with the instant charged, so that the ledger in the log is exact.
-            log.emit("reload.requested", fields, at: now)
+            log.emit(.reloadRequested, fields, at: now)
             instance.lastRequest = now
 
             let outcome = await activate(instance, .timeline)
@@ -207,7 +213,7 @@ final class TimelineScheduler {
     }
 
     private func emitDenied(_ instance: WidgetInstance, _ request: ReloadRequest, until: UInt64, used: Int) {
-        log.emit("reload.denied", instance.fields + [
+        log.emit(.reloadDenied, instance.fields + [
             ("reason", "budgetExhausted"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
             ("used", .int(Int64(used))), ("limit", .int(Int64(instance.budget.limit))),
             ("until", .double(Double(until) / 1e6)), ("untilDate", .string(iso8601(clock.date(at: until)))),
@@ -216,14 +222,14 @@ final class TimelineScheduler {
     }
 
     private func emitFailedDenial(_ instance: WidgetInstance, _ request: ReloadRequest) {
-        log.emit("reload.denied", instance.fields + [
+        log.emit(.reloadDenied, instance.fields + [
             ("reason", "extensionFailed"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
             ("detail", "the extension failed permanently after repeated failures; it is not launched again until its failures are cleared"),
         ])
     }
 
     private func activate(_ instance: WidgetInstance, _ kind: ActivationKind) async -> ActivationOutcome {
-        await supervisor.activate(instance.ext, kind, context: instance.context)
+        await supervisor.activate(instance.ext, kind, context: instance.context, configuration: instance.configuration)
     }
 
     /// After a reload that produced no timeline: the next attempt when the extension's backoff
@@ -245,7 +251,7 @@ final class TimelineScheduler {
             fields += [("retryAt", .double(Double(retry) / 1e6)), ("retryDate", .string(iso8601(clock.date(at: retry))))]
             if backoff != nil { fields.append(("backoff", true)) }
         }
-        log.emit("reload.failed", fields)
+        log.emit(.reloadFailed, fields)
     }
 
     /// Records a timeline and computes the next reload from its policy.
@@ -298,7 +304,7 @@ final class TimelineScheduler {
         } else {
             fields.append(("nextReload", .null))
         }
-        log.emit("timeline", fields, at: now)
+        log.emit(.timeline, fields, at: now)
     }
 
     // MARK: sleeping

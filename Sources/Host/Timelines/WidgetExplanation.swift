@@ -62,11 +62,11 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
     /// identifier — at run time `now` (ms; default: the last event's).
     public static func explain(_ name: String, in events: [HostEvent], now: Double? = nil) -> [WidgetExplanation] {
         var ids: [String] = []
-        for event in events where event.name == "widget.added" {
+        for event in events where event.kind == .widgetAdded {
             let id = ReloadAudit.widgetID(event)
             if (id == name || event.string("kind") == name || event.bundle == name) && !ids.contains(id) { ids.append(id) }
         }
-        let epoch = events.first { $0.name == "run.start" }?.double("epoch")
+        let epoch = events.first { $0.kind == .runStart }?.double("epoch")
         let at = now ?? events.last?.t ?? 0
         return ids.map { derive($0, from: events, now: at, epoch: epoch) }
     }
@@ -74,7 +74,7 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
     /// Every widget the events know (`widget.added`), as `bundle/kind/family`.
     public static func widgets(in events: [HostEvent]) -> [String] {
         var ids: [String] = []
-        for event in events where event.name == "widget.added" {
+        for event in events where event.kind == .widgetAdded {
             let id = ReloadAudit.widgetID(event)
             if !ids.contains(id) { ids.append(id) }
         }
@@ -105,16 +105,16 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
             guard mine else { continue }
             history.append(Decision(t: event.t, event: event.name, text: TraceRenderer.render(event) ?? event.name))
             let inWindow = event.t > windowStart
-            switch event.name {
-            case "reload.requested":
+            switch event.kind {
+            case .reloadRequested:
                 status = .reloading(since: event.t)
                 if let l = event.int("limit") { limit = Int(l) }
                 if inWindow { if event["charged"] == .bool(true) { charged += 1 } else { exempt += 1 } }
-            case "timeline":
+            case .timeline:
                 if let next = event.double("nextReload") { status = .scheduled(at: next, retry: false) } else { status = .waitingForRequest }
-            case "reload.failed":
+            case .reloadFailed:
                 if let retry = event.double("retryAt") { status = .scheduled(at: retry, retry: true) }
-            case "reload.denied":
+            case .reloadDenied:
                 switch event.string("reason") {
                 case "budgetExhausted":
                     if let until = event.double("until") { status = .budgetExhausted(until: until) }
@@ -124,12 +124,12 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
                     if case .failedPermanently = status {} else { status = .failedPermanently(since: event.t) }
                 default: break
                 }
-            case "backoff.scheduled":
+            case .backoffScheduled:
                 if let until = event.double("until") { backoff = (until, Int(event.int("failures") ?? 0)) }
-            case "backoff.cleared":
+            case .backoffCleared:
                 backoff = nil
                 if case .failedPermanently = status { status = .scheduled(at: event.t, retry: true) }
-            case "extension.failedPermanently":
+            case .extensionFailedPermanently:
                 backoff = nil
                 status = .failedPermanently(since: event.t)
             default: break

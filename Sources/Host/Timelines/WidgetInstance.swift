@@ -33,6 +33,9 @@ public final class WidgetInstance {
     public internal(set) var lastReload: UInt64?
     /// Run time of the next scheduled reload (`nil`: none, as with `.never`).
     public internal(set) var nextReload: UInt64?
+    /// The widget's configuration: its intent's parameters as a JSON object (UTF-8), empty for
+    /// none (``ExtensionHost/setConfiguration(_:widget:)``, `--configuration`).
+    public internal(set) var configuration: [UInt8] = []
     /// Timeline reloads performed.
     public internal(set) var reloads = 0
     /// The rolling 24-hour budget.
@@ -66,6 +69,11 @@ public final class WidgetInstance {
     var context: ActivationContext {
         let size = WidgetFamilies.size(of: family)
         return ActivationContext(kind: kind, family: family, isPreview: false, displayWidth: size.width, displayHeight: size.height)
+    }
+
+    /// Whether `name` names this widget: its `bundle/kind/family`, `bundle/kind`, kind or bundle identifier.
+    func isNamed(_ name: String) -> Bool {
+        name == id || name == kind || name == bundleIdentifier || name == "\(ext.identifier)/\(kind)"
     }
 
     /// `bundle`, `kind`, `family`: the fields that name the widget in its events.

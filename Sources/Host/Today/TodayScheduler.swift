@@ -48,7 +48,7 @@ final class TodayScheduler {
         if let existing = widgets.first(where: { $0.ext === ext }) { return existing }
         let widget = TodayWidget(ext: ext)
         widgets.append(widget)
-        log.emit("widget.added", [("bundle", .string(ext.identifier)), ("kind", "Today"), ("family", "today"),
+        log.emit(.widgetAdded, [("bundle", .string(ext.identifier)), ("kind", "Today"), ("family", "today"),
                                   ("principalClass", .string(ext.bundle.principalClass ?? ""))])
         return widget
     }
@@ -71,7 +71,7 @@ final class TodayScheduler {
         widget.updates += 1
         widget.lastUpdate = clock.now
         let ext = widget.ext
-        log.emit("update.requested", [("bundle", .string(ext.identifier)), ("reason", .string(reason)),
+        log.emit(.updateRequested, [("bundle", .string(ext.identifier)), ("reason", .string(reason)),
                                       ("visible", .bool(screen.isVisible))])
         let process: ExtensionProcess
         switch await supervisor.ensureRunning(ext) {
@@ -136,7 +136,7 @@ final class TodayScheduler {
         fields += [("result", .string("\(result)")), ("verdict", .string(verdict.rawValue)), ("reason", .string(reason))]
         if let blockedMs { fields.append(("mainThreadBlockedMs", .double((blockedMs * 1000).rounded() / 1000))) }
         fields.append(("detail", .string(detail)))
-        log.emit("update.result", fields)
+        log.emit(.updateResult, fields)
     }
 
     /// The call answered while still blocking the main thread: wait a moment (real time) for
@@ -170,7 +170,7 @@ final class TodayScheduler {
             default: "blocked"
             }
             fields += [("state", .string(state)), ("ms", .double(report.milliseconds)), ("detail", .string(report.message))]
-            log.emit("mainThread.blocked", fields)
+            log.emit(.mainThreadBlocked, fields)
             if var watch = widget?.watch {
                 watch.mainThreadMs = max(watch.mainThreadMs ?? 0, report.milliseconds)
                 watch.stillBlocking = report.code != .mainThreadBlocked
@@ -185,10 +185,10 @@ final class TodayScheduler {
             }
         case .completionCalledTwice:
             fields += [("misuse", "completionCalledTwice"), ("detail", .string(report.message))]
-            log.emit("update.misuse", fields)
+            log.emit(.updateMisuse, fields)
         case .performUpdateNotImplemented:
             fields += [("misuse", "notImplemented"), ("detail", .string(report.message))]
-            log.emit("update.misuse", fields)
+            log.emit(.updateMisuse, fields)
             widget?.watch?.notImplemented = true
         }
     }

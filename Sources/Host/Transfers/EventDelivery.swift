@@ -70,7 +70,7 @@ final class EventDelivery {
             let pending = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
             guard !pending.isEmpty else { return }
             guard let ext = supervisor.extensions[bundle] else {
-                log.emit("events.waiting", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                log.emit(.eventsWaiting, [("bundle", .string(bundle)), ("session", .string(key.identifier)),
                                             ("events", .int(Int64(pending.count))),
                                             ("detail", "the extension is not installed; its events stay in the journal")])
                 return
@@ -89,7 +89,7 @@ final class EventDelivery {
                 if conversation.allSent { continue }
                 failures += 1
             case .declined:
-                log.emit("events.declined", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                log.emit(.eventsDeclined, [("bundle", .string(bundle)), ("session", .string(key.identifier)),
                                              ("events", .int(Int64(pending.count))),
                                              ("detail", "no configuration's onBackgroundURLSessionEvents matching block took this identifier; the events stay queued")])
                 return
@@ -98,7 +98,7 @@ final class EventDelivery {
             }
             // Killed, failed or finished early: deliver again later (the events are still journaled).
             let delay = min(Duration.seconds(1 << min(failures - 1, 8)), maximumRetryDelay)
-            log.emit("events.redelivery", [("bundle", .string(bundle)), ("session", .string(key.identifier)),
+            log.emit(.eventsRedelivery, [("bundle", .string(bundle)), ("session", .string(key.identifier)),
                                            ("outcome", .string(outcome.label)), ("delayMs", .double(delay.milliseconds))])
             await retryWaits.wait(until: clock.now + delay.nanoseconds, for: key)
         }
@@ -136,7 +136,7 @@ final class EventDelivery {
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                              ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))]
         if delegateStartedNs > 0 { fields.append(("delegateStartedAtNs", .int(Int64(clamping: delegateStartedNs)))) }
-        log.emit("event.handled", fields)
+        log.emit(.eventHandled, fields)
         if let process = ext.process, process.pid == pid { supervisor.hooks.stepReached(.handlerRunning, ext, process) }
     }
 
@@ -144,7 +144,7 @@ final class EventDelivery {
     /// conversation is acknowledged and dropped from the journal.
     func finished(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
         guard let conversation = conversations[key], conversation.pid == pid, let id = conversation.requestID else {
-            log.emit("events.finished.unexpected", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+            log.emit(.eventsFinishedUnexpected, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                                     ("session", .string(key.identifier)),
                                                     ("detail", "the completion handler was called with no delivery in progress; ignored")])
             return
@@ -154,7 +154,7 @@ final class EventDelivery {
         if let process { supervisor.hooks.stepReached(.completionSent, ext, process) }
         // The intent first: a host that dies between the commit and `events.finished` leaves
         // a log that still names what may have been acknowledged (invariant checks use it).
-        log.emit("events.acknowledging", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+        log.emit(.eventsAcknowledging, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                           ("identifier", .string(key.identifier)), ("eventIds", .array(ids.map { .int($0) }))])
         let acknowledged = (try? journal.acknowledge(ids)) ?? 0
         if let process { supervisor.hooks.stepReached(.acknowledgementJournaled, ext, process) }
@@ -163,7 +163,7 @@ final class EventDelivery {
                                              ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),
                                              ("eventIds", .array(ids.map { .int($0) }))]
         if !conversation.allSent { fields.append(("detail", "the completion handler was called before all events were delivered")) }
-        log.emit("events.finished", fields)
+        log.emit(.eventsFinished, fields)
         supervisor.complete(ext, id, .eventsFinished(count: acknowledged))
     }
 
@@ -175,7 +175,7 @@ final class EventDelivery {
         try? journal.markDelivered(events.compactMap(\.id))
         for event in events {
             let stamp = EventStamp(eventID: UInt64(event.id ?? 0), attempt: event.deliveries + 1)
-            log.emit("event.delivered", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.eventDelivered, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                          ("session", .string(key.identifier)), ("taskId", .int(Int64(event.taskIdentifier))),
                                          ("eventId", .int(Int64(stamp.eventID))), ("attempt", .int(Int64(stamp.attempt))),
                                          ("callback", .string(event.kind == .downloadFinished ? "didFinishDownloadingTo" : "didCompleteWithError"))])

@@ -57,7 +57,7 @@ final class InlineRequests {
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
         requests[pid, default: [:]][id] = Pending(payload: payload)
-        log.emit("task.created", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
+        log.emit(.taskCreated, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
                                   ("taskId", .int(Int64(id))), ("url", .string(payload.request.url)),
                                   ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)])
         return id
@@ -67,7 +67,7 @@ final class InlineRequests {
     func resume(_ id: Int, ext: ManagedExtension, pid: Int32) {
         guard var pending = requests[pid]?[id], pending.task == nil else { return }
         clientStarted = true
-        log.emit("task.started", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+        log.emit(.taskStarted, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
                                   ("inline", true)])
         let attempt = HTTPAttempt(client: client, request: pending.payload.request, resumeFrom: 0, validator: nil)
         let sink = InlineSink(core: core, pid: pid, taskIdentifier: id,
@@ -109,11 +109,11 @@ final class InlineRequests {
                                      passing: body.map { dup($0) })
             }
             process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: nil, response))
-            log.emit("task.finished", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+            log.emit(.taskFinished, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
                                        ("inline", true), ("status", .int(Int64(response.statusCode)))])
         case .failed(let error, _, let response, _):
             process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: error, response))
-            log.emit("task.failed", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+            log.emit(.taskFailed, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
                                      ("inline", true), ("error", .string(error.message)), ("code", .int(Int64(error.code)))])
         }
     }
@@ -124,7 +124,7 @@ final class InlineRequests {
         nextIdentifier.removeValue(forKey: pid)
         for (id, request) in pending where request.task != nil {
             request.task?.cancel()
-            log.emit("task.cancelled", [("bundle", .string(bundle)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+            log.emit(.taskCancelled, [("bundle", .string(bundle)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
                                         ("inline", true), ("url", .string(request.payload.request.url)),
                                         ("detail", "the process ended before its inline request did")])
         }

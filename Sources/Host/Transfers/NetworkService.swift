@@ -48,11 +48,11 @@ final class NetworkService {
                 // invalidateAndCancel: the session is gone, and so are the events it had waiting.
                 _ = try? journal.dropEvents(app: app, session: identifier)
             }
-            log.emit("session.invalidated", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.sessionInvalidated, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")])
         case .createTask(let id, let payload):
             if let refusal = RequestPolicy.refusal(of: payload.request) {
-                log.emit("task.refused", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                log.emit(.taskRefused, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                           ("session", .string(payload.session)), ("detail", .string(refusal))])
                 process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
                 return true
@@ -112,7 +112,7 @@ final class NetworkService {
         if let holder = registry.attach(key, bundle: ext.identifier, pid: process.pid) {
             process.channel.send(.sessionInvalidated(identifier: configuration.identifier,
                                                      error: TaskErrorPayload(code: -996, message: "A background URLSession with identifier \(configuration.identifier) already exists (held by pid \(holder.pid) of \(holder.bundle))")))
-            log.emit("session.invalidated", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            log.emit(.sessionInvalidated, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("session", .string(configuration.identifier)), ("reason", "sessionConflict"),
                                              ("holder", .int(Int64(holder.pid))), ("holderBundle", .string(holder.bundle))])
             return
@@ -127,7 +127,7 @@ final class NetworkService {
         let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)
         process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
         let ended = tasks.filter { $0.state == .completed }.count
-        log.emit("session.attached", [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+        log.emit(.sessionAttached, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                       ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
                                       ("endedTasks", .int(Int64(ended)))])
         delivery.attached(key, ext: ext, pid: process.pid)

@@ -55,7 +55,7 @@ final class TransferService {
         fields += [("url", .string(task.request.url)), ("taskKind", .string(task.kind == .download ? "download" : "data"))]
         if let description = task.taskDescription { fields.append(("taskDescription", .string(description))) }
         if let begin = task.earliestBeginDate { fields.append(("earliestBeginDate", .string(iso8601(begin)))) }
-        log.emit("task.created", fields)
+        log.emit(.taskCreated, fields)
         return task
     }
 
@@ -88,7 +88,7 @@ final class TransferService {
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
         try? FileManager.default.removeItem(atPath: partialPath(task))
-        log.emit("download.failed", taskFields(task) + [("error", .string(task.error!.message)), ("code", .int(-1001)),
+        log.emit(.downloadFailed, taskFields(task) + [("error", .string(task.error!.message)), ("code", .int(-1001)),
                                                        ("attempts", .int(Int64(task.attempts)))])
         try? end(task, events: [event(task, .taskCompleted, file: nil)])
     }
@@ -103,14 +103,14 @@ final class TransferService {
         task.error = TaskErrorPayload(code: -999, message: "cancelled")
         task.finishedAt = clock.currentDate
         try end(task, events: [event(task, .taskCompleted, file: nil)])
-        log.emit("task.cancelled", taskFields(task))
+        log.emit(.taskCancelled, taskFields(task))
     }
 
     /// After a restart of the host: every task that was waiting or running starts again (a
     /// Range resume when its partial body and the server allow it).
     func recover() throws {
         for task in try journal.unfinishedTasks() {
-            log.emit("task.recovered", taskFields(task) + [("bytesOnDisk", .int(partialSize(task)))])
+            log.emit(.taskRecovered, taskFields(task) + [("bytesOnDisk", .int(partialSize(task)))])
             schedule(task, at: max(task.earliestBeginDate.map { clock.instant(at: $0) } ?? 0, clock.now))
             armResourceTimeout(task)
         }
@@ -148,7 +148,7 @@ final class TransferService {
         task.attempts += 1
         try? journal.update(task)
         let existing = partialSize(task)
-        log.emit("download.started", taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("resumeFrom", .int(existing))])
+        log.emit(.downloadStarted, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("resumeFrom", .int(existing))])
         let client = client(readTimeout: session.requestTimeout)
         let attempt = HTTPAttempt(client: client, request: task.request, resumeFrom: existing, validator: task.validator)
         let path = partialPath(task)
@@ -188,7 +188,7 @@ final class TransferService {
         if now - (lastProgressEvent[id] ?? 0) >= 100_000_000 || received == expected {
             lastProgressEvent[id] = now
             try? journal.update(task)
-            log.emit("download.progress", taskFields(task) + [("received", .int(received)), ("expected", .int(expected))])
+            log.emit(.downloadProgress, taskFields(task) + [("received", .int(received)), ("expected", .int(expected))])
             progressed(task)
         }
     }
@@ -210,7 +210,7 @@ final class TransferService {
             let body = bodyPath(task)
             try? FileManager.default.removeItem(atPath: body)
             try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
-            log.emit("download.finished", taskFields(task) + [("status", .int(Int64(response.statusCode))), ("bytes", .int(task.bytesReceived)),
+            log.emit(.downloadFinished, taskFields(task) + [("status", .int(Int64(response.statusCode))), ("bytes", .int(task.bytesReceived)),
                                                              ("attempts", .int(Int64(task.attempts)))])
             var events: [EventRecord] = []
             if task.kind == .download { events.append(event(task, .downloadFinished, file: body)) }
@@ -226,7 +226,7 @@ final class TransferService {
                 task.state = .waiting
                 try? journal.update(task)
                 let delay = Duration.seconds(min(60, 1 << min(task.attempts - 1, 6)))
-                log.emit("download.retry", taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("error", .string(error.message)),
+                log.emit(.downloadRetry, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("error", .string(error.message)),
                                                               ("code", .int(Int64(error.code))), ("delayMs", .double(delay.milliseconds)),
                                                               ("bytesOnDisk", .int(task.bytesReceived))])
                 schedule(task, at: clock.now + delay.nanoseconds)
@@ -239,7 +239,7 @@ final class TransferService {
                 let body = bodyPath(task)
                 try? FileManager.default.removeItem(atPath: body)
                 try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
-                log.emit("download.finished", taskFields(finished) + [("status", .int(Int64(response!.statusCode))), ("bytes", .int(task.bytesReceived)),
+                log.emit(.downloadFinished, taskFields(finished) + [("status", .int(Int64(response!.statusCode))), ("bytes", .int(task.bytesReceived)),
                                                                      ("attempts", .int(Int64(task.attempts)))])
                 try? end(finished, events: [event(finished, .downloadFinished, file: body), event(finished, .taskCompleted, file: nil)])
             } else {
@@ -247,7 +247,7 @@ final class TransferService {
                 task.error = error
                 task.finishedAt = clock.currentDate
                 try? FileManager.default.removeItem(atPath: partialPath(task))
-                log.emit("download.failed", taskFields(task) + [("error", .string(error.message)), ("code", .int(Int64(error.code))),
+                log.emit(.downloadFailed, taskFields(task) + [("error", .string(error.message)), ("code", .int(Int64(error.code))),
                                                                ("attempts", .int(Int64(task.attempts)))])
                 try? end(task, events: [event(task, .taskCompleted, file: nil)])
             }

@@ -68,7 +68,7 @@ final class Screen {
                 fields += [(visible ? "until" : "nextView", .double(Double(next) / 1e6)),
                            (visible ? "untilDate" : "nextViewDate", .string(iso8601(clock.date(at: next))))]
             }
-            log.emit(visible ? "widgets.visible" : "widgets.hidden", fields)
+            log.emit(visible ? .widgetsVisible : .widgetsHidden, fields)
         }
         if changed { for observer in observers { observer(visible) } }
         if let timer { clock.cancel(timer) }

@@ -20,6 +20,7 @@ struct FigureRow {
         switch target {
         case .ratio(let r)?: ratio <= r
         case .p99Milliseconds(let ms)?: distribution.p99 <= ms * 1000
+        case .p99Ratio(let r)?: distribution.p99 <= r * baseline.p99
         case nil: nil
         }
     }
@@ -31,6 +32,7 @@ struct FigureRow {
         let over: Double = switch target {
         case .ratio(let r): ratio / r - 1
         case .p99Milliseconds(let ms): distribution.p99 / (ms * 1000) - 1
+        case .p99Ratio(let r): distribution.p99 / (r * baseline.p99) - 1
         }
         return "missed by \(String(format: "%.0f", over * 100)) %"
     }

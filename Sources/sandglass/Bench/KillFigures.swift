@@ -6,19 +6,27 @@ import Glibc
 
 /// Budget-kill precision: the Hanging example (its `getTimeline` never returns) under a short
 /// timeline budget; from the budget's deadline on CLOCK_MONOTONIC (`deadlineNs` of `killed`) to
-/// the process reaped (`reapedAtNs` of `exited`). Baseline, interleaved: the same executable
-/// started bare (it said hello on a socket nobody answers), SIGKILLed by a thread that slept to
-/// the same deadline with `clock_nanosleep(TIMER_ABSTIME)` and reaped with a blocking `waitpid`.
+/// the SIGKILL sent (`killedAtNs`: the host's deadline thread) and to the process reaped
+/// (`reapedAtNs` of `exited`: the loop). Baseline, interleaved: the same executable started bare
+/// (it said hello on a socket nobody answers), SIGKILLed by a thread that slept to the same
+/// deadline with `clock_nanosleep(TIMER_ABSTIME)` and reaped with a blocking `waitpid`. The load
+/// average is read before and after, since both figures' tails are the machine's when it is busy.
 enum KillFigures {
     static let bundle = "com.example.hanging.widget"
     static let budget = Duration.milliseconds(20)
 
     struct Result {
+        /// Deadline → reaped, and deadline → SIGKILL sent against the raw thread's lateness.
         var row: FigureRow
+        var signalRow: FigureRow
         /// Deadline → SIGKILL sent (the timer's lateness), and SIGKILL → reaped.
         var timerLate: Distribution
         var killToReap: Distribution
         var rawTimerLate: Distribution
+        /// The 1-minute load average before and after the figure.
+        var load: (before: Double, after: Double)
+        /// The deadline thread's scheduling, and how its deadlines ended.
+        var thread: (scheduling: String, killed: Int, leftToLoop: Int, takenBack: Int)?
     }
 
     private struct Stamps: Sendable {
@@ -54,6 +62,7 @@ enum KillFigures {
         var precision = Distribution(), late = Distribution(), toReap = Distribution()
         var raw = Distribution(), rawLate = Distribution()
         let count = bench.samples(quick: 60, full: 300)
+        let loadBefore = loadAverage()
         bench.progress("budget kills", 0)
         for i in 0..<(count + 3) {
             _ = await host.activate(bundle, .timeline, widget: "Hanging")
@@ -64,6 +73,7 @@ enum KillFigures {
             if i % 10 == 0 { bench.progress("budget kills", Double(i) / Double(count)) }
         }
         await host.removeStampedObserver(observer)
+        let thread = host.deadlineThread()
         await host.shutdown()
         let collected = stamps.withLock { $0 }
         for (pid, deadline) in collected.deadline.sorted(by: { $0.key < $1.key }) {
@@ -74,7 +84,16 @@ enum KillFigures {
         }
         let row = FigureRow(key: "kill", name: "budget deadline → process reaped", distribution: precision,
                             baselineName: "clock_nanosleep → kill → waitpid, same binary", baseline: raw, target: .p99Milliseconds(2))
-        return Result(row: row, timerLate: late, killToReap: toReap, rawTimerLate: rawLate)
+        let signalRow = FigureRow(key: "kill.signal", name: "budget deadline → SIGKILL sent", distribution: late,
+                                  baselineName: "raw thread: clock_nanosleep lateness", baseline: rawLate, target: .p99Ratio(2))
+        return Result(row: row, signalRow: signalRow, timerLate: late, killToReap: toReap, rawTimerLate: rawLate,
+                      load: (loadBefore, loadAverage()), thread: thread)
+    }
+
+    /// The 1-minute load average.
+    static func loadAverage() -> Double {
+        var loads = [Double](repeating: 0, count: 3)
+        return getloadavg(&loads, 3) > 0 ? loads[0] : .nan
     }
 
     /// One raw kill: (deadline → reaped, deadline → SIGKILL sent), in nanoseconds.

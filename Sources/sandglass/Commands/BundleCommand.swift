@@ -26,6 +26,9 @@ struct BundleCommand: AsyncParsableCommand {
     @Option(help: "The containing app's Info.plist (generated when omitted).")
     var appInfo: String?
 
+    @Option(help: "The extension's entitlements file (com.apple.security.application-groups), copied into the .appex.")
+    var entitlements: String?
+
     @Option(help: "An app bundle template: Apple's layout with Info.plist files and no executables.")
     var template: String?
 
@@ -46,7 +49,8 @@ struct BundleCommand: AsyncParsableCommand {
                     guard let executable, let info else {
                         throw BadInput("give --executable and --info (or --template and --executables)")
                     }
-                    app = try BundleAssembler.assemble(executable: executable, extensionInfo: info, appInfo: appInfo, output: output)
+                    app = try BundleAssembler.assemble(executable: executable, extensionInfo: info, appInfo: appInfo,
+                                                       entitlements: entitlements, output: output)
                 }
             } catch let error as BundleError {
                 throw BadInput("\(error)")

@@ -47,11 +47,11 @@ struct DemoCommand: AsyncParsableCommand {
 
         var missing: [String] = []
         let steps: [(String, @Sendable (HostEvent) -> Bool)] = [
-            ("a timeline from Leaderboard", { $0.name == "timeline" && $0.bundle == "com.example.leaderboard.widget" }),
-            ("the budget kill of Hanging", { $0.name == "killed" && $0.string("reason") == "timeBudget" }),
-            ("the idle termination of Leaderboard", { $0.name == "killed" && $0.string("reason") == "idle" && $0.bundle == "com.example.leaderboard.widget" }),
-            ("the relaunch of Downloader for its session's events", { $0.name == "event.delivered" && $0.bundle == "com.example.downloader.widget" }),
-            ("the acknowledgement of the download's events", { $0.name == "events.finished" }),
+            ("a timeline from Leaderboard", { $0.kind == .timeline && $0.bundle == "com.example.leaderboard.widget" }),
+            ("the budget kill of Hanging", { $0.kind == .killed && $0.string("reason") == "timeBudget" }),
+            ("the idle termination of Leaderboard", { $0.kind == .killed && $0.string("reason") == "idle" && $0.bundle == "com.example.leaderboard.widget" }),
+            ("the relaunch of Downloader for its session's events", { $0.kind == .eventDelivered && $0.bundle == "com.example.downloader.widget" }),
+            ("the acknowledgement of the download's events", { $0.kind == .eventsFinished }),
         ]
         for (what, predicate) in steps {
             do {

@@ -74,7 +74,7 @@ struct RenderCommand: AsyncParsableCommand {
             var written = 0, failed = false, drawn = 0
             for ext in bundle.extensions where ext.point == .widgetKit {
                 guard await host.launch(ext.bundleIdentifier) != nil,
-                      let hello = await host.events().last(where: { $0.name == "hello" && $0.bundle == ext.bundleIdentifier }) else {
+                      let hello = await host.events().last(where: { $0.kind == .hello && $0.bundle == ext.bundleIdentifier }) else {
                     say("\(ext.bundleIdentifier): did not start (see the log lines above)")
                     failed = true
                     continue

@@ -65,6 +65,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
+    @Option(name: .customLong("configuration"), help: "The configuration of configurable widgets (IntentConfiguration, AppIntentConfiguration): WIDGET=JSON or WIDGET=@FILE, the intent's parameters as a JSON object; WIDGET is a kind, bundle/kind or bundle/kind/family (repeatable).")
+    var configurations: [String] = []
+
+    @Option(name: .customLong("app-group"), help: "Seed an app group's container from a directory: GROUP=DIR (repeatable), copied at install into every app that declares the group (files replaced, others kept; a symbolic link in DIR is refused).")
+    var appGroupSeeds: [String] = []
+
+    @Flag(name: .customLong("log-private"), help: "Show the private values of Logger and os_log messages in the event log, as Xcode does (by default they are <private>, as on a device).")
+    var logPrivate = false
+
     @Option(help: "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events).")
     var dataDirectory: String?
 
@@ -112,11 +121,30 @@ struct RunCommand: AsyncParsableCommand {
                 guard parts.count == 2, !parts[0].isEmpty else { throw BadInput("--env \(pair): expected NAME=VALUE") }
                 configuration.extensionEnvironment[parts[0]] = parts[1]
             }
+            configuration.revealsPrivateLogValues = logPrivate
+            for pair in appGroupSeeds {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                var isDirectory: ObjCBool = false
+                guard parts.count == 2, parts[0].hasPrefix("group."), !parts[1].isEmpty else {
+                    throw BadInput("--app-group \(pair): expected GROUP=DIR, e.g. group.com.example.app=seed/")
+                }
+                guard FileManager.default.fileExists(atPath: parts[1], isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw BadInput("--app-group \(pair): \(parts[1]) is not a directory")
+                }
+                configuration.appGroupSeeds[parts[0]] = parts[1]
+            }
+            for pair in configurations {
+                let (widget, json) = try WidgetConfigurationArgument.parse(pair)
+                configuration.widgetConfigurations[widget] = json
+            }
             let host = try await ExtensionHost(configuration)
             for app in apps {
                 do {
                     try await host.install(app)
                 } catch let error as BundleError {
+                    _ = await host.shutdown()
+                    throw BadInput("cannot install \(app): \(error)")
+                } catch let error as AppGroupError {
                     _ = await host.shutdown()
                     throw BadInput("cannot install \(app): \(error)")
                 }

@@ -34,7 +34,7 @@ struct CheckCommand: AsyncParsableCommand {
         }
         let report = InvariantChecker(allowPendingAtEnd: allowPending).check(events)
         // A stress run's log: its summary again, recounted from the log.
-        say(events.contains { $0.name == "stress.start" } ? "\(StressSummary(events: events, report: report))" : "\(report)")
+        say(events.contains { $0.kind == .stressStart } ? "\(StressSummary(events: events, report: report))" : "\(report)")
         for event in report.violationEvents(at: events.last?.t ?? 0) { say(event.jsonLine) }
         if !report.held { throw ExitCode(1) }
     }

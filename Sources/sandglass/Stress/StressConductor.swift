@@ -51,7 +51,7 @@ final class StressConductor {
     }
 
     /// Appends a conductor event to the merged log.
-    private func emit(_ name: String, _ fields: [(String, JSONValue)]) {
+    private func emit(_ name: EventName, _ fields: [(String, JSONValue)]) {
         let event = HostEvent(t: now, name: name, fields: fields)
         append(event)
     }
@@ -69,7 +69,7 @@ final class StressConductor {
         let url = plan.faults.contains(.network) ? server.url("/chaos/65536?seed=\(plan.seed)") : server.url("/bytes/65536")
         let share = settings.iterations.map { settings.shard.share(of: $0) }
         let progress = StressProgress(total: share, enabled: settings.progress)
-        emit("stress.start", [("seed", .int(Int64(bitPattern: plan.seed))), ("faults", .array(plan.faults.sorted().map { .string($0.rawValue) })),
+        emit(.stressStart, [("seed", .int(Int64(bitPattern: plan.seed))), ("faults", .array(plan.faults.sorted().map { .string($0.rawValue) })),
                               ("iterations", settings.iterations.map { .int(Int64($0)) } ?? .null),
                               ("durationMs", settings.duration.map { .double(Double($0.components.seconds) * 1000) } ?? .null),
                               ("shard", .string(settings.shard.description)), ("fixtureURL", .string(url)),
@@ -100,16 +100,16 @@ final class StressConductor {
         progress.finish()
 
         for (uri, count) in server.completedBodiesByURI.sorted(by: { $0.key < $1.key }) {
-            emit("server.completed", [("uri", .string(uri)), ("count", .int(Int64(count)))])
+            emit(.serverCompleted, [("uri", .string(uri)), ("count", .int(Int64(count)))])
         }
         await server.stop()
         let zombies = ProcessHygiene.zombieChildren()
-        emit("stress.hygiene", [("zombies", .int(Int64(zombies.count))), ("children", .array(ProcessHygiene.children().map { .int(Int64($0.pid)) }))])
+        emit(.stressHygiene, [("zombies", .int(Int64(zombies.count))), ("children", .array(ProcessHygiene.children().map { .int(Int64($0.pid)) }))])
 
         let report = InvariantChecker().check(events)
-        for violation in report.violations { emit("invariant.violated", violation.fields) }
+        for violation in report.violations { emit(.invariantViolated, violation.fields) }
         let summary = StressSummary(events: events, report: report)
-        emit("stress.end", summary.fields + [("ranIterations", .int(Int64(ranIterations)))])
+        emit(.stressEnd, summary.fields + [("ranIterations", .int(Int64(ranIterations)))])
         try? log.close()
         if let tracePath = settings.tracePath {
             do { try PerfettoTrace.write(hostRuns, to: tracePath) } catch { throw BadInput("cannot write the trace \(tracePath): \(error)") }
@@ -141,7 +141,7 @@ final class StressConductor {
             arguments += ["--stop-at", String(stopAt)]
         }
         let worker = try WorkerProcess(executable: executable, arguments: arguments, standardError: settings.dataDirectory + "/host-\(epoch.index).stderr")
-        emit("host.started", [("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))),
+        emit(.hostStarted, [("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))),
                               ("first", .int(Int64(epoch.iterations.lowerBound))), ("iterations", .int(Int64(min(count, epoch.iterations.count)))),
                               ("ending", .string(epoch.ending.description))])
         progress.host(epoch.index, pid: worker.pid)
@@ -188,10 +188,10 @@ final class StressConductor {
         if !killed && sg_wifexited(status) != 0 && sg_wexitstatus(status) != 0 && stall == nil {
             let errorText = (try? String(contentsOfFile: settings.dataDirectory + "/host-\(epoch.index).stderr", encoding: .utf8)) ?? ""
             fields.append(("error", .string(String(errorText.suffix(2000)))))
-            emit("host.ended", fields)
+            emit(.hostEnded, fields)
             throw BadInput("host \(epoch.index) (pid \(worker.pid)) failed with status \(sg_wexitstatus(status)):\n\(errorText.suffix(2000))")
         }
-        emit("host.ended", fields)
+        emit(.hostEnded, fields)
         return ran
     }
 
@@ -200,8 +200,8 @@ final class StressConductor {
     private func reapOrphans(of hostEvents: [HostEvent]) -> (orphans: [Int32], survivors: [Int32]) {
         var live = Set<Int32>()
         for event in hostEvents {
-            if event.name == "spawned", let pid = event.pid { live.insert(pid) }
-            if event.name == "exited", let pid = event.pid { live.remove(pid) }
+            if event.kind == .spawned, let pid = event.pid { live.insert(pid) }
+            if event.kind == .exited, let pid = event.pid { live.remove(pid) }
         }
         var orphans: [Int32] = []
         var survivors: [Int32] = []

@@ -54,7 +54,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
         do {
             for iteration in Swift.stride(from: first, to: first + count * stride, by: stride) {
                 if let stopAt, Date().timeIntervalSince1970 >= stopAt { break }
-                await host!.record("stress.iteration", [("iteration", .int(Int64(iteration))), ("action", .string("\(plan.action(iteration))"))])
+                await host!.record(.stressIteration, [("iteration", .int(Int64(iteration))), ("action", .string("\(plan.action(iteration))"))])
                 try await runner!.run(iteration: iteration)
                 say("progress \(iteration) \(runner!.killCount)")
             }
@@ -71,12 +71,12 @@ struct StressWorkerCommand: AsyncParsableCommand {
                 }
             }
         } catch let stall as ChaosRunner.Stall {
-            await host!.record("stress.stall", [("detail", .string(stall.description))])
+            await host!.record(.stressStall, [("detail", .string(stall.description))])
             say("stall \(stall.description)")
             // The host dies here without a shutdown; its supervisor checks what it leaves.
             Foundation.exit(3)
         }
-        let spawned = await host!.events().filter { $0.name == "spawned" }.compactMap(\.pid)
+        let spawned = await host!.events().filter { $0.kind == .spawned }.compactMap(\.pid)
         await host!.shutdown()
         let lastT = await host!.events().last?.t ?? 0
         runner = nil
@@ -85,7 +85,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
         let leaked = after.filter { baseline[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { "fd \($0.key) → \($0.value)" }
         let children = ProcessHygiene.children()
         let left = spawned.filter { pid in children.contains { $0.pid == pid && $0.state != "Z" } }
-        let line = HostEvent(t: lastT, name: "hygiene", fields: [
+        let line = HostEvent(t: lastT, name: .hygiene, fields: [
             ("hostPid", .int(Int64(getpid()))), ("fdBaseline", .int(Int64(baseline.count))), ("fds", .int(Int64(after.count))),
             ("leaked", .array(leaked.map { .string($0) })), ("zombies", .int(Int64(children.filter { $0.state == "Z" }.count))),
             ("processesLeft", .array(left.map { .int(Int64($0)) })),

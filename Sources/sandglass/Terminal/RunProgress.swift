@@ -32,10 +32,10 @@ final class RunProgress: Sendable {
             for await event in stream {
                 self.counts.withLock { c in
                     c.lastT = max(c.lastT, event.t)
-                    switch event.name {
-                    case "activation.end": c.activations += 1
-                    case "killed": c.kills += 1
-                    case "timeline": c.timelines += 1
+                    switch event.kind {
+                    case .activationEnd: c.activations += 1
+                    case .killed: c.kills += 1
+                    case .timeline: c.timelines += 1
                     default: break
                     }
                 }

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The app groups this extension declares (its entitlements' `com.apple.security.application-groups`)
+/// and their containers, as the host passes them (`SANDGLASS_APP_GROUPS`, a JSON object).
+enum AppGroupContainers {
+    static let declared: [String: String] = parse(ProcessInfo.processInfo.environment["SANDGLASS_APP_GROUPS"])
+
+    static func parse(_ text: String?) -> [String: String] {
+        guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else { return [:] }
+        return object
+    }
+}
+
+extension FileManager {
+    /// The shared container of app group `groupIdentifier`, as on Apple's platforms: `nil`
+    /// unless the extension's entitlements declare the group. The sandbox lets the extension
+    /// read and write there, and nowhere else outside its own container.
+    ///
+    /// ```swift
+    /// let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.relay")
+    /// ```
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
+        AppGroupContainers.declared[groupIdentifier].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    }
+}

@@ -1,0 +1,135 @@
+import SwiftUI
+import Foundation
+import Intents
+import SandglassIPC
+import Testing
+@testable import WidgetKit
+
+// Configurable widgets served in-process: a SiriKit custom intent and two app intents (one
+// Decodable, one with @INParameter), each handed the configuration the host sends before the
+// request; WidgetCenter.getCurrentConfigurations makes each widget's intent from the reply.
+
+final class TeamIntent: INIntent {
+    @INParameter var team: String?
+}
+
+struct TeamEntry: TimelineEntry, Codable {
+    let date: Date
+    let team: String
+}
+
+struct TeamProvider: IntentTimelineProvider {
+    func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
+
+    func getSnapshot(for configuration: TeamIntent, in context: Context, completion: @escaping (TeamEntry) -> Void) {
+        completion(TeamEntry(date: referenceDate, team: configuration.team ?? "none"))
+    }
+
+    func getTimeline(for configuration: TeamIntent, in context: Context, completion: @escaping (Timeline<TeamEntry>) -> Void) {
+        completion(Timeline(entries: [TeamEntry(date: referenceDate, team: configuration.team ?? "none")], policy: .never))
+    }
+}
+
+struct ColorIntent: WidgetConfigurationIntent, Decodable {
+    var color = "blue"
+}
+
+struct SizeIntent: WidgetConfigurationIntent {
+    @INParameter var size: Int = 1
+}
+
+struct ColorProvider: AppIntentTimelineProvider {
+    func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
+    func snapshot(for configuration: ColorIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: configuration.color) }
+    func timeline(for configuration: ColorIntent, in context: Context) async -> Timeline<TeamEntry> {
+        Timeline(entries: [TeamEntry(date: referenceDate, team: configuration.color)], policy: .never)
+    }
+}
+
+struct SizeProvider: AppIntentTimelineProvider {
+    func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
+    func snapshot(for configuration: SizeIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: "\(configuration.size)") }
+    func timeline(for configuration: SizeIntent, in context: Context) async -> Timeline<TeamEntry> {
+        Timeline(entries: [TeamEntry(date: referenceDate, team: "size \(configuration.size)")], policy: .never)
+    }
+}
+
+struct ConfigurableBundle: WidgetBundle {
+    var body: some Widget {
+        TeamWidget()
+        ColorWidget()
+        SizeWidget()
+    }
+}
+
+struct TeamWidget: Widget {
+    var body: some WidgetConfiguration {
+        IntentConfiguration(kind: "Team", intent: TeamIntent.self, provider: TeamProvider()) { entry in Text(entry.team) }
+    }
+}
+
+struct ColorWidget: Widget {
+    var body: some WidgetConfiguration {
+        AppIntentConfiguration(kind: "Color", intent: ColorIntent.self, provider: ColorProvider()) { entry in Text(entry.team) }
+    }
+}
+
+struct SizeWidget: Widget {
+    var body: some WidgetConfiguration {
+        AppIntentConfiguration(kind: "Size", intent: SizeIntent.self, provider: SizeProvider()) { entry in Text(entry.team) }
+    }
+}
+
+extension RuntimeTests {
+    @Suite("widget configurations")
+    struct ConfigurationTests {
+        /// The text of the first entry of a timeline for `kind`, configured with `json` (none when nil).
+        private func timelineText(_ harness: RuntimeHarness, _ kind: String, _ json: String?) throws -> String? {
+            let id = harness.makeID()
+            let activation = RuntimeHarness.activation(kind, family: "systemSmall")
+            if let json {
+                try harness.host.send(.widgetConfiguration(id, WidgetConfigurationPayload(kind: kind, family: "systemSmall", intent: Array(json.utf8))))
+            }
+            try harness.host.send(.timelineRequest(id, activation))
+            guard case .timelineReply(let replyID, let timeline) = try harness.host.receive(), replyID == id else { return nil }
+            return timeline.entries.first?.text ?? nil
+        }
+
+        @Test("each kind of configurable provider gets the configuration sent before its request, else its defaults")
+        func configured() async throws {
+            let harness = try await RuntimeHarness.serving(ConfigurableBundle.self)
+            try harness.handshake()
+            #expect(try timelineText(harness, "Team", nil) == "none")
+            #expect(try timelineText(harness, "Team", #"{"team": "tigers"}"#) == "tigers")
+            #expect(try timelineText(harness, "Team", nil) == "none", "a configuration is for its request only")
+            #expect(try timelineText(harness, "Color", nil) == "blue")
+            #expect(try timelineText(harness, "Color", #"{"color": "red"}"#) == "red")
+            #expect(try timelineText(harness, "Size", #"{"size": 3}"#) == "size 3")
+            _ = harness.finish()
+        }
+
+        @Test("getCurrentConfigurations asks the host and makes each widget's intent from its configuration")
+        func currentConfigurations() async throws {
+            let harness = try await RuntimeHarness.serving(ConfigurableBundle.self, installAsCurrent: true)
+            try harness.handshake()
+            let task = Task { try await WidgetCenter.shared.currentConfigurations() }
+            guard case .currentConfigurationsRequest(let id) = try harness.host.receive() else {
+                Issue.record("no currentConfigurationsRequest")
+                return
+            }
+            try harness.host.send(.currentConfigurations(id, [
+                WidgetConfigurationPayload(kind: "Team", family: "systemSmall", intent: Array(#"{"team": "lions"}"#.utf8)),
+                WidgetConfigurationPayload(kind: "Color", family: "systemMedium", intent: Array(#"{"color": "green"}"#.utf8)),
+                WidgetConfigurationPayload(kind: "Elsewhere", family: "systemLarge", intent: []),
+            ]))
+            let widgets = try await task.value
+            #expect(widgets.map(\.kind) == ["Team", "Color", "Elsewhere"])
+            #expect(widgets.map(\.family) == [.systemSmall, .systemMedium, .systemLarge])
+            #expect((widgets[0].configuration as? TeamIntent)?.team == "lions")
+            #expect(widgets[1].configuration == nil)
+            #expect(widgets[1].widgetConfigurationIntent(of: ColorIntent.self)?.color == "green")
+            #expect(widgets[2].configuration == nil)
+            _ = harness.finish()
+        }
+    }
+}
