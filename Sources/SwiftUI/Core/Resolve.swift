@@ -10,11 +10,7 @@ struct ResolveContext {
 /// evaluated with the environment of `context` (what `@Environment` reads meanwhile).
 @MainActor
 func resolveNodes<V: View>(_ view: V, _ context: ResolveContext) -> [LayoutNode] {
-    if let primitive = view as? any PrimitiveView {
-        return primitive.makeNodes(context)
-    }
-    let body = EnvironmentValues.evaluating(context.environment) { view.body }
-    return resolveNodes(body, context)
+    V._makeNodes(view, _ViewInputs(context: context)).nodes
 }
 
 /// The one node `view` stands for: several views become a vertical stack, as at the top of a

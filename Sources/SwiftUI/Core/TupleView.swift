@@ -25,6 +25,10 @@ nonisolated public struct TupleView<T>: View {
 }
 
 extension TupleView: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         makeChildren(context)
     }
@@ -47,6 +51,10 @@ nonisolated public struct _ConditionalContent<TrueContent: View, FalseContent: V
 }
 
 extension _ConditionalContent: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         switch storage {
         case .trueContent(let view): resolveNodes(view, context)
@@ -60,6 +68,10 @@ extension Optional: View where Wrapped: View {
 }
 
 extension Optional: PrimitiveView where Wrapped: View {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         map { resolveNodes($0, context) } ?? []
     }
@@ -72,6 +84,10 @@ nonisolated public struct EmptyView: View {
 }
 
 extension EmptyView: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] { [] }
 }
 
@@ -99,6 +115,10 @@ nonisolated public struct AnyView: View {
 }
 
 extension AnyView: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         resolveNodes(view, context)
     }
@@ -127,6 +147,10 @@ extension Group: View where Content: View {
 }
 
 extension Group: PrimitiveView where Content: View {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         resolveNodes(content, context)
     }

@@ -20,9 +20,37 @@ public protocol View {
 
     /// The content of the view; the SDK evaluates it for every entry.
     @ViewBuilder @MainActor @preconcurrency var body: Self.Body { get }
+
+    /// The layout nodes `view` stands for: its body's, or a primitive view's own. Dispatched
+    /// through the protocol, so evaluating a view asks the runtime no conformance question.
+    @MainActor static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs
 }
 
-extension Never: View {}
+extension View {
+    /// A view made of other views: its body, evaluated in the environment of `inputs`.
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        let body = EnvironmentValues.evaluating(inputs.context.environment) { view.body }
+        return Body._makeNodes(body, inputs)
+    }
+}
+
+/// Where a view is evaluated (the SDK's own, opaque).
+public struct _ViewInputs {
+    let context: ResolveContext
+}
+
+/// What a view was evaluated to (the SDK's own, opaque).
+public struct _ViewOutputs {
+    let nodes: [LayoutNode]
+
+    init(_ nodes: [LayoutNode]) {
+        self.nodes = nodes
+    }
+}
+
+extension Never: View {
+    @MainActor public static func _makeNodes(_ view: Never, _ inputs: _ViewInputs) -> _ViewOutputs {}
+}
 
 extension Never {
     /// `Never` has no body: the body of every primitive view.

@@ -29,6 +29,10 @@ nonisolated public struct _ViewModifier_Content<Modifier: ViewModifier>: View {
 }
 
 extension _ViewModifier_Content: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] { nodes }
 }
 
@@ -48,8 +52,12 @@ extension ModifiedContent: View where Content: View, Modifier: ViewModifier {
 }
 
 extension ModifiedContent: PrimitiveView where Content: View, Modifier: ViewModifier {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
-        if let primitive = modifier as? any PrimitiveModifier {
+        if let primitive = modifier as? _PrimitiveModifier {
             var inner = context
             primitive.modifyEnvironment(&inner.environment)
             return resolveNodes(content, inner).map { node in

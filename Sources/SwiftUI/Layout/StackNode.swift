@@ -28,8 +28,17 @@ final class StackNode: LayoutNode {
         }
     }()
 
-    /// Each child's size for `proposal`.
+    private var sizeCache: [ProposedSize: [CGSize]] = [:]
+
+    /// Each child's size for `proposal` (remembered).
     private func sizes(for proposal: ProposedSize) -> [CGSize] {
+        if let known = sizeCache[proposal] { return known }
+        let result = computeSizes(for: proposal)
+        sizeCache[proposal] = result
+        return result
+    }
+
+    private func computeSizes(for proposal: ProposedSize) -> [CGSize] {
         let across = proposal[axis.other]
         func propose(_ along: CGFloat?) -> ProposedSize {
             var p = ProposedSize.unspecified

@@ -29,6 +29,9 @@ final class TextNode: LayoutNode {
         var text: String
         var isBreak = false
         var isSpace = false
+        /// Widths at scale 1: the whole piece, and without its trailing spaces.
+        var width: CGFloat = 0
+        var visibleWidth: CGFloat = 0
     }
 
     private struct Line {
@@ -43,8 +46,16 @@ final class TextNode: LayoutNode {
         var truncated: Bool
     }
 
-    private let pieces: [Piece]
-    private var layouts: [ProposedSize: Layout] = [:]
+    private var pieces: [Piece]
+    /// Layouts by the width offered and the lines the height allows.
+    private var layouts: [LayoutKey: Layout] = [:]
+
+    private struct LayoutKey: Hashable {
+        var width: CGFloat?
+        var height: CGFloat?
+    }
+    /// Each run's line height and ascent at scale 1.
+    private let runHeights: [(height: CGFloat, ascent: CGFloat)]
 
     init(runs: [ResolvedRun], context: ResolveContext) {
         self.runs = runs
@@ -77,7 +88,16 @@ final class TextNode: LayoutNode {
             }
             if !word.isEmpty { pieces.append(Piece(run: index, text: word)) }
         }
-        self.pieces = pieces
+        runHeights = runs.map { ($0.font.lineHeight, $0.font.ascent) }
+        self.pieces = []
+        super.init()
+        self.pieces = pieces.map { piece in
+            var piece = piece
+            piece.width = width(piece.text, run: piece.run, scale: 1)
+            let trimmed = piece.text.hasSuffix(" ") ? String(piece.text.reversed().drop { $0 == " " }.reversed()) : piece.text
+            piece.visibleWidth = piece.isSpace ? 0 : trimmed.count == piece.text.count ? piece.width : width(trimmed, run: piece.run, scale: 1)
+            return piece
+        }
     }
 
     private func width(_ text: String, run: Int, scale: CGFloat) -> CGFloat {
@@ -87,13 +107,17 @@ final class TextNode: LayoutNode {
     }
 
     private func lineHeight(_ line: Line, scale: CGFloat) -> CGFloat {
-        let fonts = line.pieces.isEmpty ? [runs.first?.font ?? .body] : line.pieces.map { runs[$0.run].font }
-        return (fonts.map(\.lineHeight).max() ?? 0) * scale
+        guard !line.pieces.isEmpty else { return (runHeights.first?.height ?? Font.body.lineHeight) * scale }
+        var height: CGFloat = 0
+        for piece in line.pieces { height = max(height, runHeights[piece.run].height) }
+        return height * scale
     }
 
     private func lineAscent(_ line: Line, scale: CGFloat) -> CGFloat {
-        let fonts = line.pieces.isEmpty ? [runs.first?.font ?? .body] : line.pieces.map { runs[$0.run].font }
-        return (fonts.map(\.ascent).max() ?? 0) * scale
+        guard !line.pieces.isEmpty else { return (runHeights.first?.ascent ?? Font.body.ascent) * scale }
+        var ascent: CGFloat = 0
+        for piece in line.pieces { ascent = max(ascent, runHeights[piece.run].ascent) }
+        return ascent * scale
     }
 
     /// Greedy line breaking at `scale` in `maxWidth`, at most `maxLines` lines.
@@ -111,34 +135,37 @@ final class TextNode: LayoutNode {
             line = Line()
         }
         for piece in pieces {
+            // Past the lines that fit, only the next line's start matters.
+            if lines.count > maxLines { break }
             if piece.isBreak {
                 finish()
                 continue
             }
-            let w = width(piece.text, run: piece.run, scale: scale)
+            let w = piece.width * scale
             // Trailing spaces may hang past the end of a line.
-            let trimmed = piece.text.hasSuffix(" ") ? String(piece.text.reversed().drop { $0 == " " }.reversed()) : piece.text
-            let visible = piece.isSpace ? 0 : (trimmed.count == piece.text.count ? w : width(trimmed, run: piece.run, scale: scale))
+            let visible = piece.visibleWidth * scale
             if line.width + visible > maxWidth + 0.01, !line.pieces.isEmpty {
                 finish()
                 if piece.isSpace { continue }
             }
             if visible > maxWidth + 0.01, line.pieces.isEmpty, piece.text.count > 1, runs[piece.run].dynamic == nil {
                 // A word wider than the line breaks between characters.
-                var chunk = ""
+                var chunk = "", chunkWidth: CGFloat = 0
                 for character in piece.text {
-                    let next = chunk + String(character)
-                    if !chunk.isEmpty, width(next, run: piece.run, scale: scale) > maxWidth + 0.01 {
+                    let advance = width(String(character), run: piece.run, scale: scale)
+                    if !chunk.isEmpty, chunkWidth + advance > maxWidth + 0.01 {
                         line.pieces.append((piece.run, chunk))
-                        line.width = width(chunk, run: piece.run, scale: scale)
+                        line.width = chunkWidth
                         finish()
                         chunk = String(character)
+                        chunkWidth = advance
                     } else {
-                        chunk = next
+                        chunk.append(character)
+                        chunkWidth += advance
                     }
                 }
                 line.pieces.append((piece.run, chunk))
-                line.width = width(chunk, run: piece.run, scale: scale)
+                line.width = chunkWidth
                 continue
             }
             line.pieces.append((piece.run, piece.text))
@@ -162,35 +189,54 @@ final class TextNode: LayoutNode {
     /// `line` cut to `maxWidth` with an ellipsis at its end.
     private func truncate(_ line: Line, to maxWidth: CGFloat, scale: CGFloat) -> Line {
         guard line.width > maxWidth + 0.01 else { return line }
+        // One character that does not fit is drawn as it is (clipped), not as an ellipsis.
+        if line.pieces.count == 1, line.pieces[0].text.count <= 1 { return line }
         var pieces = line.pieces.filter { !$0.text.hasSuffix("\u{2026}") }
+        var widths = pieces.map { width($0.text, run: $0.run, scale: scale) }
+        var total = widths.reduce(0, +)
         let ellipsisRun = pieces.last?.run ?? 0
         let ellipsis = width("\u{2026}", run: ellipsisRun, scale: scale)
-        func total() -> CGFloat { pieces.reduce(0) { $0 + width($1.text, run: $1.run, scale: scale) } }
-        while !pieces.isEmpty, total() + ellipsis > maxWidth + 0.01 {
+        /// Drops the last character of the last piece (the piece when it was its last).
+        func dropLastCharacter() {
             var last = pieces.removeLast()
-            if last.text.count > 1 {
-                last.text.removeLast()
-                pieces.append(last)
-            }
+            total -= widths.removeLast()
+            guard last.text.count > 1 else { return }
+            last.text.removeLast()
+            let w = width(last.text, run: last.run, scale: scale)
+            pieces.append(last)
+            widths.append(w)
+            total += w
         }
-        while let last = pieces.last, last.text.hasSuffix(" ") {
-            pieces[pieces.count - 1].text.removeLast()
-            if pieces[pieces.count - 1].text.isEmpty { pieces.removeLast() }
-        }
+        while !pieces.isEmpty, total + ellipsis > maxWidth + 0.01 { dropLastCharacter() }
+        while let last = pieces.last, last.text.hasSuffix(" ") { dropLastCharacter() }
         pieces.append((ellipsisRun, "\u{2026}"))
-        return Line(pieces: pieces, width: total())
+        return Line(pieces: pieces, width: total + ellipsis)
+    }
+
+    /// How many lines fit in `height` (at least one).
+    private func linesFitting(_ height: CGFloat, scale: CGFloat) -> Int {
+        let one = lineHeight(Line(), scale: scale)
+        let lines = ((height + lineSpacing) / max(one + lineSpacing, 0.01) + 0.001).rounded(.down)
+        return lines.isFinite ? Int(min(max(lines, 1), 100_000)) : 1
     }
 
     private func layout(_ proposal: ProposedSize) -> Layout {
-        if let known = layouts[proposal] { return known }
+        // Heights that allow the same lines give the same layout.
+        var key = LayoutKey(width: proposal.width, height: proposal.height)
+        if let height = proposal.height, height.isFinite {
+            key.height = CGFloat(linesFitting(height, scale: 1))
+        } else {
+            key.height = nil
+        }
+        if minimumScaleFactor < 1 { key = LayoutKey(width: proposal.width, height: proposal.height) }
+        if let known = layouts[key] { return known }
         let maxWidth = proposal.width ?? .infinity
         var scale: CGFloat = 1
         var result: Layout
         while true {
             var maxLines = lineLimit ?? Int.max
             if let height = proposal.height, height.isFinite {
-                let one = lineHeight(Line(), scale: scale)
-                maxLines = min(maxLines, max(1, Int(((height + lineSpacing) / (one + lineSpacing) + 0.001).rounded(.down))))
+                maxLines = min(maxLines, linesFitting(height, scale: scale))
             }
             let (lines, truncated) = breakLines(maxWidth: maxWidth, maxLines: maxLines, scale: scale)
             let width = min(lines.map(\.width).max() ?? 0, maxWidth)
@@ -199,7 +245,7 @@ final class TextNode: LayoutNode {
             guard truncated, scale > minimumScaleFactor + 0.001 else { break }
             scale = max(minimumScaleFactor, scale - 0.05)
         }
-        layouts[proposal] = result
+        layouts[key] = result
         return result
     }
 

@@ -1,28 +1,28 @@
 extension View {
     /// Room around the view: `length` points on `edges` (the system's 16 when `nil`).
-    public func padding(_ edges: Edge.Set = .all, _ length: CGFloat? = nil) -> some View {
+    public func padding(_ edges: Edge.Set = .all, _ length: CGFloat? = nil) -> ModifiedContent<Self, _PrimitiveModifier> {
         padding(EdgeInsets(edges, length ?? 16))
     }
 
     /// `length` points of room on every side.
-    public func padding(_ length: CGFloat) -> some View {
+    public func padding(_ length: CGFloat) -> ModifiedContent<Self, _PrimitiveModifier> {
         padding(.all, length)
     }
 
     /// Room around the view, side by side.
-    public func padding(_ insets: EdgeInsets) -> some View {
+    public func padding(_ insets: EdgeInsets) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in PaddingNode(insets: insets, child: node) }
     }
 
     /// A fixed width, height, or both; the view aligned inside.
-    public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> some View {
+    public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in FixedFrameNode(width: width, height: height, alignment: alignment, child: node) }
     }
 
     /// Bounds on the view's size; `maxWidth: .infinity` takes all the width offered.
     public func frame(minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil,
                       minHeight: CGFloat? = nil, idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil,
-                      alignment: Alignment = .center) -> some View {
+                      alignment: Alignment = .center) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in
             FlexibleFrameNode(horizontal: .init(min: minWidth, ideal: idealWidth, max: maxWidth),
                               vertical: .init(min: minHeight, ideal: idealHeight, max: maxHeight), alignment: alignment, child: node)
@@ -30,17 +30,17 @@ extension View {
     }
 
     /// The view at its ideal size.
-    public func fixedSize() -> some View {
+    public func fixedSize() -> ModifiedContent<Self, _PrimitiveModifier> {
         fixedSize(horizontal: true, vertical: true)
     }
 
     /// The view at its ideal size on the axes given.
-    public func fixedSize(horizontal: Bool, vertical: Bool) -> some View {
+    public func fixedSize(horizontal: Bool, vertical: Bool) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in FixedSizeNode(horizontal: horizontal, vertical: vertical, child: node) }
     }
 
     /// The view's priority when a stack shares out its room (higher first; 0 by default).
-    public func layoutPriority(_ value: Double) -> some View {
+    public func layoutPriority(_ value: Double) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in
             node.priority = value
             return node
@@ -48,44 +48,44 @@ extension View {
     }
 
     /// The view kept at an aspect ratio (its own when `nil`), fitting or filling its space.
-    public func aspectRatio(_ aspectRatio: CGFloat? = nil, contentMode: ContentMode) -> some View {
+    public func aspectRatio(_ aspectRatio: CGFloat? = nil, contentMode: ContentMode) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in AspectRatioNode(ratio: aspectRatio, mode: contentMode, child: node) }
     }
 
     /// The view kept at the aspect ratio of `aspectRatio`.
-    public func aspectRatio(_ aspectRatio: CGSize, contentMode: ContentMode) -> some View {
+    public func aspectRatio(_ aspectRatio: CGSize, contentMode: ContentMode) -> ModifiedContent<Self, _PrimitiveModifier> {
         self.aspectRatio(aspectRatio.height > 0 ? aspectRatio.width / aspectRatio.height : nil, contentMode: contentMode)
     }
 
     /// The view scaled to fit its space, keeping its aspect ratio.
-    public func scaledToFit() -> some View { aspectRatio(contentMode: .fit) }
+    public func scaledToFit() -> ModifiedContent<Self, _PrimitiveModifier> { aspectRatio(contentMode: .fit) }
 
     /// The view scaled to fill its space, keeping its aspect ratio.
-    public func scaledToFill() -> some View { aspectRatio(contentMode: .fill) }
+    public func scaledToFill() -> ModifiedContent<Self, _PrimitiveModifier> { aspectRatio(contentMode: .fill) }
 
     /// The view drawn moved, laid out where it was.
-    public func offset(_ offset: CGSize) -> some View {
+    public func offset(_ offset: CGSize) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in OffsetNode(offset: offset, child: node) }
     }
 
     /// The view drawn moved by `x` and `y` points.
-    public func offset(x: CGFloat = 0, y: CGFloat = 0) -> some View {
+    public func offset(x: CGFloat = 0, y: CGFloat = 0) -> ModifiedContent<Self, _PrimitiveModifier> {
         offset(CGSize(width: x, height: y))
     }
 
     /// The view laid out but not drawn.
-    public func hidden() -> some View {
+    public func hidden() -> ModifiedContent<Self, _PrimitiveModifier> {
         grouped { $0.isHidden = true }
     }
 
     /// An identity for the view (a widget has no state to keep by it).
-    public func id<ID: Hashable>(_ id: ID) -> some View { self }
+    public func id<ID: Hashable>(_ id: ID) -> Self { self }
 
     /// Safe areas (a widget has none).
-    public func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> some View { self }
+    public func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> Self { self }
 
     /// Safe areas (a widget has none).
-    public func edgesIgnoringSafeArea(_ edges: Edge.Set) -> some View { self }
+    public func edgesIgnoringSafeArea(_ edges: Edge.Set) -> Self { self }
 }
 
 /// The kinds of safe area.

@@ -17,7 +17,7 @@ extension View {
     /// everything, to the widget's edges, and removed where the system removes it (the Lock
     /// Screen, StandBy).
     public func containerBackground<V: View>(for container: ContainerBackgroundPlacement, alignment: Alignment = .center,
-                                             @ViewBuilder content: () -> V) -> some View {
+                                             @ViewBuilder content: () -> V) -> ModifiedContent<Self, _PrimitiveModifier> {
         let background = content()
         return wrappingNodes { node, context in
             if container.isWidget {
@@ -30,12 +30,12 @@ extension View {
     }
 
     /// A style as the background of the container the view is the content of.
-    public func containerBackground<S: ShapeStyle>(_ style: S, for container: ContainerBackgroundPlacement) -> some View {
+    public func containerBackground<S: ShapeStyle>(_ style: S, for container: ContainerBackgroundPlacement) -> ModifiedContent<Self, _PrimitiveModifier> {
         containerBackground(for: container) { Rectangle().fill(style) }
     }
 
     /// The URL the app is opened with when the widget is tapped.
-    public func widgetURL(_ url: URL?) -> some View {
+    public func widgetURL(_ url: URL?) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, context in
             if let url { context.session.widgetURL = url }
             return node
@@ -43,38 +43,38 @@ extension View {
     }
 
     /// The view in the accent group of the accented rendering mode.
-    public func widgetAccentable(_ accentable: Bool = true) -> some View {
+    public func widgetAccentable(_ accentable: Bool = true) -> ModifiedContent<Self, _PrimitiveModifier> {
         modifyingEnvironment { $0.isAccentable = accentable }
     }
 
     /// The view hidden while the device is locked (drawn with a mark).
-    public func privacySensitive(_ sensitive: Bool = true) -> some View {
+    public func privacySensitive(_ sensitive: Bool = true) -> ModifiedContent<Self, _PrimitiveModifier> {
         modifyingEnvironment { $0.isPrivacySensitive = sensitive }
     }
 
     /// The view drawn redacted for `reason` (`.placeholder`: text and images as grey shapes).
-    public func redacted(reason: RedactionReasons) -> some View {
+    public func redacted(reason: RedactionReasons) -> ModifiedContent<Self, _PrimitiveModifier> {
         modifyingEnvironment { $0.redactionReasons.formUnion(reason) }
     }
 
     /// The view drawn as it is even in a placeholder.
-    public func unredacted() -> some View {
+    public func unredacted() -> ModifiedContent<Self, _PrimitiveModifier> {
         modifyingEnvironment { $0.isUnredacted = true }
     }
 
     /// The view shown as out of date between an app intent and the reload that follows it.
-    public func invalidatableContent(_ invalidatable: Bool = true) -> some View {
+    public func invalidatableContent(_ invalidatable: Bool = true) -> ModifiedContent<Self, _PrimitiveModifier> {
         modifyingEnvironment { $0.isInvalidatable = invalidatable }
     }
 
     /// How the view changes between entries (a widget's entries are drawn still).
-    public func contentTransition(_ transition: ContentTransition) -> some View { self }
+    public func contentTransition(_ transition: ContentTransition) -> Self { self }
 
     /// How the view comes and goes between entries (drawn still).
-    public func transition(_ transition: AnyTransition) -> some View { self }
+    public func transition(_ transition: AnyTransition) -> Self { self }
 
     /// An animation between entries (drawn still).
-    public func animation<V: Equatable>(_ animation: Animation?, value: V) -> some View { self }
+    public func animation<V: Equatable>(_ animation: Animation?, value: V) -> Self { self }
 }
 
 /// How content changes between entries.

@@ -2,19 +2,32 @@ import SandglassIPC
 
 /// What fills a shape or colours text: a `Color`, a gradient, a hierarchical style
 /// (`.primary`, `.secondary`…), `.tint`, `.fill`, `.background`.
-public protocol ShapeStyle: Sendable {}
+public protocol ShapeStyle: Sendable {
+    /// What the style paints in `environment` (the SDK's own, opaque).
+    func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint
+}
+
+extension ShapeStyle {
+    /// A style defined outside this module is drawn as the primary colour.
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: SystemColor.label.paint)
+    }
+
+    /// The paint of any style.
+    func resolvedPaint(in environment: EnvironmentValues) -> ViewPaint {
+        _resolvePaint(in: environment).paint
+    }
+}
+
+/// A style's paint (the SDK's own, opaque).
+public struct _ResolvedPaint {
+    let paint: ViewPaint
+}
 
 /// A style this module knows how to draw.
 protocol PaintSource: ShapeStyle {
     /// The paint in `environment` (light and dark colours together).
     func paint(in environment: EnvironmentValues) -> ViewPaint
-}
-
-extension ShapeStyle {
-    /// The paint of any style; a style defined outside this module is drawn as the primary colour.
-    func resolvedPaint(in environment: EnvironmentValues) -> ViewPaint {
-        (self as? any PaintSource)?.paint(in: environment) ?? SystemColor.label.paint
-    }
 }
 
 extension ViewPaint {
@@ -43,6 +56,10 @@ extension RGBA {
 
 /// The levels of the foreground style: `.primary`, `.secondary`, `.tertiary`, `.quaternary`.
 public struct HierarchicalShapeStyle: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let level: Int
 
     public static let primary = HierarchicalShapeStyle(level: 0)
@@ -74,6 +91,10 @@ extension ShapeStyle where Self == HierarchicalShapeStyle {
 
 /// A level of another style (`.fill.tertiary`, `Color.blue.secondary`).
 public struct _LevelOfStyle<Base: ShapeStyle>: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let base: Base
     let level: Int
 
@@ -97,6 +118,10 @@ extension ShapeStyle {
 
 /// A style made more transparent.
 public struct _OpacityStyle<Base: ShapeStyle>: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let base: Base
     let opacity: Double
 
@@ -107,6 +132,10 @@ public struct _OpacityStyle<Base: ShapeStyle>: ShapeStyle, PaintSource {
 
 /// The system's fill colours for shapes on the background: `.fill`, `.fill.secondary`, ….
 public struct FillShapeStyle: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     public init() {}
 
     func paint(in environment: EnvironmentValues) -> ViewPaint { SystemColor.fills[0].paint }
@@ -119,6 +148,10 @@ extension ShapeStyle where Self == FillShapeStyle {
 
 /// The background colour of the widget (`.background`).
 public struct BackgroundStyle: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     public init() {}
 
     func paint(in environment: EnvironmentValues) -> ViewPaint { SystemColor.widgetBackground.paint }
@@ -131,6 +164,10 @@ extension ShapeStyle where Self == BackgroundStyle {
 
 /// The tint colour (`.tint`): the accent colour unless `tint(_:)` sets one.
 public struct TintShapeStyle: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     public init() {}
 
     func paint(in environment: EnvironmentValues) -> ViewPaint {
@@ -145,6 +182,10 @@ extension ShapeStyle where Self == TintShapeStyle {
 
 /// The style of the content (`.foreground`): the foreground style where it is drawn.
 public struct ForegroundStyle: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     public init() {}
 
     func paint(in environment: EnvironmentValues) -> ViewPaint {
@@ -159,6 +200,10 @@ extension ShapeStyle where Self == ForegroundStyle {
 
 /// A style whose type is erased.
 public struct AnyShapeStyle: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let source: any ShapeStyle
 
     public init<S: ShapeStyle>(_ style: S) {

@@ -109,6 +109,10 @@ public struct Color: Hashable, CustomStringConvertible, Sendable {
 }
 
 extension Color: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     func paint(in environment: EnvironmentValues) -> ViewPaint {
         switch storage {
         case .pair(let pair): .color(pair)
@@ -118,6 +122,10 @@ extension Color: ShapeStyle, PaintSource {
 }
 
 extension Color: View, PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     public var body: Never { primitiveBody(Self.self) }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {

@@ -32,6 +32,10 @@ extension Link where Label == Text {
 }
 
 extension Link: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         var inner = context
         inner.environment.setForeground(TintShapeStyle())
@@ -73,6 +77,10 @@ extension Button where Label == Text {
 }
 
 extension Button: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         var inner = context
         let style = context.environment.buttonStyle
@@ -128,6 +136,10 @@ extension Toggle where Label == Text {
 }
 
 extension Toggle: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         var attributes = GroupAttributes()
         attributes.intent = intent.text
@@ -206,12 +218,12 @@ extension EnvironmentValues {
 
 extension View {
     /// How buttons inside show.
-    public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> some View {
+    public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> ModifiedContent<Self, _PrimitiveModifier> {
         environment(\.buttonStyle, (style as? ButtonStyleChoice)?.kind ?? .automatic)
     }
 
     /// How toggles inside show.
-    public func toggleStyle<S: ToggleStyle>(_ style: S) -> some View {
+    public func toggleStyle<S: ToggleStyle>(_ style: S) -> ModifiedContent<Self, _PrimitiveModifier> {
         environment(\.toggleStyle, (style as? ToggleStyleChoice)?.kind ?? .automatic)
     }
 }

@@ -41,6 +41,10 @@ extension ForEach where Content: View, Data == Range<Int>, ID == Int {
 }
 
 extension ForEach: PrimitiveView where Content: View {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         data.flatMap { resolveNodes(content($0), context) }
     }

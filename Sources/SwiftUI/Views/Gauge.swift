@@ -64,6 +64,10 @@ extension Gauge {
 }
 
 extension Gauge: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         let environment = context.environment
         let tint = environment.tintPaint ?? environment.foregroundPaint
@@ -130,7 +134,7 @@ extension EnvironmentValues {
 
 extension View {
     /// How gauges inside show.
-    public func gaugeStyle<S: GaugeStyle>(_ style: S) -> some View {
+    public func gaugeStyle<S: GaugeStyle>(_ style: S) -> ModifiedContent<Self, _PrimitiveModifier> {
         environment(\.gaugeStyle, (style as? GaugeStyleChoice)?.style ?? .linear)
     }
 }

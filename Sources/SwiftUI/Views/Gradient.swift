@@ -42,6 +42,10 @@ public struct Gradient: Hashable, Sendable {
 /// LinearGradient(colors: [.blue, .purple], startPoint: .top, endPoint: .bottom)
 /// ```
 public struct LinearGradient: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let gradient: Gradient
     let startPoint: UnitPoint
     let endPoint: UnitPoint
@@ -69,6 +73,10 @@ public struct LinearGradient: ShapeStyle, PaintSource {
 
 /// A gradient in circles about `center`, from `startRadius` to `endRadius` points.
 public struct RadialGradient: ShapeStyle, PaintSource {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let gradient: Gradient
     let center: UnitPoint
     let startRadius: CGFloat
@@ -97,6 +105,10 @@ public struct RadialGradient: ShapeStyle, PaintSource {
 }
 
 extension LinearGradient: View, PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     public var body: Never { primitiveBody(Self.self) }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
@@ -105,6 +117,10 @@ extension LinearGradient: View, PrimitiveView {
 }
 
 extension RadialGradient: View, PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     public var body: Never { primitiveBody(Self.self) }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
@@ -114,6 +130,10 @@ extension RadialGradient: View, PrimitiveView {
 
 /// A colour's own gradient (`Color.blue.gradient`): lighter at the top, the colour at the bottom.
 public struct AnyGradient: ShapeStyle, PaintSource, Hashable {
+    public func _resolvePaint(in environment: EnvironmentValues) -> _ResolvedPaint {
+        _ResolvedPaint(paint: paint(in: environment))
+    }
+
     let color: Color
 
     func paint(in environment: EnvironmentValues) -> ViewPaint {

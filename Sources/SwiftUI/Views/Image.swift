@@ -107,6 +107,10 @@ extension EnvironmentValues {
 }
 
 extension Image: View, PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     public var body: Never { primitiveBody(Self.self) }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {

@@ -32,6 +32,10 @@ extension Label where Title == Text, Icon == Image {
 }
 
 extension Label: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         let titleNodes = resolveNodes(title, context)
         let iconNodes = resolveNodes(icon, context)
@@ -74,7 +78,7 @@ extension EnvironmentValues {
 
 extension View {
     /// How labels inside show.
-    public func labelStyle<S: LabelStyle>(_ style: S) -> some View {
+    public func labelStyle<S: LabelStyle>(_ style: S) -> ModifiedContent<Self, _PrimitiveModifier> {
         environment(\.labelStyle, (style as? LabelStyleChoice)?.kind ?? .titleAndIcon)
     }
 }

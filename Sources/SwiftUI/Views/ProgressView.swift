@@ -59,6 +59,10 @@ extension ProgressView where CurrentValueLabel == EmptyView {
 }
 
 extension ProgressView: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         let environment = context.environment
         let tint = environment.tintPaint ?? SystemColor.blue.paint
@@ -102,7 +106,7 @@ extension EnvironmentValues {
 
 extension View {
     /// How progress views inside show.
-    public func progressViewStyle<S: ProgressViewStyle>(_ style: S) -> some View {
+    public func progressViewStyle<S: ProgressViewStyle>(_ style: S) -> ModifiedContent<Self, _PrimitiveModifier> {
         environment(\.progressViewStyle, (style as? ProgressViewStyleChoice)?.kind ?? .linear)
     }
 }

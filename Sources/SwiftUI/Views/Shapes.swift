@@ -10,6 +10,15 @@ import SandglassIPC
 public protocol Shape: View, Sendable {
     /// The outline of the shape in `rect`.
     func path(in rect: CGRect) -> Path
+
+    /// How the SDK draws the shape (its own, opaque): by kind, or by its path.
+    func _outline() -> _ShapeOutline
+}
+
+/// How a shape is drawn (the SDK's own, opaque).
+public struct _ShapeOutline {
+    let outline: ShapeOutline
+    var trim: (CGFloat, CGFloat)?
 }
 
 extension Shape {
@@ -58,17 +67,23 @@ extension Shape {
         _TrimmedShape(base: self, from: startFraction, to: endFraction)
     }
 
-    /// How the shape is drawn, for the renderer.
-    var outline: ShapeOutline {
-        if let builtIn = self as? any BuiltInShape { return builtIn.builtInOutline }
+    /// A shape drawn by its path.
+    public func _outline() -> _ShapeOutline {
         let shape = self
-        return .custom { shape.path(in: $0) }
+        return _ShapeOutline(outline: .custom { shape.path(in: $0) })
     }
+
+    /// How the shape is drawn, for the renderer.
+    var outline: ShapeOutline { _outline().outline }
 }
 
 /// A shape this module draws by its kind rather than its path.
-protocol BuiltInShape {
+protocol BuiltInShape: Shape {
     var builtInOutline: ShapeOutline { get }
+}
+
+extension BuiltInShape {
+    public func _outline() -> _ShapeOutline { _ShapeOutline(outline: builtInOutline) }
 }
 
 /// A shape filled or stroked with a style.
@@ -82,14 +97,15 @@ nonisolated public struct _ShapeView<Content: Shape, Style: ShapeStyle>: View {
 }
 
 extension _ShapeView: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         let paint = style.resolvedPaint(in: context.environment)
-        var outline = shape.outline
-        var trim: (CGFloat, CGFloat)?
-        if let trimmed = shape as? any TrimmedShape {
-            outline = trimmed.baseOutline
-            trim = trimmed.range
-        }
+        let shapeOutline = shape._outline()
+        let outline = shapeOutline.outline
+        let trim = shapeOutline.trim
         let stroke = self.stroke.map {
             ViewStroke(paint: paint, lineWidth: Float($0.lineWidth), roundCap: $0.lineCap == .round, dash: $0.dash.map { Float($0) })
         }
@@ -139,22 +155,17 @@ public struct StrokeStyle: Sendable, Hashable {
     }
 }
 
-/// A shape's outline from one fraction to another.
-protocol TrimmedShape {
-    var baseOutline: ShapeOutline { get }
-    var range: (CGFloat, CGFloat) { get }
-}
-
 /// The part of a shape's outline that `trim(from:to:)` keeps.
-nonisolated public struct _TrimmedShape<Base: Shape>: Shape, TrimmedShape {
+nonisolated public struct _TrimmedShape<Base: Shape>: Shape {
     let base: Base
     let from: CGFloat
     let to: CGFloat
 
     public func path(in rect: CGRect) -> Path { base.path(in: rect) }
 
-    var baseOutline: ShapeOutline { base.outline }
-    var range: (CGFloat, CGFloat) { (from, to) }
+    @MainActor public func _outline() -> _ShapeOutline {
+        _ShapeOutline(outline: base.outline, trim: (from, to))
+    }
 }
 
 /// A rectangle.

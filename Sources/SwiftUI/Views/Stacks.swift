@@ -21,6 +21,10 @@ nonisolated public struct HStack<Content: View>: View {
 }
 
 extension HStack: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         [StackNode(axis: .horizontal, alignment: alignment.fraction, verticalAlignment: alignment, spacing: spacing,
                    children: resolveNodes(content, context))]
@@ -43,6 +47,10 @@ nonisolated public struct VStack<Content: View>: View {
 }
 
 extension VStack: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         [StackNode(axis: .vertical, alignment: alignment.fraction, verticalAlignment: .center, spacing: spacing,
                    children: resolveNodes(content, context))]
@@ -63,6 +71,10 @@ nonisolated public struct ZStack<Content: View>: View {
 }
 
 extension ZStack: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         [ZStackNode(alignment: alignment, children: resolveNodes(content, context))]
     }
@@ -80,6 +92,10 @@ nonisolated public struct LazyVStack<Content: View>: View {
 }
 
 extension LazyVStack: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] { stack.makeNodes(context) }
 }
 
@@ -95,6 +111,10 @@ nonisolated public struct LazyHStack<Content: View>: View {
 }
 
 extension LazyHStack: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] { stack.makeNodes(context) }
 }
 
@@ -111,6 +131,10 @@ nonisolated public struct Spacer: View {
 }
 
 extension Spacer: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] { [SpacerNode(minLength: minLength)] }
 }
 
@@ -121,6 +145,10 @@ nonisolated public struct Divider: View {
 }
 
 extension Divider: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] { [DividerNode(paint: SystemColor.separator.paint)] }
 }
 
@@ -145,6 +173,10 @@ nonisolated public struct ViewThatFits<Content: View>: View {
 }
 
 extension ViewThatFits: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         [FitsNode(axes: axes, children: resolveNodes(content, context))]
     }
@@ -163,6 +195,10 @@ nonisolated public struct GeometryReader<Content: View>: View {
 }
 
 extension GeometryReader: PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         let content = self.content
         return [GeometryNode { proxy in

@@ -152,6 +152,10 @@ public struct Text: Sendable {
 }
 
 extension Text: View, PrimitiveView {
+    @MainActor public static func _makeNodes(_ view: Self, _ inputs: _ViewInputs) -> _ViewOutputs {
+        _ViewOutputs(view.makeNodes(inputs.context))
+    }
+
     public var body: Never { primitiveBody(Self.self) }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
