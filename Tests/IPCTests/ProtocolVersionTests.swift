@@ -13,17 +13,25 @@ struct ProtocolVersionTests {
         #expect(ProtocolVersion(major: 1, minor: 2).negotiated(with: host) == host.negotiated(with: ProtocolVersion(major: 1, minor: 2)))
     }
 
-    @Test("a different major version is refused", arguments: [0, 1, 2, 4, UInt16.max] as [UInt16])
+    @Test("a different major version is refused", arguments: [0, 1, 2, 3, 5, UInt16.max] as [UInt16])
     func differentMajor(major: UInt16) {
         #expect(ProtocolVersion.current.negotiated(with: ProtocolVersion(major: major, minor: 0)) == nil)
         #expect(ProtocolVersion(major: major, minor: 0).negotiated(with: .current) == nil)
     }
 
-    @Test("current is 3.1; ordering and description")
+    @Test("current is 4.1; ordering and description")
     func basics() {
-        #expect(ProtocolVersion.current == ProtocolVersion(major: 3, minor: 1))
+        #expect(ProtocolVersion.current == ProtocolVersion(major: 4, minor: 1))
         #expect(ProtocolVersion(major: 1, minor: 9) < ProtocolVersion(major: 2, minor: 0))
         #expect(ProtocolVersion(major: 1, minor: 1) > ProtocolVersion(major: 1, minor: 0))
         #expect(ProtocolVersion(major: 3, minor: 12).description == "3.12")
+    }
+
+    @Test("widget configurations need 4.1: an extension of 4.0 speaks the same major but is not sent them")
+    func widgetConfigurations() {
+        #expect(ProtocolVersion.widgetConfigurations == ProtocolVersion(major: 4, minor: 1))
+        #expect(ProtocolVersion(major: 4, minor: 0) < .widgetConfigurations)
+        #expect(ProtocolVersion.current >= .widgetConfigurations)
+        #expect(ProtocolVersion(major: 4, minor: 0).negotiated(with: .current) == ProtocolVersion(major: 4, minor: 0))
     }
 }
