@@ -16,7 +16,7 @@ public enum Message: Sendable, Hashable {
     /// H→E: `widgetPerformUpdate(completionHandler:)` of a Today extension.
     case performUpdateRequest(RequestID)
     /// H→E, just before the placeholder, snapshot or timeline request with the same id: the
-    /// configuration of the widget it is for (since 3.1; a widget without one gets none).
+    /// configuration of the widget it is for (since 4.1; a widget without one gets none).
     case widgetConfiguration(RequestID, WidgetConfigurationPayload)
 
     /// E→H: the entry answering a placeholder or snapshot request.
@@ -30,14 +30,14 @@ public enum Message: Sendable, Hashable {
     case reloadTimelines(kind: String)
     /// E→H: `WidgetCenter.shared.reloadAllTimelines()`.
     case reloadAllTimelines
-    /// E→H: `WidgetCenter.shared.getCurrentConfigurations(_:)` (since 3.1).
+    /// E→H: `WidgetCenter.shared.getCurrentConfigurations(_:)` (since 4.1).
     case currentConfigurationsRequest(RequestID)
-    /// H→E: the widgets of the extension on screen, with their configurations (since 3.1).
+    /// H→E: the widgets of the extension on screen, with their configurations (since 4.1).
     case currentConfigurations(RequestID, [WidgetConfigurationPayload])
 
     /// E→H: a log line.
     case log(LogRecord)
-    /// E→H: a `Logger` / `os_log` message, with its subsystem and category (since 3.1).
+    /// E→H: a `Logger` / `os_log` message, with its subsystem and category (since 4.1).
     case osLog(OSLogRecord)
     /// Either direction: a failed request, or a refusal.
     case error(ErrorReport)

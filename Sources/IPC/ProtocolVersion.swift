@@ -16,6 +16,10 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
         self.minor = minor
     }
 
+    /// The first version with `widgetConfiguration`, `currentConfigurations…` and `osLog`:
+    /// the host sends a widget's configuration only to an extension that speaks it.
+    public static let widgetConfigurations = ProtocolVersion(major: 4, minor: 1)
+
     /// The version this build of SandglassIPC speaks.
     public static let current = ProtocolVersion(major: 4, minor: 1)
 

@@ -55,29 +55,35 @@ public final class INParameter<Value>: @unchecked Sendable {
     }
 }
 
+@_spi(SandglassRuntime)
 extension INParameter: INParameterSlot {
-    var currentValue: Any? {
+    public var currentValue: Any? {
         let current: Any = wrappedValue
         let mirror = Mirror(reflecting: current)
         guard mirror.displayStyle == .optional else { return current }
         return mirror.children.first?.value
     }
 
-    func assign(json: Data) throws {
+    public func assign(json: Data) throws {
         let decoded = try decode(json)
         wrappedValue = decoded
     }
 }
 
-/// A parameter the SDK can set from JSON.
-protocol INParameterSlot: AnyObject {
+/// A parameter the SDK can set from JSON: an ``INParameter``, and (through WidgetKit) an
+/// AppIntents `@Parameter` of a `Decodable` value.
+@_spi(SandglassRuntime)
+public protocol INParameterSlot: AnyObject {
+    /// The value, nil when unset.
     var currentValue: Any? { get }
+    /// Sets the value from JSON (a fragment).
     func assign(json: Data) throws
 }
 
-enum INParameterDecoding {
+@_spi(SandglassRuntime)
+public enum INParameterDecoding {
     /// Dates as ISO 8601 text or seconds since 1970.
-    static var decoder: JSONDecoder {
+    public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

@@ -26,4 +26,12 @@ struct ProtocolVersionTests {
         #expect(ProtocolVersion(major: 1, minor: 1) > ProtocolVersion(major: 1, minor: 0))
         #expect(ProtocolVersion(major: 3, minor: 12).description == "3.12")
     }
+
+    @Test("widget configurations need 4.1: an extension of 4.0 speaks the same major but is not sent them")
+    func widgetConfigurations() {
+        #expect(ProtocolVersion.widgetConfigurations == ProtocolVersion(major: 4, minor: 1))
+        #expect(ProtocolVersion(major: 4, minor: 0) < .widgetConfigurations)
+        #expect(ProtocolVersion.current >= .widgetConfigurations)
+        #expect(ProtocolVersion(major: 4, minor: 0).negotiated(with: .current) == ProtocolVersion(major: 4, minor: 0))
+    }
 }

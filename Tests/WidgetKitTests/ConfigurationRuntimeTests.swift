@@ -1,4 +1,5 @@
 import SwiftUI
+import AppIntents
 import Foundation
 import Intents
 import SandglassIPC
@@ -38,6 +39,32 @@ struct SizeIntent: WidgetConfigurationIntent {
     @INParameter var size: Int = 1
 }
 
+/// As Xcode's widget template writes it.
+struct FavoriteIntent: WidgetConfigurationIntent {
+    static var title: LocalizedStringResource { "Configuration" }
+    static var description: IntentDescription { "This is an example widget." }
+
+    @Parameter(title: "Favorite Emoji", default: "😃")
+    var favoriteEmoji: String
+
+    @Parameter(title: "Count")
+    var count: Int?
+}
+
+struct FavoriteProvider: AppIntentTimelineProvider {
+    func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
+    func snapshot(for configuration: FavoriteIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: configuration.favoriteEmoji) }
+    func timeline(for configuration: FavoriteIntent, in context: Context) async -> Timeline<TeamEntry> {
+        Timeline(entries: [TeamEntry(date: referenceDate, team: "\(configuration.favoriteEmoji) × \(configuration.count ?? 0)")], policy: .never)
+    }
+}
+
+struct FavoriteWidget: Widget {
+    var body: some WidgetConfiguration {
+        AppIntentConfiguration(kind: "Favorite", intent: FavoriteIntent.self, provider: FavoriteProvider()) { entry in Text(entry.team) }
+    }
+}
+
 struct ColorProvider: AppIntentTimelineProvider {
     func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
     func snapshot(for configuration: ColorIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: configuration.color) }
@@ -59,6 +86,7 @@ struct ConfigurableBundle: WidgetBundle {
         TeamWidget()
         ColorWidget()
         SizeWidget()
+        FavoriteWidget()
     }
 }
 
@@ -105,6 +133,8 @@ extension RuntimeTests {
             #expect(try timelineText(harness, "Color", nil) == "blue")
             #expect(try timelineText(harness, "Color", #"{"color": "red"}"#) == "red")
             #expect(try timelineText(harness, "Size", #"{"size": 3}"#) == "size 3")
+            #expect(try timelineText(harness, "Favorite", nil) == "😃 × 0")
+            #expect(try timelineText(harness, "Favorite", #"{"favoriteEmoji": "🐙", "count": 2}"#) == "🐙 × 2")
             _ = harness.finish()
         }
 

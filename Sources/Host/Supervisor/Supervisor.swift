@@ -110,7 +110,7 @@ final class Supervisor {
     /// with ``complete(_:_:_:)``.
     ///
     /// A widget's `configuration` (its intent's parameters, JSON) goes just before the request,
-    /// to an extension that speaks protocol 3.1 or later.
+    /// to an extension that speaks protocol 4.1 or later (``ProtocolVersion/widgetConfigurations``).
     func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
                   configuration: [UInt8] = [],
                   session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
@@ -170,7 +170,7 @@ final class Supervisor {
             startedHook?(id, process)
             checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
             if let context, !configuration.isEmpty, let hello = process.hello,
-               hello.version >= ProtocolVersion(major: 3, minor: 1) {
+               hello.version >= .widgetConfigurations {
                 let payload = WidgetConfigurationPayload(kind: context.kind, family: context.family, intent: configuration)
                 process.channel.send(.widgetConfiguration(id, payload))
             }
