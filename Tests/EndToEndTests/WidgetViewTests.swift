@@ -55,6 +55,34 @@ struct WidgetViewTests {
         }
     }
 
+    @Test("Relay, as the app shares it: defaults the app wrote to the group and the Leg intent's configuration are what the widgets draw")
+    func sharedDataIsDrawn() async throws {
+        try await withHost({
+            $0.widgetConfigurations["Leg"] = #"{"runner": {"identifier": "amy", "displayString": "Amy"}, "leg": 3}"#
+        }) { host in
+            try await host.install(Examples.app("Relay.app"))
+            try host.appGroup("group.com.example.relay").defaults["relayData"] = "leg 3 of 7: Amy"
+            await host.start()
+            @Sendable func drawn(_ event: HostEvent) -> [String] {
+                guard case .array(let texts)? = event["texts"] else { return [] }
+                return texts.compactMap(\.stringValue)
+            }
+            for (kind, text) in [("RelayStatus", "leg 3 of 7: Amy · read 1×"), ("Leg", "Amy · leg 3 (km)")] {
+                let timeline = try await host.waitFor("timeline", timeout: .seconds(60)) {
+                    $0.bundle == "com.example.relay.widget" && $0.string("kind") == kind
+                }
+                let texts = drawn(timeline)
+                #expect(!texts.isEmpty && texts.allSatisfy { $0.contains(text) }, "\(kind): \(texts)")
+                guard case .array(let views)? = timeline["views"], let first = views.first,
+                      let rendering = ViewRendering(json: first) else {
+                    Issue.record("\(kind): no rendered view"); continue
+                }
+                #expect(rendering.light.family == "systemSmall" && rendering.light.width == 170)
+                #expect(rendering.light.nodes.contains { $0.flags.contains(.containerBackground) })
+            }
+        }
+    }
+
     @Test("sandglass render writes each entry as a standalone SVG file, light and dark; a family the widget lacks is said; a bad one is refused")
     func renderCommand() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-e2e-render-\(UUID().uuidString.prefix(8))")
