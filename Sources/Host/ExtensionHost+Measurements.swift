@@ -46,11 +46,11 @@ extension ExtensionHost {
     }
 
     /// Calls `body` on the loop, synchronously, for every event recorded from now on whose name
-    /// is in `names`, with CLOCK_MONOTONIC read as it is recorded. Returns an id for
+    /// is in `kinds`, with CLOCK_MONOTONIC read as it is recorded. Returns an id for
     /// ``removeStampedObserver(_:)``.
     @_spi(Measurements)
-    public func observeStamped(_ names: Set<String>, _ body: @escaping @Sendable (HostEvent, UInt64) -> Void) async -> UInt64 {
-        await core.observeStamped(names, body)
+    public func observeStamped(_ kinds: Set<EventName>, _ body: @escaping @Sendable (HostEvent, UInt64) -> Void) async -> UInt64 {
+        await core.observeStamped(kinds, body)
     }
 
     /// Stops an observer of ``observeStamped(_:_:)``.
@@ -123,9 +123,9 @@ extension HostCore {
         return process.pid
     }
 
-    func observeStamped(_ names: Set<String>, _ body: @escaping @Sendable (HostEvent, UInt64) -> Void) -> UInt64 {
+    func observeStamped(_ kinds: Set<EventName>, _ body: @escaping @Sendable (HostEvent, UInt64) -> Void) -> UInt64 {
         log.observe { event in
-            guard names.contains(event.name) else { return }
+            guard let kind = event.kind, kinds.contains(kind) else { return }
             body(event, sg_monotonic_ns())
         }
     }

@@ -52,7 +52,7 @@ enum BackgroundEventFigures {
     }
 
     private struct Stamp: Sendable {
-        let name: String
+        let kind: EventName?
         let event: HostEvent
         let at: UInt64
     }
@@ -69,16 +69,15 @@ enum BackgroundEventFigures {
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         try await host.install(bench.examples + "/Downloader.app")
         let stamps = Locked<[Stamp]>([])
-        let names: Set<String> = ["download.started", "download.finished", "spawned", "hello", "event.delivered", "event.handled",
-                                  "events.finished", "exited", "timeline", "reload.denied",
-                                  "activation.start", "session.attached"]
-        let observer = await host.observeStamped(names) { event, at in
+        let kinds: Set<EventName> = [.downloadStarted, .downloadFinished, .spawned, .hello, .eventDelivered, .eventHandled,
+                                     .eventsFinished, .exited, .timeline, .reloadDenied, .activationStart, .sessionAttached]
+        let observer = await host.observeStamped(kinds) { event, at in
             guard event.bundle == bundle else { return }
-            stamps.withLock { $0.append(Stamp(name: event.name, event: event, at: at)) }
+            stamps.withLock { $0.append(Stamp(kind: event.kind, event: event, at: at)) }
         }
         await host.start()
         // The first timeline starts the first download; its delivery is the warm-up.
-        _ = try await waitFor(stamps, timeout: 30) { $0.name == "events.finished" }
+        _ = try await waitFor(stamps, timeout: 30) { $0.kind == .eventsFinished }
         try await settle(stamps)
         let hello = try HelloWorldBaseline.executable(in: bench.examples)
         let downloader = bench.examples + "/Downloader.app/PlugIns/DownloaderWidget.appex/DownloaderWidget"
@@ -95,20 +94,20 @@ enum BackgroundEventFigures {
                 for cache in ["/.cache/feed.bin", "/Library/Caches/feed.bin"] { try? FileManager.default.removeItem(atPath: container + cache) }
                 stamps.withLock { $0.removeAll() }
                 await host.requestReload(widget: "Downloader", reason: .appIntent)
-                _ = try await waitFor(stamps, timeout: 10) { $0.name == "download.started" }
+                _ = try await waitFor(stamps, timeout: 10) { $0.kind == .downloadStarted }
                 if isCold {
                     await host.kill(bundle, reason: .idle)
-                    _ = try await waitFor(stamps, timeout: 10) { $0.name == "exited" }
+                    _ = try await waitFor(stamps, timeout: 10) { $0.kind == .exited }
                 }
                 let delivered = try await waitFor(stamps, timeout: 10) {
-                    $0.name == "event.delivered" && $0.event.string("callback") == "didFinishDownloadingTo"
+                    $0.kind == .eventDelivered && $0.event.string("callback") == "didFinishDownloadingTo"
                 }
                 let handled = try await waitFor(stamps, timeout: 10) {
-                    $0.name == "event.handled" && $0.event.int("eventId") == delivered.event.int("eventId")
+                    $0.kind == .eventHandled && $0.event.int("eventId") == delivered.event.int("eventId")
                 }
-                _ = try await waitFor(stamps, timeout: 10) { $0.name == "events.finished" }
+                _ = try await waitFor(stamps, timeout: 10) { $0.kind == .eventsFinished }
                 let all = stamps.withLock { $0 }
-                guard let finished = all.first(where: { $0.name == "download.finished" }),
+                guard let finished = all.first(where: { $0.kind == .downloadFinished }),
                       let started = handled.event.int("delegateStartedAtNs") else {
                     throw BadInput("the Downloader example reported no delegate call (is the SDK older than the host?)")
                 }
@@ -123,14 +122,14 @@ enum BackgroundEventFigures {
                 var stages: [(String, UInt64)] = [("download.finished", finished.at)]
                 var spawn: HostEvent?
                 let after = all.filter { $0.at > finished.at && $0.at < delivered.at }
-                if isCold, let spawned = after.first(where: { $0.name == "spawned" }), let said = after.first(where: { $0.name == "hello" }) {
+                if isCold, let spawned = after.first(where: { $0.kind == .spawned }), let said = after.first(where: { $0.kind == .hello }) {
                     stages += [("spawned", spawned.at), ("hello", said.at)]
                     spawn = spawned.event
                 }
-                if let request = after.first(where: { $0.name == "activation.start" && $0.event.string("kind") == "backgroundEvents" }) {
+                if let request = after.first(where: { $0.kind == .activationStart && $0.event.string("kind") == "backgroundEvents" }) {
                     stages.append(("request sent", request.at))
                 }
-                if let attach = after.first(where: { $0.name == "session.attached" }) { stages.append(("session attached", attach.at)) }
+                if let attach = after.first(where: { $0.kind == .sessionAttached }) { stages.append(("session attached", attach.at)) }
                 stages.sort { $0.1 < $1.1 }
                 stages += [("event.delivered", delivered.at), ("delegate called", delegate)]
                 for i in 1..<stages.count { record("\(stages[i - 1].0) → \(stages[i].0)", stages[i].1 &- stages[i - 1].1) }
@@ -176,7 +175,7 @@ enum BackgroundEventFigures {
             if let found = stamps.withLock({ $0.first(where: predicate) }) { return found }
             try await Task.sleep(for: .milliseconds(1))
         }
-        let seen = stamps.withLock { $0.map(\.name) }
+        let seen = stamps.withLock { $0.map(\.event.name) }
         throw BadInput("background events: a step did not happen within \(Int(timeout)) s; events since the round began: \(seen.joined(separator: ", "))")
     }
 
@@ -186,8 +185,8 @@ enum BackgroundEventFigures {
         let deadline = sg_monotonic_ns() + 2_000_000_000
         while sg_monotonic_ns() < deadline {
             let done = stamps.withLock { all -> Bool in
-                guard let finished = all.lastIndex(where: { $0.name == "events.finished" }) else { return false }
-                return all[finished...].contains { $0.name == "timeline" || $0.name == "reload.denied" }
+                guard let finished = all.lastIndex(where: { $0.kind == .eventsFinished }) else { return false }
+                return all[finished...].contains { $0.kind == .timeline || $0.kind == .reloadDenied }
             }
             if done { break }
             try await Task.sleep(for: .milliseconds(1))

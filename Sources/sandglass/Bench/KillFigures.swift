@@ -48,13 +48,13 @@ enum KillFigures {
         let executable = bench.examples + "/Hanging.app/PlugIns/HangingWidget.appex/HangingWidget"
 
         let stamps = Locked(Stamps())
-        let observer = await host.observeStamped(["killed", "exited"]) { event, _ in
+        let observer = await host.observeStamped([.killed, .exited]) { event, _ in
             guard let pid = event.pid else { return }
             stamps.withLock { s in
-                if event.name == "killed", let deadline = event.int("deadlineNs"), let killed = event.int("killedAtNs") {
+                if event.kind == .killed, let deadline = event.int("deadlineNs"), let killed = event.int("killedAtNs") {
                     s.deadline[pid] = UInt64(deadline)
                     s.killed[pid] = UInt64(killed)
-                } else if event.name == "exited", let reaped = event.int("reapedAtNs") {
+                } else if event.kind == .exited, let reaped = event.int("reapedAtNs") {
                     s.reaped[pid] = UInt64(reaped)
                 }
             }

@@ -18,7 +18,7 @@ enum RefreshFigures {
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         try await host.install(bench.examples + SpawnFigures.app)
         await host.start()
-        _ = try await host.waitForEvent(timeout: .seconds(30)) { $0.name == "timeline" && $0.string("kind") == widget }
+        _ = try await host.waitForEvent(timeout: .seconds(30)) { $0.kind == .timeline && $0.string("kind") == widget }
 
         let hello = try HelloWorldBaseline.executable(in: bench.examples)
         let frameSize = Frame.encode(.timelineRequest(RequestID(1), ActivationContext(kind: widget, family: "systemSmall", isPreview: false,

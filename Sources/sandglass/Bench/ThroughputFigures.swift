@@ -57,7 +57,7 @@ enum ThroughputFigures {
         while sg_monotonic_ns() < deadline {
             try await Task.sleep(for: .milliseconds(100))
             let events = await host.events()
-            let timelines = events.lazy.filter { $0.name == "timeline" }.count
+            let timelines = events.lazy.filter { $0.kind == .timeline }.count
             if timelines != last {
                 last = timelines
                 quietSince = sg_monotonic_ns()

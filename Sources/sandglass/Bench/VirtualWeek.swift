@@ -83,11 +83,11 @@ struct VirtualWeek {
         var activations: [(Double, Double)] = [], launches: [(Double, Double)] = []
         var open: [Int64: Double] = [:], spawned: [Int32: Double] = [:]
         for event in events {
-            switch event.name {
-            case "activation.start": if let id = event.int("activation") { open[id] = event.t }
-            case "activation.end": if let id = event.int("activation"), let start = open.removeValue(forKey: id) { activations.append((start, event.t)) }
-            case "spawned": if let pid = event.pid { spawned[pid] = event.t }
-            case "hello", "exited": if let pid = event.pid, let start = spawned.removeValue(forKey: pid) { launches.append((start, event.t)) }
+            switch event.kind {
+            case .activationStart: if let id = event.int("activation") { open[id] = event.t }
+            case .activationEnd: if let id = event.int("activation"), let start = open.removeValue(forKey: id) { activations.append((start, event.t)) }
+            case .spawned: if let pid = event.pid { spawned[pid] = event.t }
+            case .hello, .exited: if let pid = event.pid, let start = spawned.removeValue(forKey: pid) { launches.append((start, event.t)) }
             default: break
             }
         }
