@@ -46,7 +46,7 @@ public struct InvariantChecker: Sendable {
 
     /// The log cut at each `run.start` (events before the first belong to none).
     static func hosts(of events: [HostEvent]) -> [Host] {
-        let starts = events.indices.filter { events[$0].name == "run.start" }
+        let starts = events.indices.filter { events[$0].kind == .runStart }
         return starts.enumerated().map { n, start in
             let end = n + 1 < starts.count ? starts[n + 1] : events.count
             return Host(index: n, events: events[start..<end])
