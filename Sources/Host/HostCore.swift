@@ -273,7 +273,23 @@ actor HostCore {
             instanceTasks.append(Task(executorPreference: loop) { await self.runTodayWidget(id) })
         }
         for ext in sorted where ext.bundle.role == .widgetKit {
-            _ = await supervisor.ensureRunning(ext)
+            if case .failure = await supervisor.ensureRunning(ext) {
+                let id = ext.identifier
+                instanceTasks.append(Task(executorPreference: loop) { await self.launchUntilReady(id) })
+            }
+        }
+    }
+
+    /// Launches widget extension `id`, whose first launch failed before it said which widgets it
+    /// has, again after each failure's backoff, until it does or fails permanently — as the
+    /// system keeps trying a widget extension that crashes at launch, not giving up after one.
+    private func launchUntilReady(_ id: String) async {
+        while !isShutDown, let ext = supervisor.extensions[id] {
+            // ensureRunning waits for the backoff a failure scheduled before it launches again.
+            switch await supervisor.ensureRunning(ext) {
+            case .success, .failure(.failedPermanently), .failure(.shuttingDown): return
+            case .failure: continue
+            }
         }
     }
 

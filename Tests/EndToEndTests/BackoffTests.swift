@@ -79,3 +79,35 @@ private func select(_ events: [HostEvent], _ name: String, of bundle: String? = 
     for event in events where event.name == name && (bundle == nil || event.bundle == bundle) { result.append(event) }
     return result
 }
+
+/// An extension whose executable cannot be started at all.
+@Suite("Launch failures", .timeLimit(.minutes(2)))
+struct LaunchFailureTests {
+    @Test("a widget extension whose executable cannot be executed is launched again after 1 s, 2 s, 4 s on the run clock, then fails permanently")
+    func unstartable() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-unstartable-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let app = scratch.appendingPathComponent("Leaderboard.app")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: try Examples.app("Leaderboard.app")), to: app)
+        // A script whose interpreter does not exist: execve fails (ENOENT) on every launch.
+        let executable = app.appendingPathComponent("PlugIns/LeaderboardWidget.appex/LeaderboardWidget")
+        try FileManager.default.removeItem(at: executable)
+        try "#!/nonexistent/interpreter\n".write(to: executable, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+
+        try await withHost({
+            $0.clock = .virtual
+            $0.relaunchBackoff.permanentFailureCount = 4
+        }) { host in
+            try await host.install(app.path)
+            await host.start()
+            let failed = await host.advance(by: .seconds(3600)) { $0.kind == .extensionFailedPermanently }
+            #expect(failed?.bundle == "com.example.leaderboard.widget")
+            #expect(failed?.int("failures") == 4)
+            let events = await host.events()
+            #expect(select(events, "spawn.failed").count == 4)
+            #expect(select(events, "backoff.scheduled").compactMap { $0.double("delayMs") } == [1000, 2000, 4000])
+        }
+    }
+}
