@@ -48,6 +48,7 @@ actor HostCore {
                     \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
                     """)
             }
+            try HostCapabilities.check(for: configuration.sandbox.extensionUser)
             var policy = configuration.sandbox
             // The clock shim and its page (the virtual clock) live in the runtime directory.
             policy.readablePaths.append(configuration.dataDirectory + "/Runtime")

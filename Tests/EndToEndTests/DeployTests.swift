@@ -67,7 +67,7 @@ struct DeployTests {
     /// setpriv (util-linux), which runs a command with a given capability bounding set.
     static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: FileManager.default.isExecutableFile)
 
-    @Test("with only the Job's capabilities and no_new_privs, the host runs extensions under uids of their own and starts again on its data directory; one fewer (FOWNER) and it cannot",
+    @Test("with only the Job's capabilities and no_new_privs, the host runs extensions under uids of their own and starts again on its data directory; one fewer (FOWNER, KILL) and it refuses to start, naming it",
           .enabled(if: getuid() == 0 && setpriv != nil, "needs root and setpriv (util-linux) to run the host with a reduced capability set"))
     func capabilitiesSuffice() async throws {
         let granted = try Self.container()["securityContext"]?["capabilities"]?["add"]?.strings ?? []
@@ -93,8 +93,12 @@ struct DeployTests {
         var owner = stat()
         #expect(stat(data + "/Containers/com.example.leaderboard.widget", &owner) == 0)
         #expect((50_000...59_999).contains(owner.st_uid), "the container belongs to the extension's own uid, not \(owner.st_uid)")
-        let fewer = try await run(with: granted.filter { $0 != "FOWNER" })
-        #expect(fewer.status != 0 && fewer.error.contains("com.example.leaderboard.widget"), "\(fewer.status) \(fewer.error)")
+        // One fewer and the host refuses to start, naming it, rather than start extensions it
+        // cannot secure (FOWNER) or cannot kill (KILL: it would wait for them forever).
+        for missing in ["FOWNER", "KILL"] {
+            let fewer = try await run(with: granted.filter { $0 != missing })
+            #expect(fewer.status == 1 && fewer.error.contains("lacks CAP_\(missing)"), "\(fewer.status) \(fewer.error)")
+        }
     }
 
     @Test("the Containerfile builds the release host, its clock shim and the apps on the Swift 6.3 images, and installs what the Job runs")
