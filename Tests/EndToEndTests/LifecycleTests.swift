@@ -61,7 +61,8 @@ struct LifecycleTests {
 
     @Test("an activation can be asked for directly, and a kill is a real SIGKILL of a real process")
     func directActivation() async throws {
-        try await withHost { host in
+        // Idle for long: the chaos kill, not the 5 s idle budget, is to end it on a starved machine.
+        try await withHost({ $0.budgetOverrides.idle = .seconds(120) }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             let outcome = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             guard case .entry(let entry)? = outcome else { Issue.record("placeholder gave \(String(describing: outcome))"); return }

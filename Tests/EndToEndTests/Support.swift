@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import Testing
 
 /// The built example bundles (`make examples`).
 enum Examples {
@@ -55,8 +56,24 @@ extension ExtensionHost {
 
     /// Waits (real time) for an event named `name` matching `predicate`.
     func waitFor(_ name: String, timeout: Duration = .seconds(20),
+                 sourceLocation: SourceLocation = #_sourceLocation,
                  where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }) async throws -> HostEvent {
-        try await waitForEvent(timeout: timeout) { $0.name == name && predicate($0) }
+        do {
+            return try await waitForEvent(timeout: timeout) { $0.name == name && predicate($0) }
+        } catch HostError.timedOut {
+            throw WaitTimedOut(name: name, timeout: timeout, sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A wait of `waitFor` that ended without its event: which event, and where the test waited.
+struct WaitTimedOut: Error, CustomStringConvertible {
+    let name: String
+    let timeout: Duration
+    let sourceLocation: SourceLocation
+
+    var description: String {
+        "no matching \(name) event within \(timeout) (the wait at \(sourceLocation.fileName):\(sourceLocation.line))"
     }
 }
 

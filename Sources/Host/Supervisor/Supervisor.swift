@@ -114,11 +114,15 @@ final class Supervisor {
     func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
                   configuration: [UInt8] = [],
                   session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
-        let process: ExtensionProcess
-        switch await ensureRunning(ext) {
-        case .success(let p): process = p
-        case .failure(let failure): return failure.outcome
-        }
+        var process: ExtensionProcess
+        repeat {
+            switch await ensureRunning(ext) {
+            case .success(let p): process = p
+            case .failure(let failure): return failure.outcome
+            }
+            // Ready when ensureRunning returned, but its end may have come first: a launch whose
+            // waiters resume after its idle timer fired (a starved loop). Launch it again.
+        } while process.state != .ready
         let id = RequestID(nextRequest)
         nextRequest += 1
         let budget = kind.budget(in: ext.budgets)
