@@ -8,6 +8,11 @@ import PackageDescription
 ///   CoreLocation, NotificationCenter, os and OSLog, so one product dependency makes every import
 ///   work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
+/// - `SandglassTesting`: the harness's testing power on top of the host: chaos (kills at protocol
+///   steps, of the host itself too; suspension; memory pressure; the stress plan and its
+///   summary), the invariant checker, the fixture HTTP server.
+/// - `SandglassReport`: what is made of a run's event log: the HTML report, the Perfetto trace,
+///   the run analysis, and the shards of a campaign that are merged into one.
 /// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
 ///
@@ -18,6 +23,8 @@ let package = Package(
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
+        .library(name: "SandglassTesting", targets: ["SandglassTesting"]),
+        .library(name: "SandglassReport", targets: ["SandglassReport"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
         .executable(name: "sandglass", targets: ["sandglass"]),
@@ -96,6 +103,24 @@ let package = Package(
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
             ]
         ),
+        /// Chaos, invariants and the fixture server: test-only power, reaching into the host
+        /// through its `package` hooks.
+        .target(
+            name: "SandglassTesting",
+            dependencies: [
+                "SandglassHost",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/Testing"
+        ),
+        /// Reports, traces and run analysis, made from event logs.
+        .target(
+            name: "SandglassReport",
+            dependencies: ["SandglassHost", "SandglassIPC"],
+            path: "Sources/Report"
+        ),
         .target(
             name: "SandglassDaemon",
             dependencies: [
@@ -115,6 +140,8 @@ let package = Package(
             name: "sandglass",
             dependencies: [
                 "SandglassHost",
+                "SandglassTesting",
+                "SandglassReport",
                 "SandglassDaemon",
                 "CSandbox",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -131,14 +158,14 @@ let package = Package(
         .testTarget(
             name: "HostTests",
             dependencies: [
-                "SandglassHost", "CSandbox", "sandbox-probe", "SandglassIPC",
+                "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "SandglassIPC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/HostTests"
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

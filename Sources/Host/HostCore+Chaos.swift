@@ -3,8 +3,8 @@ import Glibc
 
 /// Chaos testing on the loop: kills armed at protocol steps, suspension, memory limits.
 extension HostCore {
-    func armStepKill(_ step: ProtocolStep, bundle: String?, target: ChaosTarget) -> UInt64 {
-        chaos.arm(step, bundle: bundle, target: target)
+    func armStepKill(_ step: ProtocolStep, bundle: String?, killsHost: Bool) -> UInt64 {
+        chaos.arm(step, bundle: bundle, killsHost: killsHost)
     }
 
     func disarmStepKill(_ id: UInt64) -> Bool {
@@ -79,5 +79,14 @@ extension HostCore {
 
     func stopReloads() {
         scheduler.stop()
+    }
+
+    /// Calls `body` after `delay` of run time, marking the wait as the server's.
+    func holdForServer(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        clock.beginServerHold()
+        clock.schedule(after: delay) { [clock] in
+            clock.endServerHold()
+            body()
+        }
     }
 }

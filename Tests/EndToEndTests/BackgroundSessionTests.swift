@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// Background downloads end to end: a real HTTP server on 127.0.0.1, real extension processes,

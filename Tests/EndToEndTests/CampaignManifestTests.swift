@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassReport
 import Testing
 
 /// The Kubernetes indexed Job in deploy/: each pod's JOB_COMPLETION_INDEX becomes its --shard,

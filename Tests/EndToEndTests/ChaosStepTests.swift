@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// Kills armed at each named protocol step fire there, and the host recovers exactly as the

@@ -1,6 +1,8 @@
 import Foundation
 import SandglassDaemon
 import SandglassHost
+import SandglassReport
+import SandglassTesting
 import Testing
 
 /// `sandglass serve` as a real daemon: the control socket (mode 0600) and `sandglass ctl`, the

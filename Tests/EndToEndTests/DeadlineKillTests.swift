@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @_spi(Measurements) import SandglassHost
+import SandglassTesting
 import Testing
 
 /// Budget kills do not wait for the host's loop: its deadline thread SIGKILLs a hanging

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// The death of the host loses nothing: `sandglass run` is SIGKILLed in the middle of a

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @_spi(Measurements) import SandglassHost
+import SandglassTesting
 import Testing
 
 /// The root host must never follow a path an extension can change (issue #13): symbolic links

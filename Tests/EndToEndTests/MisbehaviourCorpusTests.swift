@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// The misbehaviour corpus all at once in one host — Misbehaving.app's ten extensions, the

@@ -1,5 +1,7 @@
 import Foundation
 import SandglassHost
+import SandglassReport
+import SandglassTesting
 import Testing
 
 /// Reports and traces of real runs: the page opens in a real browser without script errors; the

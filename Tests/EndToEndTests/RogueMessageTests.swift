@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// Rogue.app's extensions speak the protocol themselves and attack the host with what the

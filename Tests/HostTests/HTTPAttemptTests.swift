@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 @testable import SandglassHost
 import SandglassIPC
+import SandglassTesting
 import Testing
 
 /// HTTP attempts against the real fixture server on 127.0.0.1.

@@ -1,4 +1,5 @@
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// Each invariant holds on a good log and fails on a crafted one that breaks it.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SandglassHost
+@testable import SandglassReport
 import Testing
 
 /// The report's reading of a run: processes, activations, kills, relaunches linked to their

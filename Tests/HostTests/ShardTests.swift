@@ -1,4 +1,5 @@
 @testable import SandglassHost
+import SandglassReport
 import Testing
 
 /// `--shard i/n`: the shards of a campaign do its work exactly once between them.

@@ -1,4 +1,5 @@
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// `--seed N` reproduces the choices: the plan is a function of the seed alone.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SandglassHost
+import SandglassReport
 import Testing
 
 /// The Perfetto trace: valid JSON, a track per extension process, activations as complete

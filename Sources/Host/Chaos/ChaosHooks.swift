@@ -9,7 +9,8 @@ final class ChaosHooks {
         let id: UInt64
         let step: ProtocolStep
         let bundle: String?
-        let target: ChaosTarget
+        /// Whether the kill is of the host process itself (else of the extension).
+        let killsHost: Bool
     }
 
     private var arms: [Arm] = []
@@ -24,10 +25,10 @@ final class ChaosHooks {
         self.log = log
     }
 
-    func arm(_ step: ProtocolStep, bundle: String?, target: ChaosTarget) -> UInt64 {
+    func arm(_ step: ProtocolStep, bundle: String?, killsHost: Bool) -> UInt64 {
         let id = nextID
         nextID += 1
-        arms.append(Arm(id: id, step: step, bundle: bundle, target: target))
+        arms.append(Arm(id: id, step: step, bundle: bundle, killsHost: killsHost))
         return id
     }
 
@@ -53,16 +54,12 @@ final class ChaosHooks {
               let index = arms.firstIndex(where: { $0.step == step && ($0.bundle == nil || $0.bundle == ext.identifier) })
         else { return }
         let arm = arms.remove(at: index)
-        switch arm.target {
-        case .extension:
-            killExtension(ext, process, "chaos at step \(step.rawValue)")
-        case .host:
-            log.emit(.hostKilled, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                     ("step", .string(step.rawValue)), ("hostPid", .int(Int64(getpid()))),
-                                     ("detail", .string("chaos: the host SIGKILLs itself at step \(step.rawValue)"))])
-            Glibc.kill(getpid(), SIGKILL)
-            // SIGKILL of oneself is delivered before kill(2) returns; nothing runs after it.
-            while true { pause() }
-        }
+        guard arm.killsHost else { return killExtension(ext, process, "chaos at step \(step.rawValue)") }
+        log.emit(.hostKilled, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                                 ("step", .string(step.rawValue)), ("hostPid", .int(Int64(getpid()))),
+                                 ("detail", .string("chaos: the host SIGKILLs itself at step \(step.rawValue)"))])
+        Glibc.kill(getpid(), SIGKILL)
+        // SIGKILL of oneself is delivered before kill(2) returns; nothing runs after it.
+        while true { pause() }
     }
 }

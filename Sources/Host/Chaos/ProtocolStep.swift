@@ -1,7 +1,10 @@
 /// A named step of the conversation between the host and an extension, where chaos testing
-/// can SIGKILL the extension — or the host itself — at the exact moment it is reached.
+/// can SIGKILL the extension — or the host itself — at the exact moment it is reached (with
+/// `SandglassTesting`):
 ///
 /// ```swift
+/// import SandglassTesting
+///
 /// await host.killAt(.completionSent, of: "com.example.downloader.widget")
 /// await host.killAt(.acknowledgementJournaled, target: .host)   // a real host death
 /// ```

@@ -126,7 +126,7 @@ final class RunClock {
     }
 
     /// Marks a response that a server waits to send on this clock (the fixture server's `delay`
-    /// and `interval` with ``ExtensionHost/fixturePacing``): while every request in flight is so
+    /// and `interval` with `fixturePacing` of `SandglassTesting`): while every request in flight is so
     /// held, the network does not hold the virtual clock, and the wait is a jump.
     func beginServerHold() { serverHolds += 1 }
     func endServerHold() {
@@ -174,12 +174,12 @@ final class RunClock {
 
 extension Duration {
     /// The whole duration in nanoseconds (negative durations count as 0).
-    var nanoseconds: UInt64 {
+    package var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }
         return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 
     /// The duration in milliseconds, as a Double.
-    var milliseconds: Double { Double(nanoseconds) / 1e6 }
+    package var milliseconds: Double { Double(nanoseconds) / 1e6 }
 }

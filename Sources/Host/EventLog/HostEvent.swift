@@ -62,7 +62,7 @@ public struct HostEvent: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// `t` with at most three decimals (microseconds), without a trailing `.0`.
-func format3(_ value: Double) -> String {
+package func format3(_ value: Double) -> String {
     let micro = (value * 1000).rounded()
     let whole = Int64(micro / 1000)
     let frac = Int64(abs(micro.truncatingRemainder(dividingBy: 1000)))

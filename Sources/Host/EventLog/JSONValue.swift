@@ -106,7 +106,7 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    init(foundation object: Any) {
+    package init(foundation object: Any) {
         switch object {
         case let s as String: self = .string(s)
         case let n as NSNumber:

@@ -16,7 +16,7 @@ public final class ManagedExtension {
     /// extensions have uids of their own.
     var appGroupGids: [UInt32] = []
     /// The budgets it runs under (defaults, its SandglassLimits, the run's overrides); the
-    /// memory limit may be changed during a run (``ExtensionHost/setMemoryLimit(_:bytes:)``).
+    /// memory limit may be changed during a run (`setMemoryLimit(_:bytes:)` of `SandglassTesting`).
     public internal(set) var budgets: Budgets
     /// The last `hello` it sent.
     public internal(set) var hello: Hello?

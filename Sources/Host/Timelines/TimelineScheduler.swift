@@ -360,6 +360,6 @@ final class TimelineScheduler {
 }
 
 /// `2026-11-21T21:40:00.000Z` for seconds since 1970.
-func iso8601(_ seconds: Double) -> String {
+package func iso8601(_ seconds: Double) -> String {
     Date(timeIntervalSince1970: seconds).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
 }

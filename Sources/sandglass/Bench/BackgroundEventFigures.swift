@@ -1,6 +1,7 @@
 import CSandbox
 import Foundation
 @_spi(Measurements) import SandglassHost
+import SandglassTesting
 
 
 /// Background-event latency with the Downloader example and the fixture server on 127.0.0.1:

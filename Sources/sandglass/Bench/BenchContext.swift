@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassReport
 
 /// What every figure of a bench run shares: where the examples are, how many samples, progress.
 struct BenchContext: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassReport
 
 /// Everything one bench run measured: the latency figures beside their baselines, the scalar
 /// figures, and the explanations — rendered as the terminal table, the JSON and the HTML page.

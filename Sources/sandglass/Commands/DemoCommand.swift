@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SandglassHost
+import SandglassTesting
 
 /// `sandglass demo`: the whole story on the example apps, in a few seconds.
 struct DemoCommand: AsyncParsableCommand {

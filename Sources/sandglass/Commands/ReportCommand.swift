@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SandglassHost
+import SandglassReport
 
 /// `sandglass report LOG.jsonl… -o report.html`: one self-contained HTML page of one or more runs.
 struct ReportCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassReport
 
 /// What a command that runs a host writes besides the trace and the log: the progress line,
 /// the Perfetto trace (`--trace`) and the HTML report (`--report`). `run` uses it; `stress`

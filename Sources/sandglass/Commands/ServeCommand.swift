@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SandglassDaemon
 import SandglassHost
+import SandglassReport
 import ServiceLifecycle
 
 /// `sandglass serve`: the host as a daemon, with a control socket and Prometheus metrics.

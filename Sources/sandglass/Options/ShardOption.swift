@@ -1,5 +1,6 @@
 import ArgumentParser
 import SandglassHost
+import SandglassReport
 
 /// `--shard INDEX/COUNT`: this process does shard INDEX (from 0) of a campaign split COUNT
 /// ways — item `k` (an iteration of `stress`, a sample of a `bench` figure) is done by shard

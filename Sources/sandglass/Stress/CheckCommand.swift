@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SandglassHost
+import SandglassTesting
 
 /// `sandglass check F.jsonl`: the invariants over any event log.
 struct CheckCommand: AsyncParsableCommand {

@@ -2,6 +2,8 @@ import CSandbox
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassReport
+import SandglassTesting
 import Synchronization
 
 /// Runs a stress plan: one host process per epoch on a shared data directory, SIGKILLed and

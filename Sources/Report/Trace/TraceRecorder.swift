@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// Writes a running host's trace as it goes: `run --trace F.json` (and any command that runs
 /// a host) adds it with one line, and finishes it after the host has shut down.
 ///

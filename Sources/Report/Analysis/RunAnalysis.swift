@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import SandglassIPC
 
 /// What a run's events say, arranged for a report: each extension's processes with their

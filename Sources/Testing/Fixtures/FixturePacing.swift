@@ -1,4 +1,5 @@
 import NIOCore
+import SandglassHost
 
 /// The time the fixture server's `delay` and `interval` pass on.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 extension RunAnalysis {
     /// Reads the events one by one into the analysis's parts.

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 /// Checks the ``Invariant``s over an event log — one host's, or several hosts' one after the
 /// other (each beginning with `run.start`), as `sandglass stress` writes it across host

@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// What a chaos run did and what it proved, counted from its (merged) event log: printed at
 /// the end of `sandglass stress` and recorded as `stress.end`.
 public struct StressSummary: Sendable, CustomStringConvertible {

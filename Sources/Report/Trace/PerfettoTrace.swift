@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 /// A Chrome / Perfetto trace-event file (JSON array format), written as events arrive: a run
 /// that dies leaves a file without its closing bracket, which Perfetto and `chrome://tracing`

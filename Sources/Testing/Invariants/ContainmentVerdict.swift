@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// How the host contained an extension's misbehaviour, read from the event log — the typed
 /// verdict of the misbehaviour corpus (`Examples/MisbehavingWidget`).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandglassHost
 import Synchronization
 
 /// Runs the chaos of one host's epoch of a ``StressPlan``: each iteration's ``ChaosAction``

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 extension HTMLReport {
     /// Each widget's entries over time: a strip on the run's time axis showing which entry was on

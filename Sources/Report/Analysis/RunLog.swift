@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 /// One run read back from an event log (`--log F.jsonl`): its events from `run.start` on, and
 /// where they came from. A report or a trace is made from one or more of these — the shards of a

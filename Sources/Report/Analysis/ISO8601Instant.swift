@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 /// Reads the ISO 8601 dates of the event log (`2026-11-21T22:13:40.641Z`) back into seconds
 /// since 1970, without a formatter (a report reads thousands of them).

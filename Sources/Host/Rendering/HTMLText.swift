@@ -1,7 +1,7 @@
-/// Escaping for text and attribute values placed in the report's HTML and SVG.
-enum HTMLText {
+/// Escaping for text and attribute values placed in HTML and SVG: the widget drawings and the run report.
+package enum HTMLText {
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped (safe in element text and quoted attributes).
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -18,12 +18,12 @@ enum HTMLText {
     }
 
     /// `text` cut to `limit` characters with an ellipsis.
-    static func clip(_ text: String, _ limit: Int) -> String {
+    package static func clip(_ text: String, _ limit: Int) -> String {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
     /// A number for SVG coordinates: at most two decimals.
-    static func coordinate(_ value: Double) -> String {
+    package static func coordinate(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// One step of a chaos run, chosen by the seed alone (never by what happened before), so that
 /// the same seed makes the same choices. `target` indexes the run's widget extensions in
 /// bundle-identifier order (modulo their count).

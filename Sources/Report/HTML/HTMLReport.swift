@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 /// The report of one or more runs as a single, self-contained HTML file — styles, script and
 /// charts inline, nothing fetched from the network — for a person to open in a browser.

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import SandglassHost
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 for tests, the demo and benchmarks: deterministic bodies,

@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// One breach of an ``Invariant``, with what shows it.
 public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
     /// The invariant broken.

@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// Every choice of a `sandglass stress` run, from its seed: which fault each iteration injects,
 /// at which step or moment, on which extension, where the host dies and how. Each choice is a
 /// function of the seed and its own coordinates (the iteration's number, the epoch's), so the

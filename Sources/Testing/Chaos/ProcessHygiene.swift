@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandglassHost
 
 /// What a process leaves behind: its open descriptors and its zombie children. `sandglass
 /// stress` measures the host against these after each clean shutdown.

@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// The verdicts of an ``InvariantChecker`` run.
 public struct InvariantReport: Sendable, CustomStringConvertible {
     /// One verdict per invariant, in `Invariant.allCases` order.

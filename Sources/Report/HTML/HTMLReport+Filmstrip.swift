@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import SandglassIPC
 
 extension HTMLReport {

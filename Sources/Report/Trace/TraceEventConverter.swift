@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// Turns host events into Chrome trace events (the JSON that Perfetto and `chrome://tracing`
 /// open): one track per extension process, its activations as complete slices (`ph: "X"`) on
 /// one or more "activations" threads (overlapping activations get a thread each), its

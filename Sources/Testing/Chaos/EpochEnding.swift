@@ -1,3 +1,5 @@
+import SandglassHost
+
 /// How a host's stretch of a stress run (an epoch) ends.
 public enum EpochEnding: Sendable, Hashable, CustomStringConvertible {
     /// A clean shutdown (the last epoch drains its downloads first).

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 
 extension HTMLReport {
     /// The lifecycle chart of one run: a row per extension with its processes (activations on
