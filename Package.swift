@@ -1,6 +1,24 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The language settings every Swift target builds with (the probe adds the Swift 5 mode).
+let swiftSettings: [SwiftSetting] = [
+    // `any P` for every existential, so that what costs a box says so.
+    .enableUpcomingFeature("ExistentialAny"),
+    // A file uses members only from the modules it imports itself.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // Nonisolated async functions run on the caller's actor (the host's loop-confined parts:
+    // on the host, whose executor is its event loop), not on the global executor.
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    // A conformance of a global-actor-isolated type is isolated to that actor.
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    // A `[weak x]` capture is a constant, as a capture list's other entries are.
+    .enableUpcomingFeature("ImmutableWeakCaptures"),
+    // Not InternalImportsByDefault: every module a public declaration names would need
+    // `public import` in every such file, and what `import WidgetKit` or `import SandglassHost`
+    // brings into a user's file would change.
+]
+
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
@@ -46,39 +64,45 @@ let package = Package(
     targets: [
         .target(
             name: "SandglassIPC",
-            path: "Sources/IPC"
+            path: "Sources/IPC",
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "WidgetKit",
             dependencies: ["SandglassIPC", "SwiftUI", "Intents"],
-            path: "Sources/Extension"
+            path: "Sources/Extension",
+            swiftSettings: swiftSettings
         ),
         /// The views of widgets: the subset of SwiftUI that WidgetKit permits, evaluated and laid
         /// out in the extension's process.
         .target(
             name: "SwiftUI",
             dependencies: ["SandglassIPC", "AppIntents"],
-            path: "Sources/SwiftUI"
+            path: "Sources/SwiftUI",
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "AppIntents",
-            path: "Sources/AppIntents"
+            path: "Sources/AppIntents",
+            swiftSettings: swiftSettings
         ),
         /// `INIntent` and `INObject` for `IntentConfiguration` widgets (`import Intents`).
-        .target(name: "Intents", path: "Sources/Intents"),
+        .target(name: "Intents", path: "Sources/Intents", swiftSettings: swiftSettings),
         .target(
             name: "CoreLocation",
             dependencies: ["WidgetKit", "SandglassIPC"],
-            path: "Sources/CoreLocation"
+            path: "Sources/CoreLocation",
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "NotificationCenter",
             dependencies: ["WidgetKit"],
-            path: "Sources/NotificationCenter"
+            path: "Sources/NotificationCenter",
+            swiftSettings: swiftSettings
         ),
         /// `Logger` and `os_log` (`import os`, `import OSLog`): messages to the host's event log.
-        .target(name: "os", dependencies: ["WidgetKit", "SandglassIPC"], path: "Sources/os"),
-        .target(name: "OSLog", dependencies: ["os"], path: "Sources/OSLog"),
+        .target(name: "os", dependencies: ["WidgetKit", "SandglassIPC"], path: "Sources/os", swiftSettings: swiftSettings),
+        .target(name: "OSLog", dependencies: ["os"], path: "Sources/OSLog", swiftSettings: swiftSettings),
         .target(
             name: "CSandbox",
             path: "Sources/CSandbox",
@@ -97,11 +121,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Host",
-            swiftSettings: [
-                // Async methods of the host's loop-confined parts run on the caller's actor
-                // (the host, whose executor is its event loop), not on the global executor.
-                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-            ]
+            swiftSettings: swiftSettings
         ),
         /// Chaos, invariants and the fixture server: test-only power, reaching into the host
         /// through its `package` hooks.
@@ -113,13 +133,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Sources/Testing"
+            path: "Sources/Testing",
+            swiftSettings: swiftSettings
         ),
         /// Reports, traces and run analysis, made from event logs.
         .target(
             name: "SandglassReport",
             dependencies: ["SandglassHost", "SandglassIPC"],
-            path: "Sources/Report"
+            path: "Sources/Report",
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "SandglassDaemon",
@@ -134,7 +156,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            path: "Sources/Daemon"
+            path: "Sources/Daemon",
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "sandglass",
@@ -145,16 +168,18 @@ let package = Package(
                 "SandglassDaemon",
                 "CSandbox",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
-            path: "Sources/sandglass"
+            path: "Sources/sandglass",
+            swiftSettings: swiftSettings
         ),
-        .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"], path: "Tests/WidgetKitTests"),
+        .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests", swiftSettings: swiftSettings),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"], path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
-        .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostTests",
             dependencies: [
@@ -163,9 +188,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            path: "Tests/HostTests"
+            path: "Tests/HostTests",
+            swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,7 +34,7 @@ public protocol AppIntent: Sendable {
     init()
 
     /// Does what the intent is for.
-    func perform() async throws -> PerformResult
+    @concurrent func perform() async throws -> PerformResult
 }
 
 extension AppIntent {
@@ -43,7 +43,7 @@ extension AppIntent {
 
 extension AppIntent where PerformResult == IntentResultContainer {
     /// Does nothing: the default for intents that only carry a configuration.
-    public func perform() async throws -> IntentResultContainer { .result() }
+    @concurrent public func perform() async throws -> IntentResultContainer { .result() }
 }
 
 /// What `perform()` returns.

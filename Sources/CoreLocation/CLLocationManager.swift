@@ -1,4 +1,5 @@
 import Dispatch
+import SandglassIPC
 import Synchronization
 
 /// Where a widget gets its location, and what it may know about its authorization.

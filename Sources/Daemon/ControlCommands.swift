@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 
 /// Carries out control requests on a running host: what each `sandglass ctl` command does.
 public struct ControlCommands: Sendable {

@@ -1,4 +1,5 @@
 import SandglassIPC
+import Synchronization
 
 /// Asks WidgetKit to reload the timelines of the containing app's widgets.
 ///

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// App groups: the containing app's side of the containers it shares with its extensions.
 extension ExtensionHost {
     /// The container of app group `identifier`, as its containing app sees it (`app`: the

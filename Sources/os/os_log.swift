@@ -8,7 +8,7 @@ import Foundation
 /// ignored). Objects (`%@`) and C strings (`%s`) are private unless marked public; numbers are
 /// public unless marked private — Apple's rules.
 public func os_log(_ message: StaticString, dso: UnsafeRawPointer? = #dsohandle, log: OSLog = .default,
-                   type: OSLogType = .default, _ args: CVarArg...) {
+                   type: OSLogType = .default, _ args: any CVarArg...) {
     guard log.isEnabled(type: type) else { return }
     let text = LogFormat.format(message.description, args, revealsPrivate: LogSink.revealsPrivate)
     LogSink.write(type, subsystem: log.subsystem, category: log.category, text)
@@ -40,7 +40,7 @@ public func os_log(dso: UnsafeRawPointer = #dsohandle, _ message: OSLogMessage) 
 
 /// The printf-style formatter of `os_log`.
 enum LogFormat {
-    static func format(_ format: String, _ args: [CVarArg], revealsPrivate: Bool) -> String {
+    static func format(_ format: String, _ args: [any CVarArg], revealsPrivate: Bool) -> String {
         var out = ""
         var next = args.makeIterator()
         let chars = Array(format.unicodeScalars)
@@ -99,7 +99,7 @@ enum LogFormat {
     }
 
     /// One argument under its conversion; whether it is a number (public by default).
-    private static func render(_ conversion: Unicode.Scalar, spec: String, _ arg: CVarArg?) -> (String, Bool) {
+    private static func render(_ conversion: Unicode.Scalar, spec: String, _ arg: (any CVarArg)?) -> (String, Bool) {
         guard let arg else { return ("<missing argument>", true) }
         switch conversion {
         case "d", "i":
@@ -123,7 +123,7 @@ enum LogFormat {
         }
     }
 
-    private static func integer(_ arg: CVarArg) -> Int64 {
+    private static func integer(_ arg: any CVarArg) -> Int64 {
         switch arg {
         case let v as Int: Int64(v)
         case let v as Int8: Int64(v)
@@ -142,7 +142,7 @@ enum LogFormat {
         }
     }
 
-    private static func floating(_ arg: CVarArg) -> Double {
+    private static func floating(_ arg: any CVarArg) -> Double {
         switch arg {
         case let v as Double: v
         case let v as Float: Double(v)

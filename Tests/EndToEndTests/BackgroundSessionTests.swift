@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import SandglassTesting
 import Testing
 

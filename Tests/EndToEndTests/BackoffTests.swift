@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Crash-loop backoff on real processes: exponential delays with a cap on the run clock, the

@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Reload budgets on real processes and the virtual clock: the ledger in the event log, the

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Background downloads to a server that is not there: each attempt fails at once (a refused

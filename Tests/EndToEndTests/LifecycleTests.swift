@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// The foundation end to end: real extension processes from the example bundles, in a real host.

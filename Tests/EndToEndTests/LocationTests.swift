@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Location in widgets end to end: the Nearby example's CLLocationManager in a real process,

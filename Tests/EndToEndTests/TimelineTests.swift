@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Timelines in the host: recorded as the extension encoded them, reloaded by policy and on request.

@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Today extensions end to end: real processes made by NSExtensionMain() from the principal

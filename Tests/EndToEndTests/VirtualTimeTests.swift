@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 import Testing
 
 /// The extension's own `Date()` follows the virtual clock: unmodified provider code, a preloaded

@@ -1,4 +1,5 @@
 @testable import SandglassHost
+import SandglassIPC
 import Testing
 
 /// A bundle's `SandglassLimits` lower its budgets and never raise them.

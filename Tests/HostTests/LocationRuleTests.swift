@@ -1,4 +1,5 @@
 @testable import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Who may receive location: the seed's matrix of the app's authorization × the widget's

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SandglassHost
+import SandglassIPC
 import Testing
 
 /// Scenario files: the shipped ones load; mistakes are refused naming file and key;

@@ -1,3 +1,4 @@
+import AppIntents
 import Synchronization
 import SwiftUI
 @testable import WidgetKit

@@ -1,5 +1,6 @@
 import NotificationCenter
 import SandglassIPC
+import Synchronization
 import Testing
 @testable import WidgetKit
 

@@ -30,8 +30,8 @@ public protocol AppIntentTimelineProvider: SendableMetatype {
     func placeholder(in context: Context) -> Entry
 
     /// The entry for a transient display (the gallery when `context.isPreview` is `true`).
-    func snapshot(for configuration: Intent, in context: Context) async -> Entry
+    @concurrent func snapshot(for configuration: Intent, in context: Context) async -> Entry
 
     /// The entries for now and, optionally, later, with a policy for the next reload.
-    func timeline(for configuration: Intent, in context: Context) async -> Timeline<Entry>
+    @concurrent func timeline(for configuration: Intent, in context: Context) async -> Timeline<Entry>
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import SandglassIPC
+import Synchronization
 
 /// `WidgetCenter.getCurrentConfigurations`: asks the host which of the extension's widgets are
 /// on screen, with their configurations, and makes each configuration's intent.
@@ -18,7 +19,7 @@ final class CurrentConfigurations: RuntimeService {
         let description: String
     }
 
-    func handle(_ message: Message, runtime: RuntimeConnection) -> Bool {
+    func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool {
         switch message {
         case .currentConfigurations, .error:
             requests.fulfil(message)
@@ -62,7 +63,7 @@ extension WidgetCenter {
     }
 
     /// The app's widgets on screen, with their kinds, families and configurations.
-    public func currentConfigurations() async throws -> [WidgetInfo] {
+    @concurrent public func currentConfigurations() async throws -> [WidgetInfo] {
         try await withCheckedThrowingContinuation { continuation in
             getCurrentConfigurations { continuation.resume(with: $0) }
         }

@@ -83,7 +83,7 @@ extension BackgroundSessionHandler {
     /// `backgroundTask(_:action:)`: the action runs in a `Task`; its return is the completion.
     init<Request: Sendable, Response: Sendable>(
         _ task: BackgroundTask<Request, Response>,
-        action: @escaping @Sendable (Request) async -> Response
+        action: @escaping @concurrent @Sendable (Request) async -> Response
     ) {
         matching = task.matching
         accepts = { task.accepts($0) }

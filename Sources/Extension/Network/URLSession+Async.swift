@@ -1,3 +1,5 @@
+import SandglassIPC
+
 /// The async forms of the inline session's requests. Each creates a task, resumes it, and
 /// cancels it when the calling `Task` is cancelled (throwing `URLError.cancelled`). Not in
 /// background sessions: as on Apple platforms, that stops the process.
@@ -10,12 +12,12 @@ extension URLSession {
     ///
     /// `delegate` is accepted for source compatibility; the host handles redirects and
     /// authentication itself, so it is not called.
-    public func data(from url: URL, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
+    @concurrent public func data(from url: URL, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
         try await data(for: URLRequest(url: url), delegate: delegate)
     }
 
     /// The body and response for `request`.
-    public func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
+    @concurrent public func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
         refuseCompletionHandler("data(for:)")
         let task = adopt(URLSessionDataTask(session: self, kind: .data, request: request), .delegate)
         return try await withTaskCancellationHandler {
@@ -29,12 +31,12 @@ extension URLSession {
     }
 
     /// The body of `url` in a file, and the response. The file is yours: move or delete it.
-    public func download(from url: URL, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
+    @concurrent public func download(from url: URL, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url), delegate: delegate)
     }
 
     /// The body of `request` in a file, and the response. The file is yours: move or delete it.
-    public func download(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
+    @concurrent public func download(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
         refuseCompletionHandler("download(for:)")
         let task = adopt(URLSessionDownloadTask(session: self, kind: .download, request: request), .delegate)
         return try await withTaskCancellationHandler {

@@ -1,5 +1,6 @@
 import Dispatch
 import SandglassIPC
+import Synchronization
 
 /// How a session registers its tasks with the host and applies the host's events: in order, on
 /// the session's delivery queue, each delegate call run to its end on the delegate queue.

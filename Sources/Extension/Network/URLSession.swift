@@ -263,7 +263,7 @@ open class URLSession: NSObject, @unchecked Sendable {
     }
 
     /// Every task of the session that has not completed.
-    open var allTasks: [URLSessionTask] {
+    @concurrent open var allTasks: [URLSessionTask] {
         get async {
             await withCheckedContinuation { continuation in
                 getAllTasks { continuation.resume(returning: $0) }

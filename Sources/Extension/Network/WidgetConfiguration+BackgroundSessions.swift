@@ -52,7 +52,7 @@ extension WidgetConfiguration {
     /// ```
     nonisolated public func backgroundTask<D, R>(
         _ task: BackgroundTask<D, R>,
-        action: @escaping @Sendable (D) async -> R
+        action: @escaping @concurrent @Sendable (D) async -> R
     ) -> some WidgetConfiguration where D: Sendable, R: Sendable {
         let handler = BackgroundSessionHandler(task, action: action)
         return _ModifiedWidgetConfiguration(base: self) { $0.backgroundSessionHandlers.append(handler) }

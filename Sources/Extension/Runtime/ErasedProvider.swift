@@ -1,3 +1,5 @@
+import Intents
+
 /// A timeline entry on its way from a provider's completion to the encoder and the renderer.
 ///
 /// Apple's API does not require entries to be `Sendable`; like WidgetKit itself, the SDK hands

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import SandglassIPC
+import Synchronization
 
 /// The process entry point behind `@main` on a `Widget` or `WidgetBundle`.
 ///

@@ -8,7 +8,7 @@ import Synchronization
 @_spi(SandglassRuntime)
 public protocol RuntimeService: AnyObject, Sendable {
     /// Handles `message` when it is this service's, and returns whether it was.
-    func handle(_ message: Message, runtime: RuntimeConnection) -> Bool
+    func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool
 }
 
 /// What a service may do with the connection to the host.

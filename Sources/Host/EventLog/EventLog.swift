@@ -10,7 +10,7 @@ protocol EventSink: AnyObject {
 /// Confined to the host's loop thread.
 final class EventLog {
     private let clock: RunClock
-    private var sinks: [EventSink] = []
+    private var sinks: [any EventSink] = []
     private var subscribers: [UInt64: AsyncStream<HostEvent>.Continuation] = [:]
     /// Called synchronously, on the loop, right after each event is recorded (the host's own
     /// reactions, such as kills armed for a protocol step).
@@ -48,7 +48,7 @@ final class EventLog {
         self.clock = clock
     }
 
-    func add(_ sink: EventSink) {
+    func add(_ sink: any EventSink) {
         sinks.append(sink)
     }
 

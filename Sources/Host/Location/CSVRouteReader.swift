@@ -1,3 +1,5 @@
+import Foundation
+
 /// The CSV form of a route file (see ``RouteFile``).
 enum CSVRouteReader {
     private enum Column { case seconds, latitude, longitude, altitude }

@@ -1,5 +1,6 @@
 import CSandbox
 import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 

@@ -1,4 +1,5 @@
 import CSandbox
+import Foundation
 import Glibc
 import SandglassIPC
 

@@ -1,4 +1,5 @@
 import CSandbox
+import Foundation
 import SandglassIPC
 
 /// The container quota (``Budgets/containerBytes``, ``Budgets/containerInodes``): this

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of the reload ledger: a decision about a widget's reload, read from the event log
 /// (`reload.requested`, `reload.denied`, `reload.coalesced`).
 ///

@@ -67,7 +67,7 @@ public final class UIImage: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// `preparingThumbnail(of:)`, asynchronously.
-    public func byPreparingThumbnail(ofSize size: CGSize) async -> UIImage? {
+    @concurrent public func byPreparingThumbnail(ofSize size: CGSize) async -> UIImage? {
         preparingThumbnail(of: size)
     }
 

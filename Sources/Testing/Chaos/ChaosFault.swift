@@ -1,3 +1,5 @@
+import Foundation
+
 /// The kinds of fault `sandglass stress --faults LIST` injects (all by default).
 public enum ChaosFault: String, Sendable, Hashable, CaseIterable, Comparable {
     /// SIGKILL of an extension at a random moment of an activation (launch, request, reply …).

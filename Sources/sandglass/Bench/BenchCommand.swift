@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Measurements) import SandglassHost
+import SandglassReport
 
 /// `sandglass bench`: each figure beside a baseline measured in the same run, as a ratio.
 struct BenchCommand: AsyncParsableCommand {

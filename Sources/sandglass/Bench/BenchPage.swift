@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassReport
 
 /// The bench run as one self-contained HTML page (no script, no network): the figures beside
 /// their baselines with verdicts, each latency distribution plotted as inline SVG (percentile on

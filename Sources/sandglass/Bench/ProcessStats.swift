@@ -1,3 +1,4 @@
+import CSandbox
 import Foundation
 import Glibc
 

@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassIPC
 
 /// The total length of the union of the intervals.
 private func unionLength(_ intervals: [(Double, Double)]) -> Double {

@@ -5,6 +5,7 @@ import SandglassDaemon
 import SandglassHost
 import SandglassReport
 import ServiceLifecycle
+import UnixSignals
 
 /// `sandglass serve`: the host as a daemon, with a control socket and Prometheus metrics.
 struct ServeCommand: AsyncParsableCommand {

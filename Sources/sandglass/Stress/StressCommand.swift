@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SandglassHost
+import SandglassReport
 import SandglassTesting
 
 /// `sandglass stress APP.app… --seed N`: seeded chaos with invariants.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassIPC
 import SandglassTesting
 
 /// `sandglass stress-worker`: one host of a stress run, as a process of its own so that its
