@@ -106,7 +106,7 @@ actor HostCore {
     /// Where each installed app was installed from, by its bundle identifier.
     private var installedFrom: [String: String] = [:]
     private var instanceTasks: [Task<Void, Never>] = []
-    private var changeTimers: [TimerID] = []
+    private var changeTimers: [RunClock.Timer] = []
     private var started = false
     private var isShutDown = false
 

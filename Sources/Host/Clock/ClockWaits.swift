@@ -5,7 +5,7 @@
 final class ClockWaits<Tag> {
     private struct Wait {
         let tag: Tag
-        let timer: TimerID
+        let timer: RunClock.Timer
         let continuation: CheckedContinuation<Void, Never>
     }
 

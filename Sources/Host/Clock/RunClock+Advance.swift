@@ -28,7 +28,7 @@ extension RunClock {
 /// One advance in progress. Loop-confined.
 private final class AdvanceWait {
     var continuation: CheckedContinuation<HostEvent?, Never>?
-    var timer: TimerID?
+    var timer: RunClock.Timer?
     var observer: UInt64?
     var finish: (HostEvent?) -> Void = { _ in }
 

@@ -14,14 +14,17 @@ import SandglassIPC
 /// window, retries and backoff are. Every jump is reported to ``onJump`` (the shared page that
 /// the extensions' `Date()` reads). Confined to the host's loop thread.
 final class RunClock {
+    /// A timer on run time, for ``cancel(_:)``.
+    typealias Timer = TimerHandle<RunClock>
+
     let mode: ClockMode
     /// The run's start, seconds since 1970 (`run.start`'s `epoch`).
     let epoch: Double
     private let loop: EventLoop
     private let monotonicStart: UInt64
     private var jumped: UInt64 = 0
-    private var timers = TimerHeap()
-    private var armed: (id: TimerID, at: UInt64)?
+    private var timers = TimerHeap<RunClock>()
+    private var armed: (id: EventLoop.Timer, at: UInt64)?
     private var busyCount = 0
     private var networkCount = 0
     private var serverHolds = 0
@@ -92,7 +95,7 @@ final class RunClock {
 
     /// Runs `body` at run time `instant` (at once, on the next loop turn, if it has passed).
     @discardableResult
-    func schedule(at instant: UInt64, _ body: @escaping () -> Void) -> TimerID {
+    func schedule(at instant: UInt64, _ body: @escaping () -> Void) -> Timer {
         let id = timers.insert(deadline: instant, body)
         rearm()
         return id
@@ -100,11 +103,11 @@ final class RunClock {
 
     /// Runs `body` after `delay` of run time.
     @discardableResult
-    func schedule(after delay: Duration, _ body: @escaping () -> Void) -> TimerID {
+    func schedule(after delay: Duration, _ body: @escaping () -> Void) -> Timer {
         schedule(at: now + delay.nanoseconds, body)
     }
 
-    func cancel(_ id: TimerID) {
+    func cancel(_ id: Timer) {
         timers.cancel(id)
         rearm()
     }

@@ -19,7 +19,7 @@ final class LocationService {
     private let scheduler: TimelineScheduler
     private(set) var settings: LocationSettings
     private var positionOrigin: UInt64 = 0
-    private var positionTimer: TimerID?
+    private var positionTimer: RunClock.Timer?
     private var lastSignificant: GeoCoordinate?
     private var lastDelivered: GeoCoordinate?
     /// Widget instances owed a significant-location-change reload, delivered when next visible.

@@ -12,6 +12,8 @@ import Synchronization
 /// Methods marked *loop only* must be called on the loop thread (from the host actor).
 final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     typealias FDHandler = (UInt32) -> Void
+    /// A timer on the loop (CLOCK_MONOTONIC), for ``cancel(_:)``.
+    typealias Timer = TimerHandle<EventLoop>
 
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -25,7 +27,7 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     // Loop-confined state.
     private var handlers: [Int32: FDHandler] = [:]
-    private var timers = TimerHeap()
+    private var timers = TimerHeap<EventLoop>()
     private var armedDeadline: UInt64 = 0
     private var idleHandlers: [() -> Bool] = []
 
@@ -99,14 +101,14 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     /// Runs `body` on the loop at `deadline` (CLOCK_MONOTONIC nanoseconds). Loop only.
     @discardableResult
-    func schedule(at deadline: UInt64, _ body: @escaping () -> Void) -> TimerID {
+    func schedule(at deadline: UInt64, _ body: @escaping () -> Void) -> Timer {
         let id = timers.insert(deadline: deadline, body)
         rearm()
         return id
     }
 
     /// Cancels a timer that has not fired. Loop only.
-    func cancel(_ id: TimerID) {
+    func cancel(_ id: Timer) {
         timers.cancel(id)
     }
 
@@ -173,7 +175,7 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         }
         handlers.removeAll()
         idleHandlers.removeAll()
-        timers = TimerHeap()
+        timers = TimerHeap<EventLoop>()
         thread = nil
         exited.signal()
     }

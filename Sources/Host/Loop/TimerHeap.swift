@@ -1,10 +1,13 @@
-/// A timer's handle, for cancelling it.
-struct TimerID: Hashable, Sendable {
+/// A timer's handle, for cancelling it where it was scheduled. `Owner` is the kind of timers
+/// it belongs to (``EventLoop/Timer``, on CLOCK_MONOTONIC; ``RunClock/Timer``, on run time),
+/// so that a handle cannot be cancelled on the other's: `clock.cancel(loopTimer)` does not
+/// compile.
+struct TimerHandle<Owner>: Hashable, Sendable {
     let value: UInt64
 }
 
-/// A binary min-heap of deadlines with lazy cancellation.
-struct TimerHeap {
+/// A binary min-heap of deadlines with lazy cancellation; its handles are `TimerHandle<Owner>`.
+struct TimerHeap<Owner> {
     private struct Entry {
         var deadline: UInt64
         var id: UInt64
@@ -22,16 +25,16 @@ struct TimerHeap {
         }
     }
 
-    mutating func insert(deadline: UInt64, _ body: @escaping () -> Void) -> TimerID {
+    mutating func insert(deadline: UInt64, _ body: @escaping () -> Void) -> TimerHandle<Owner> {
         let id = nextID
         nextID += 1
         pending.insert(id)
         heap.append(Entry(deadline: max(deadline, 1), id: id, body: body))
         siftUp(heap.count - 1)
-        return TimerID(value: id)
+        return TimerHandle(value: id)
     }
 
-    mutating func cancel(_ id: TimerID) {
+    mutating func cancel(_ id: TimerHandle<Owner>) {
         if pending.remove(id.value) != nil { cancelled.insert(id.value) }
     }
 

@@ -23,7 +23,7 @@ final class ExtensionProcess {
         let started: UInt64
         let budget: Duration
         /// The budget's end on the loop, and on the deadline thread.
-        let deadline: TimerID
+        let deadline: EventLoop.Timer
         let threadDeadline: DeadlineKiller.ID?
         let continuation: CheckedContinuation<ActivationOutcome, Never>
     }
@@ -54,25 +54,25 @@ final class ExtensionProcess {
     var killReason: KillReason?
     var pending: [RequestID: Pending] = [:]
     var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
-    var launchTimer: TimerID?
+    var launchTimer: EventLoop.Timer?
     /// This process on the deadline thread (nil without one), and its deadlines armed there and
     /// not settled yet.
     var killTarget: DeadlineKiller.Target?
     var threadDeadlines: [DeadlineKiller.ID: ThreadDeadline] = [:]
     /// When the deadline thread SIGKILLed it (its recorded kill): a reply read after is too late.
     var threadKilledAt: UInt64?
-    var idleTimer: TimerID?
-    var watchdogTimer: TimerID?
-    var channelClosedTimer: TimerID?
+    var idleTimer: RunClock.Timer?
+    var watchdogTimer: EventLoop.Timer?
+    var channelClosedTimer: EventLoop.Timer?
     /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
-    var containerTimer: TimerID?
+    var containerTimer: EventLoop.Timer?
     var containerCheckInFlight = false
     /// A measurement was asked for while one was under way: it follows at once.
     var containerRecheck = false
     /// Its CPU time (clock ticks) when its container was last measured while idle.
     var containerCPUTicks: UInt64?
     /// Waiting (on the loop) for the process to be quiet before an idle kill.
-    var quietTimer: TimerID?
+    var quietTimer: EventLoop.Timer?
     var holdsQuietBusy = false
     /// SIGSTOPped by chaos testing and not yet continued.
     var isSuspended = false

@@ -50,7 +50,7 @@ final class Supervisor {
     /// be made: the loop's timers then kill alone).
     let killer: DeadlineKiller?
     /// The next sweep of idle processes' containers (Supervisor+ContainerQuota).
-    var containerSweepTimer: TimerID?
+    var containerSweepTimer: EventLoop.Timer?
     /// Each extension's own uid, when extensions get one (the host runs as root).
     /// The gids of app groups (made when the first group is, if extensions have uids of their own).
     var appGroupIdentities: AppGroupIdentities?

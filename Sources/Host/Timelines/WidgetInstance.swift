@@ -50,7 +50,7 @@ public final class WidgetInstance {
     var retryDue = false
     var waiting: Waiting?
     var sleeper: CheckedContinuation<Wake, Never>?
-    var sleepTimer: TimerID?
+    var sleepTimer: RunClock.Timer?
 
     init(ext: ManagedExtension, kind: String, family: String, budget: ReloadBudget) {
         self.ext = ext

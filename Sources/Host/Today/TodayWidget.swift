@@ -20,7 +20,7 @@ final class TodayWidget {
 
     let ext: ManagedExtension
     var sleeper: CheckedContinuation<Wake, Never>?
-    var timer: TimerID?
+    var timer: RunClock.Timer?
     var pending: String?
     var watch: Watch?
     /// Updates asked for so far.

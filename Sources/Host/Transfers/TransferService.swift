@@ -33,8 +33,8 @@ final class TransferService {
     private let directory: String
     private let clients: HTTPClients
     private var attempts: [Int64: Task<Void, Never>] = [:]
-    private var startTimers: [Int64: TimerID] = [:]
-    private var resourceTimers: [Int64: TimerID] = [:]
+    private var startTimers: [Int64: RunClock.Timer] = [:]
+    private var resourceTimers: [Int64: RunClock.Timer] = [:]
     private var lastProgressEvent: [Int64: UInt64] = [:]
 
     init(journal: Journal, log: EventLog, clock: RunClock, directory: String, clients: HTTPClients) throws {

@@ -6,7 +6,7 @@ final class Screen {
     private let log: EventLog
     private(set) var schedule: VisibilitySchedule
     private var origin: UInt64 = 0
-    private var timer: TimerID?
+    private var timer: RunClock.Timer?
     private var started = false
     /// Whether the widgets are on screen now.
     private(set) var isVisible = false
