@@ -83,9 +83,9 @@ extension HostCore {
 
     /// Calls `body` after `delay` of run time, marking the wait as the server's.
     func holdForServer(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
-        clock.beginServerHold()
-        clock.schedule(after: delay) { [clock] in
-            clock.endServerHold()
+        let hold = clock.holdForServer()
+        clock.schedule(after: delay) {
+            hold.release()
             body()
         }
     }

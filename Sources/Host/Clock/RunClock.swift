@@ -112,29 +112,26 @@ final class RunClock {
         rearm()
     }
 
-    /// Marks real work in progress: the virtual clock does not jump until `end` is called.
-    func beginBusy() { busyCount += 1 }
-    func endBusy() {
-        precondition(busyCount > 0, "endBusy without beginBusy")
-        busyCount -= 1
+    /// Real work in progress (an activation, a launch, a kill being reaped): the virtual clock
+    /// does not jump until the hold is released.
+    func holdBusy() -> Hold {
+        busyCount += 1
+        return Hold { [self] in busyCount -= 1 }
     }
 
-    /// Marks a network request in flight (a background download's attempt): it holds the
-    /// virtual clock like real work, unless the server holds it on this clock too
-    /// (``beginServerHold()``).
-    func beginNetwork() { networkCount += 1 }
-    func endNetwork() {
-        precondition(networkCount > 0, "endNetwork without beginNetwork")
-        networkCount -= 1
+    /// A network request in flight (a background download's attempt): it holds the virtual
+    /// clock like real work, unless a server holds it on this clock too (``holdForServer()``).
+    func holdNetwork() -> Hold {
+        networkCount += 1
+        return Hold { [self] in networkCount -= 1 }
     }
 
-    /// Marks a response that a server waits to send on this clock (the fixture server's `delay`
-    /// and `interval` with `fixturePacing` of `SandglassTesting`): while every request in flight is so
-    /// held, the network does not hold the virtual clock, and the wait is a jump.
-    func beginServerHold() { serverHolds += 1 }
-    func endServerHold() {
-        precondition(serverHolds > 0, "endServerHold without beginServerHold")
-        serverHolds -= 1
+    /// A response that a server waits to send on this clock (the fixture server's `delay` and
+    /// `interval` with `fixturePacing` of `SandglassTesting`): while every request in flight is
+    /// so held, the network does not hold the virtual clock, and the wait is a jump.
+    func holdForServer() -> Hold {
+        serverHolds += 1
+        return Hold { [self] in serverHolds -= 1 }
     }
 
     /// Whether real work is in progress: an activation, a launch, a kill being reaped, or a

@@ -25,6 +25,8 @@ final class ExtensionProcess {
         /// The budget's end on the loop, and on the deadline thread.
         let deadline: EventLoop.Timer
         let threadDeadline: DeadlineKiller.ID?
+        /// Holds the virtual clock until the activation ends.
+        let busy: RunClock.Hold
         let continuation: CheckedContinuation<ActivationOutcome, Never>
     }
 
@@ -73,10 +75,14 @@ final class ExtensionProcess {
     var containerCPUTicks: UInt64?
     /// Waiting (on the loop) for the process to be quiet before an idle kill.
     var quietTimer: EventLoop.Timer?
-    var holdsQuietBusy = false
+    /// Holds the virtual clock while the quiet wait lasts.
+    var quietHold: RunClock.Hold?
     /// SIGSTOPped by chaos testing and not yet continued.
     var isSuspended = false
-    var holdsBusy = false
+    /// Holds the virtual clock from the spawn until the process is ready or ends.
+    var launchHold: RunClock.Hold?
+    /// Holds the virtual clock from a kill until the process is reaped.
+    var reapHold: RunClock.Hold?
     var deniedCount = 0
     var pingProbe: PingProbe?
     /// How an activation of this process ends now that it was reaped (nil while it lives).

@@ -140,7 +140,7 @@ final class Supervisor {
         }
         endQuietWait(process)
         process.messageBudget.activationStarted()
-        clock.beginBusy()
+        let busy = clock.holdBusy()
         let startedHook = started
         let started = sg_monotonic_ns()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
@@ -157,7 +157,7 @@ final class Supervisor {
             if let outcome = process.exitOutcome {
                 fields.append(("outcome", .string(outcome.label)))
                 log.emit(.activationEnd, fields.filter { $0.0 != "budgetMs" })
-                clock.endBusy()
+                busy.release()
                 continuation.resume(returning: outcome)
                 return
             }
@@ -170,7 +170,7 @@ final class Supervisor {
             }
             process.pending[id] = ExtensionProcess.Pending(
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
-                deadline: deadline, threadDeadline: threadDeadline, continuation: continuation)
+                deadline: deadline, threadDeadline: threadDeadline, busy: busy, continuation: continuation)
             startedHook?(id, process)
             checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
             if let context, !configuration.isEmpty, let hello = process.hello,
@@ -217,7 +217,7 @@ final class Supervisor {
         }
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
         checkContainer(process, of: ext)
-        clock.endBusy()
+        pending.busy.release()
         pending.continuation.resume(returning: outcome)
         if process.pending.isEmpty && process.state == .ready { scheduleIdle(process, of: ext) }
     }
@@ -289,10 +289,7 @@ final class Supervisor {
         process.quietTimer = nil
         guard process.pending.isEmpty, process.state == .ready else { return endQuietWait(process) }
         if checks < Self.quietChecks && !process.isQuiet() {
-            if !process.holdsQuietBusy {
-                process.holdsQuietBusy = true
-                clock.beginBusy()
-            }
+            if process.quietHold == nil { process.quietHold = clock.holdBusy() }
             process.quietTimer = loop.schedule(at: sg_monotonic_ns() + Self.quietCheckInterval) { [unowned self, unowned process] in
                 self.killWhenQuiet(process, of: ext, checks: checks + 1)
             }
@@ -307,10 +304,8 @@ final class Supervisor {
             loop.cancel(timer)
             process.quietTimer = nil
         }
-        if process.holdsQuietBusy {
-            process.holdsQuietBusy = false
-            clock.endBusy()
-        }
+        process.quietHold?.release()
+        process.quietHold = nil
     }
 
     // MARK: launch
@@ -452,8 +447,7 @@ final class Supervisor {
         let process = ExtensionProcess(spawned: spawned, cgroup: cgroup, spawnedAt: started, messageLimits: settings.messageLimits)
         ext.process = process
         ext.launches += 1
-        process.holdsBusy = true
-        clock.beginBusy()
+        process.launchHold = clock.holdBusy()
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
@@ -769,7 +763,7 @@ final class Supervisor {
         process.killReason = reason
         let wasLaunching = process.state == .launching
         process.state = .exiting
-        clock.beginBusy()   // until reaped: nothing else happens on a virtual clock meanwhile
+        process.reapHold = clock.holdBusy()   // until reaped: nothing else happens on a virtual clock meanwhile
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                                              ("reason", .string(reason.rawValue)), ("detail", .string(detail))]
         if wasLaunching { fields.append(("phase", "launch")) }
@@ -820,7 +814,6 @@ final class Supervisor {
             record.status = sg_wexitstatus(status)
         }
 
-        let wasKilled = process.killReason != nil
         if process.killReason == nil {
             // Not killed by the host: the kernel's OOM killer (cgroup), RLIMIT_CPU, or its own end.
             var detail = ""
@@ -883,7 +876,8 @@ final class Supervisor {
             recordFailure(of: ext, pid: process.pid, cause: cause)
         }
         releaseBusy(process)
-        if wasKilled { clock.endBusy() }
+        process.reapHold?.release()
+        process.reapHold = nil
         if ext.process === process { ext.process = nil }
         hooks.processExited(ext, record)
         let exits = exitWaiters
@@ -892,10 +886,8 @@ final class Supervisor {
     }
 
     private func releaseBusy(_ process: ExtensionProcess) {
-        if process.holdsBusy {
-            process.holdsBusy = false
-            clock.endBusy()
-        }
+        process.launchHold?.release()
+        process.launchHold = nil
     }
 
     /// Waits until the extension has no process (its current one, if any, reaped).

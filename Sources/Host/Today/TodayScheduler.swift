@@ -142,8 +142,8 @@ final class TodayScheduler {
     /// The call answered while still blocking the main thread: wait a moment (real time) for
     /// the SDK's report of how long it blocked in all.
     private func waitForFinalReport(_ widget: TodayWidget, process: ExtensionProcess) async {
-        clock.beginBusy()
-        defer { clock.endBusy() }
+        let busy = clock.holdBusy()
+        defer { busy.release() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             widget.watch?.finalReport = continuation
             _ = supervisor.loop.schedule(at: sg_monotonic_ns() + finalReportWait.nanoseconds) { [weak widget] in

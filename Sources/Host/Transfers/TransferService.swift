@@ -32,7 +32,7 @@ final class TransferService {
     private let clock: RunClock
     private let directory: String
     private let clients: HTTPClients
-    private var attempts: [Int64: Task<Void, Never>] = [:]
+    private var attempts: [Int64: Attempt] = [:]
     private var startTimers: [Int64: RunClock.Timer] = [:]
     private var resourceTimers: [Int64: RunClock.Timer] = [:]
     private var lastProgressEvent: [Int64: UInt64] = [:]
@@ -90,7 +90,7 @@ final class TransferService {
         resourceTimers.removeValue(forKey: id)
         guard var task = try? journal.task(id: id), [.waiting, .running].contains(task.state) else { return }
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
-        if attempts.removeValue(forKey: id)?.cancel() != nil { clock.endNetwork() }
+        attempts.removeValue(forKey: id)?.cancel()
         task.state = .failed
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
@@ -132,11 +132,23 @@ final class TransferService {
         resourceTimers.removeAll()
         let running = attempts
         attempts.removeAll()
-        for task in running.values { task.cancel() }
-        for task in running.values { await task.value }
+        for attempt in running.values { attempt.cancel() }
+        for attempt in running.values { await attempt.task.value }
     }
 
     // MARK: attempts
+
+    /// An attempt running off the loop, and its hold of the virtual clock (a request in flight),
+    /// given back when the attempt ends or is cancelled.
+    private struct Attempt {
+        let network: RunClock.Hold
+        let task: Task<Void, Never>
+
+        func cancel() {
+            task.cancel()
+            network.release()
+        }
+    }
 
     private func schedule(_ task: TaskRecord, at instant: UInt64) {
         guard let id = task.id else { return }
@@ -160,8 +172,8 @@ final class TransferService {
         let path = partialPath(task)
         let core = self.core
         let throttle = ProgressThrottle()
-        clock.beginNetwork()
-        attempts[id] = Task {
+        let network = clock.holdNetwork()
+        attempts[id] = Attempt(network: network, task: Task {
             let sink = FileSink(path: path, existing: existing) { written, expected in
                 guard throttle.due(written == expected) else { return }
                 Task { await core?.transferProgress(id, received: written, expected: expected) }
@@ -170,7 +182,7 @@ final class TransferService {
             let result = await attempt.run(into: sink)
             sink.close()
             await core?.transferAttemptEnded(id, result: result)
-        }
+        })
     }
 
     /// The response of an attempt arrived: its validator goes to the journal at once, so that
@@ -201,8 +213,8 @@ final class TransferService {
 
     /// The end of an attempt: finished, retried later, or failed for good.
     func attemptEnded(_ id: Int64, result: HTTPAttempt.Result) {
-        guard attempts.removeValue(forKey: id) != nil else { return }
-        clock.endNetwork()
+        guard let attempt = attempts.removeValue(forKey: id) else { return }
+        attempt.network.release()
         lastProgressEvent.removeValue(forKey: id)
         guard var task = try? journal.task(id: id), task.state == .running else { return }
         let session = try? journal.session(app: task.app, identifier: task.session)

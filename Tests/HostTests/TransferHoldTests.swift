@@ -1,0 +1,63 @@
+import Foundation
+@testable import SandglassHost
+import SandglassIPC
+import SandglassTesting
+import Testing
+
+/// Drives a transfer service on its own event loop thread, on a virtual clock.
+actor TransferDriver {
+    nonisolated let loop: EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    init() throws {
+        loop = try EventLoop(name: "transfer-test")
+    }
+
+    /// Starts a download of `url` and cancels it while its attempt is in flight. Returns
+    /// whether the clock was held by the request, and whether it still is after the cancel.
+    func cancelInFlight(_ url: String, directory: String) async throws -> (heldWhileRunning: Bool, heldAfterCancel: Bool) {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let log = EventLog(clock: clock)
+        let journal = try Journal(path: directory + "/journal.sqlite")
+        let clients = HTTPClients()
+        let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: directory + "/transfers", clients: clients)
+        try journal.saveSession(SessionRecord(app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
+                                              sendsLaunchEvents: true, isDiscretionary: false, requestTimeout: 60, resourceTimeout: 604_800))
+        let created = try transfers.create(app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
+                                           TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: url)))
+        try transfers.resume(created)
+        let started = await clock.advance(to: clock.now + 10_000_000_000, log: log) { $0.kind == .downloadStarted }
+        let held = started != nil && clock.isBusy
+        let id = try #require(created.id)
+        let running = try #require(try journal.task(id: id))
+        try transfers.cancel(running)
+        let heldAfter = clock.isBusy
+        await transfers.shutdown()
+        await clients.shutdown()
+        return (held, heldAfter)
+    }
+}
+
+@Suite("Transfers and the virtual clock")
+struct TransferHoldTests {
+    @Test("a download cancelled while its request is in flight gives the virtual clock back")
+    func cancelReleasesTheClock() async throws {
+        let server = try await FixtureServer.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-hold-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let driver = try TransferDriver()
+        // A slow body (real time): the request is in flight when it is cancelled.
+        let result: Result<(heldWhileRunning: Bool, heldAfterCancel: Bool), any Error>
+        do {
+            result = .success(try await driver.cancelInFlight(server.url("/bytes/100000?chunk=1000&interval=1000"), directory: directory))
+        } catch {
+            result = .failure(error)
+        }
+        driver.loop.shutdown()
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+        let (held, heldAfter) = try result.get()
+        #expect(held, "the request in flight did not hold the virtual clock")
+        #expect(!heldAfter, "the cancelled download still holds the virtual clock")
+    }
+}
