@@ -18,6 +18,7 @@ final class RefreshProbe {
     /// One refresh of the first widget matching `widget` (cold: its process killed and reaped
     /// first), in nanoseconds; `nil` when it produced no timeline.
     func refresh(_ widget: String, cold: Bool) async -> UInt64? {
+        loop.assertInLoop()
         guard let instance = scheduler.instances(matching: widget).first else { return nil }
         if cold, instance.ext.process != nil {
             supervisor.kill(instance.ext, .idle, detail: "benchmark: cold refresh")
@@ -48,6 +49,7 @@ final class RefreshProbe {
 
     /// Closed-loop refreshes of every widget of `bundles` for `duration`: (timelines, seconds).
     func throughput(_ bundles: Set<String>, duration: Duration) async -> (timelines: Int, seconds: Double) {
+        loop.assertInLoop()
         let targets = scheduler.instances.filter { bundles.contains($0.bundleIdentifier) }
         guard !targets.isEmpty else { return (0, 0) }
         let counter = Counter()

@@ -26,6 +26,7 @@ final class ChaosHooks {
     }
 
     func arm(_ step: ProtocolStep, bundle: String?, killsHost: Bool) -> UInt64 {
+        log.assertInLoop()
         let id = nextID
         nextID += 1
         arms.append(Arm(id: id, step: step, bundle: bundle, killsHost: killsHost))
@@ -35,6 +36,7 @@ final class ChaosHooks {
     /// Removes the armed kill `id`; false when it already fired (or never was).
     @discardableResult
     func disarm(_ id: UInt64) -> Bool {
+        log.assertInLoop()
         guard let index = arms.firstIndex(where: { $0.id == id }) else { return false }
         arms.remove(at: index)
         return true
@@ -42,11 +44,13 @@ final class ChaosHooks {
 
     /// Blocks the loop at the next time `bundle` reaches `step`, until `hold` is released.
     func armHold(_ step: ProtocolStep, bundle: String, hold: LoopHold) {
+        log.assertInLoop()
         holds.append((step, bundle, hold))
     }
 
     /// `step` was reached in the conversation with `process` of `ext`.
     func reached(_ step: ProtocolStep, _ ext: ManagedExtension, _ process: ExtensionProcess) {
+        log.assertInLoop()
         if let index = holds.firstIndex(where: { $0.step == step && $0.bundle == ext.identifier }) {
             holds.remove(at: index).hold.hold()
         }

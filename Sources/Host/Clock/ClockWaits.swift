@@ -20,6 +20,7 @@ final class ClockWaits<Tag> {
 
     /// Suspends until run time `instant`, or until the wait is ended.
     func wait(until instant: UInt64, for tag: Tag) async {
+        clock.assertInLoop()
         let key = next
         next += 1
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -34,6 +35,7 @@ final class ClockWaits<Tag> {
 
     /// Ends the waits whose tag `matches`, oldest first.
     func end(where matches: (Tag) -> Bool) {
+        clock.assertInLoop()
         for (key, wait) in waits.sorted(by: { $0.key < $1.key }) where matches(wait.tag) {
             waits.removeValue(forKey: key)
             clock.cancel(wait.timer)
@@ -43,6 +45,7 @@ final class ClockWaits<Tag> {
 
     /// Ends every wait, and every later one at once.
     func close() {
+        clock.assertInLoop()
         isClosed = true
         end { _ in true }
     }

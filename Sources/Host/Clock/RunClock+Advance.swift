@@ -4,6 +4,7 @@ extension RunClock {
     /// — or until an event of `log` satisfies `predicate`, at which point the clock stops jumping
     /// at once (the predicate runs on the loop as the event is emitted). Returns that event.
     func advance(to deadline: UInt64, log: EventLog, until predicate: ((HostEvent) -> Bool)?) async -> HostEvent? {
+        assertInLoop()
         let grant = grantJumps(until: deadline)
         return await withCheckedContinuation { (continuation: CheckedContinuation<HostEvent?, Never>) in
             let wait = AdvanceWait(continuation: continuation)

@@ -44,6 +44,11 @@ final class RunClock {
         }
     }
 
+    /// Stops a debug build when called off the host's loop thread (``EventLoop/assertInLoop(file:line:)``).
+    func assertInLoop(file: StaticString = #file, line: UInt = #line) {
+        loop.assertInLoop(file: file, line: line)
+    }
+
     /// Nanoseconds since the run started.
     var now: UInt64 { sg_monotonic_ns() - monotonicStart + jumped }
 
@@ -73,12 +78,14 @@ final class RunClock {
 
     /// Lets the virtual clock jump up to run time `instant` for good (the horizon only grows).
     func allowJumps(until instant: UInt64) {
+        assertInLoop()
         permanentHorizon = max(permanentHorizon, instant)
     }
 
     /// Lets the virtual clock jump up to run time `instant` until the grant is revoked; several
     /// grants may be live (the horizon is the furthest).
     func grantJumps(until instant: UInt64) -> UInt64 {
+        assertInLoop()
         let token = nextGrant
         nextGrant += 1
         grants[token] = instant
@@ -87,6 +94,7 @@ final class RunClock {
 
     /// Ends a grant of ``grantJumps(until:)``.
     func revokeJumps(_ token: UInt64) {
+        assertInLoop()
         grants.removeValue(forKey: token)
     }
 
@@ -96,6 +104,7 @@ final class RunClock {
     /// Runs `body` at run time `instant` (at once, on the next loop turn, if it has passed).
     @discardableResult
     func schedule(at instant: UInt64, _ body: @escaping () -> Void) -> Timer {
+        assertInLoop()
         let id = timers.insert(deadline: instant, body)
         rearm()
         return id
@@ -108,6 +117,7 @@ final class RunClock {
     }
 
     func cancel(_ id: Timer) {
+        assertInLoop()
         timers.cancel(id)
         rearm()
     }
@@ -115,23 +125,35 @@ final class RunClock {
     /// Real work in progress (an activation, a launch, a kill being reaped): the virtual clock
     /// does not jump until the hold is released.
     func holdBusy() -> Hold {
+        assertInLoop()
         busyCount += 1
-        return Hold { [self] in busyCount -= 1 }
+        return Hold { [self] in
+            assertInLoop()
+            busyCount -= 1
+        }
     }
 
     /// A network request in flight (a background download's attempt): it holds the virtual
     /// clock like real work, unless a server holds it on this clock too (``holdForServer()``).
     func holdNetwork() -> Hold {
+        assertInLoop()
         networkCount += 1
-        return Hold { [self] in networkCount -= 1 }
+        return Hold { [self] in
+            assertInLoop()
+            networkCount -= 1
+        }
     }
 
     /// A response that a server waits to send on this clock (the fixture server's `delay` and
     /// `interval` with `fixturePacing` of `SandglassTesting`): while every request in flight is
     /// so held, the network does not hold the virtual clock, and the wait is a jump.
     func holdForServer() -> Hold {
+        assertInLoop()
         serverHolds += 1
-        return Hold { [self] in serverHolds -= 1 }
+        return Hold { [self] in
+            assertInLoop()
+            serverHolds -= 1
+        }
     }
 
     /// Whether real work is in progress: an activation, a launch, a kill being reaped, or a

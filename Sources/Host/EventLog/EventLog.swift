@@ -35,6 +35,7 @@ final class EventLog {
 
     /// The events from sequence number `sequence` on that are still in the history.
     func events(since sequence: Int) -> ArraySlice<HostEvent> {
+        clock.assertInLoop()
         let first = emittedCount - (storage.count - historyStart)
         return storage[(max(sequence, first) - first + historyStart)...]
     }
@@ -48,7 +49,13 @@ final class EventLog {
         self.clock = clock
     }
 
+    /// Stops a debug build when called off the host's loop thread (the clock's, the loop's).
+    func assertInLoop(file: StaticString = #file, line: UInt = #line) {
+        clock.assertInLoop(file: file, line: line)
+    }
+
     func add(_ sink: any EventSink) {
+        clock.assertInLoop()
         sinks.append(sink)
     }
 
@@ -56,6 +63,7 @@ final class EventLog {
     /// event must carry exactly the instant a decision was made at).
     @discardableResult
     func emit(_ name: EventName, _ fields: [(String, JSONValue)] = [], at instant: UInt64? = nil) -> HostEvent {
+        clock.assertInLoop()
         let event = HostEvent(t: instant.map { Double($0) / 1e6 } ?? clock.nowMilliseconds, name: name.rawValue, fields: fields)
         storage.append(event)
         historyBytes += event.approximateBytes
@@ -80,6 +88,7 @@ final class EventLog {
     /// Calls `body` on the loop with every event from now on, as it is emitted (before anything
     /// else happens), until ``removeObserver(_:)``.
     func observe(_ body: @escaping (HostEvent) -> Void) -> UInt64 {
+        clock.assertInLoop()
         let id = nextSubscriber
         nextSubscriber += 1
         keyedObservers[id] = body
@@ -87,11 +96,13 @@ final class EventLog {
     }
 
     func removeObserver(_ id: UInt64) {
+        clock.assertInLoop()
         keyedObservers.removeValue(forKey: id)
     }
 
     /// A stream of the events from now on (and, with `replay`, those already recorded).
     func subscribe(replay: Bool) -> AsyncStream<HostEvent> {
+        clock.assertInLoop()
         let id = nextSubscriber
         nextSubscriber += 1
         let (stream, continuation) = AsyncStream<HostEvent>.makeStream(bufferingPolicy: .unbounded)
@@ -102,6 +113,7 @@ final class EventLog {
 
     /// Ends every subscriber's stream and closes the sinks.
     func close() {
+        clock.assertInLoop()
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
         observers.removeAll()

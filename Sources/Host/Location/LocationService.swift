@@ -40,6 +40,7 @@ final class LocationService {
 
     /// Starts the position's clock and records the starting state.
     func start() {
+        clock.assertInLoop()
         guard !started else { return }
         started = true
         positionOrigin = clock.now
@@ -58,7 +59,8 @@ final class LocationService {
     /// Whether widget updates are authorized for `bundle`: it has the key, and the app is
     /// authorized always, or when in use and extended to widgets.
     func isAuthorizedForWidgetUpdates(_ bundle: ExtensionBundle) -> Bool {
-        Self.authorizesWidgetUpdates(wantsLocation: bundle.wantsLocation, authorization: settings.authorization,
+        clock.assertInLoop()
+        return Self.authorizesWidgetUpdates(wantsLocation: bundle.wantsLocation, authorization: settings.authorization,
                                      approval: settings.widgetApproval)
     }
 
@@ -80,6 +82,7 @@ final class LocationService {
 
     /// Tells a process that just said hello its authorization (sent right after `welcome`).
     func extensionReady(_ ext: ManagedExtension) {
+        clock.assertInLoop()
         guard let process = ext.process, process.state == .ready else { return }
         process.channel.send(.locationAuthorization(payload(for: ext)))
     }
@@ -88,6 +91,7 @@ final class LocationService {
     /// authorization to widgets? Asked only for extensions that set `NSWidgetWantsLocation`,
     /// and only when the app is authorized when in use.
     func widgetsAdded(_ ext: ManagedExtension, kinds: [String]) {
+        clock.assertInLoop()
         guard ext.bundle.wantsLocation, settings.authorization == .whenInUse, !kinds.isEmpty else { return }
         log.emit(.locationPrompt, [("bundle", .string(ext.identifier)), ("kinds", .array(kinds.map { .string($0) })),
                                      ("answer", .string(settings.widgetApproval.rawValue))])
@@ -96,6 +100,7 @@ final class LocationService {
     /// Changes the state during the run (a scenario's timed change, or the library API).
     func change(authorization: LocationAuthorization? = nil, widgetApproval: WidgetLocationApproval? = nil,
                 position: PositionSource? = nil, cause: String) {
+        clock.assertInLoop()
         var authorizationChanged = false
         if let authorization, authorization != settings.authorization {
             settings.authorization = authorization
@@ -135,6 +140,7 @@ final class LocationService {
 
     /// A `locationRequest` from `process` of `ext`.
     func handle(_ mode: LocationRequestMode, from process: ExtensionProcess, of ext: ManagedExtension) {
+        clock.assertInLoop()
         switch mode {
         case .once:
             answer(ext, process, mode: "requestLocation")
@@ -253,6 +259,7 @@ final class LocationService {
     }
 
     func stop() {
+        clock.assertInLoop()
         if let positionTimer { clock.cancel(positionTimer) }
         positionTimer = nil
         subscribers.removeAll()

@@ -57,6 +57,12 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// True on the loop thread.
     var inLoop: Bool { sg_gettid() == threadID.load(ordering: .relaxed) }
 
+    /// Stops a debug build when called off the loop thread: the entry points of the parts
+    /// confined to the loop call it. Nothing in release builds.
+    func assertInLoop(file: StaticString = #file, line: UInt = #line) {
+        assert(inLoop, "called off the host's loop thread", file: file, line: line)
+    }
+
     // MARK: executor
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -84,17 +90,20 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     /// Watches `fd` for `events` (EPOLLIN, EPOLLOUT…). Loop only.
     func register(_ fd: Int32, events: UInt32, _ handler: @escaping FDHandler) {
+        assertInLoop()
         handlers[fd] = handler
         _ = sg_epoll_add(epollFD, fd, events)
     }
 
     /// Changes the events watched on `fd`. Loop only.
     func modify(_ fd: Int32, events: UInt32) {
+        assertInLoop()
         _ = sg_epoll_modify(epollFD, fd, events)
     }
 
     /// Stops watching `fd` (before it is closed). Loop only.
     func unregister(_ fd: Int32) {
+        assertInLoop()
         guard handlers.removeValue(forKey: fd) != nil else { return }
         _ = sg_epoll_remove(epollFD, fd)
     }
@@ -102,6 +111,7 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// Runs `body` on the loop at `deadline` (CLOCK_MONOTONIC nanoseconds). Loop only.
     @discardableResult
     func schedule(at deadline: UInt64, _ body: @escaping () -> Void) -> Timer {
+        assertInLoop()
         let id = timers.insert(deadline: deadline, body)
         rearm()
         return id
@@ -109,12 +119,14 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     /// Cancels a timer that has not fired. Loop only.
     func cancel(_ id: Timer) {
+        assertInLoop()
         timers.cancel(id)
     }
 
     /// Called when the loop has nothing to run and would block; a handler returns true when it
     /// did something (the loop then looks again before sleeping). Loop only.
     func onIdle(_ handler: @escaping () -> Bool) {
+        assertInLoop()
         idleHandlers.append(handler)
     }
 

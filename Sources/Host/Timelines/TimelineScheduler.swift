@@ -40,6 +40,7 @@ final class TimelineScheduler {
 
     /// One instance per kind the extension declares, in its first supported family.
     func addInstances(for ext: ManagedExtension, hello: Hello) -> [WidgetInstance] {
+        clock.assertInLoop()
         var added: [WidgetInstance] = []
         for widget in hello.widgets where !instances.contains(where: { $0.ext === ext && $0.kind == widget.kind }) {
             let family = widget.supportedFamilies.first ?? "systemSmall"
@@ -59,6 +60,7 @@ final class TimelineScheduler {
 
     /// A reload asked for by the extension (`WidgetCenter`): `kind` nil means all its widgets.
     func requestReload(from ext: ManagedExtension, kind: String?) {
+        clock.assertInLoop()
         let targets = instances.filter { $0.ext === ext && (kind == nil || $0.kind == kind) }
         if targets.isEmpty {
             log.emit(.reloadDenied, [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
@@ -71,12 +73,14 @@ final class TimelineScheduler {
     /// A reload of `targets` for `reason` (the containing app's WidgetCenter, an app intent, a
     /// system change, a significant location change, the host API).
     func requestReload(_ targets: [WidgetInstance], reason: ReloadReason, origin: String) {
+        clock.assertInLoop()
         for instance in targets { deliver(ReloadRequest(reason: reason, origin: origin), to: instance) }
     }
 
     /// Widgets by `bundle/kind/family`, kind, or bundle identifier.
     func instances(matching name: String) -> [WidgetInstance] {
-        instances.filter { $0.id == name || $0.kind == name || $0.bundleIdentifier == name }
+        clock.assertInLoop()
+        return instances.filter { $0.id == name || $0.kind == name || $0.bundleIdentifier == name }
     }
 
     private func deliver(_ request: ReloadRequest, to instance: WidgetInstance) {
@@ -113,11 +117,13 @@ final class TimelineScheduler {
     /// A reload the system starts by itself (a significant location change): exempt from the
     /// budget, served after the activation in progress if there is one.
     func systemReload(_ instance: WidgetInstance, reason: ReloadReason) {
+        clock.assertInLoop()
         requestReload([instance], reason: reason, origin: "system")
     }
 
     /// Runs `instance` until the scheduler stops: first appearance, then reloads.
     func run(_ instance: WidgetInstance) async {
+        clock.assertInLoop()
         _ = await activate(instance, .placeholder)
         guard !stopped else { return }
         var preview = instance.context
@@ -189,6 +195,7 @@ final class TimelineScheduler {
 
     /// Wakes the instances of `ext` that wait because it had failed permanently (failures cleared).
     func extensionRevived(_ ext: ManagedExtension) {
+        clock.assertInLoop()
         for instance in instances where instance.ext === ext {
             var blocked = instance.failedWithExtension
             if case .failedExtension? = instance.waiting { blocked = true }
@@ -201,6 +208,7 @@ final class TimelineScheduler {
 
     /// Wakes every instance with `.stopped`; their tasks end.
     func stop() {
+        clock.assertInLoop()
         stopped = true
         for instance in instances { wake(instance, .stopped) }
     }

@@ -45,6 +45,7 @@ final class TodayScheduler {
 
     /// Puts the Today extension's widget in the Today view.
     func add(_ ext: ManagedExtension) -> TodayWidget {
+        clock.assertInLoop()
         if let existing = widgets.first(where: { $0.ext === ext }) { return existing }
         let widget = TodayWidget(ext: ext)
         widgets.append(widget)
@@ -55,6 +56,7 @@ final class TodayScheduler {
 
     /// Runs `widget` until the scheduler stops: an update when added, then as visibility says.
     func run(_ widget: TodayWidget) async {
+        clock.assertInLoop()
         var reason = "added"
         while !stopped {
             await update(widget, reason: reason)
@@ -159,6 +161,7 @@ final class TodayScheduler {
     /// A diagnostic from a Today extension's SDK: recorded as an event, and kept for the verdict
     /// of the update in progress.
     func diagnostic(_ report: DiagnosticReport, from process: ExtensionProcess, of ext: ManagedExtension) {
+        clock.assertInLoop()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid)))]
         if let id = report.requestID { fields.append(("activation", .int(Int64(id.rawValue)))) }
         let widget = widgets.first { $0.ext === ext }
@@ -234,6 +237,7 @@ final class TodayScheduler {
 
     /// Wakes every widget with `.stopped`; their tasks end.
     func stop() {
+        clock.assertInLoop()
         stopped = true
         for widget in widgets {
             widget.pending = nil

@@ -55,6 +55,7 @@ final class EventDelivery {
 
     /// Events are waiting for `session` of `app`: deliver them unless a delivery is running.
     func eventsPending(app: String, session: String, bundle: String) {
+        clock.assertInLoop()
         let key = SessionRegistry.Key(app: app, identifier: session)
         guard !isShutDown, !running.contains(key) else { return }
         running.insert(key)
@@ -64,6 +65,7 @@ final class EventDelivery {
     /// Delivers until the session has no events left, a configuration declines it, or the
     /// extension is not installed. Runs on a task of the host.
     func run(_ key: SessionRegistry.Key, bundle: String) async {
+        clock.assertInLoop()
         defer { running.remove(key) }
         var failures = 0
         while !isShutDown {
@@ -107,6 +109,7 @@ final class EventDelivery {
     /// The host is shutting down: no delivery starts again; those waiting to retry end now
     /// (their events stay in the journal for the next host).
     func shutdown() {
+        clock.assertInLoop()
         retryWaits.close()
     }
 
@@ -114,6 +117,7 @@ final class EventDelivery {
 
     /// `backgroundEventsReply`: accepted → deliver once the session is attached; declined → done.
     func replied(_ id: RequestID, accepted: Bool, ext: ManagedExtension, pid: Int32) {
+        clock.assertInLoop()
         guard let conversation = conversations.values.first(where: { $0.requestID == id && $0.pid == pid }) else { return }
         guard accepted else {
             supervisor.complete(ext, id, .declined)
@@ -125,6 +129,7 @@ final class EventDelivery {
 
     /// The process attached the session: deliver if its conversation was waiting for that.
     func attached(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
+        clock.assertInLoop()
         guard let conversation = conversations[key], conversation.pid == pid else { return }
         conversation.attached = true
         sendIfReady(conversation, ext: ext)
@@ -133,6 +138,7 @@ final class EventDelivery {
     /// `eventHandled`: the delegate call for `eventID` returned; `delegateStartedAtNs` says when
     /// it began (CLOCK_MONOTONIC, as the extension read it), when there was one.
     func handled(_ key: SessionRegistry.Key, eventID: UInt64, delegateStartedNs: UInt64, ext: ManagedExtension, pid: Int32) {
+        clock.assertInLoop()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                              ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))]
         if delegateStartedNs > 0 { fields.append(("delegateStartedAtNs", .int(Int64(clamping: delegateStartedNs)))) }
@@ -143,6 +149,7 @@ final class EventDelivery {
     /// `eventsFinished`: the completion handler was called — every event delivered in this
     /// conversation is acknowledged and dropped from the journal.
     func finished(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
+        clock.assertInLoop()
         guard let conversation = conversations[key], conversation.pid == pid, let id = conversation.requestID else {
             log.emit(.eventsFinishedUnexpected, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
                                                     ("session", .string(key.identifier)),

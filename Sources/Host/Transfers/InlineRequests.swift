@@ -48,6 +48,7 @@ final class InlineRequests {
 
     /// A new inline task of `pid`; returns its identifier (per process).
     func create(_ payload: TaskRequestPayload, ext: ManagedExtension, pid: Int32) -> Int {
+        clock.assertInLoop()
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
         requests[pid, default: [:]][id] = Pending(payload: payload)
@@ -59,6 +60,7 @@ final class InlineRequests {
 
     /// `resume()`: performs the request, streaming the response to the process.
     func resume(_ id: Int, ext: ManagedExtension, pid: Int32) {
+        clock.assertInLoop()
         guard var pending = requests[pid]?[id], pending.task == nil else { return }
         log.emit(.taskStarted, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
                                   ("inline", true)])
@@ -76,6 +78,7 @@ final class InlineRequests {
 
     /// `cancel()` from the extension.
     func cancel(_ id: Int, pid: Int32) {
+        clock.assertInLoop()
         requests[pid]?[id]?.task?.cancel()
     }
 
@@ -86,6 +89,7 @@ final class InlineRequests {
     /// as an open descriptor (the host's file is unlinked at once: the descriptor holds it).
     func ended(pid: Int32, taskIdentifier id: Int, result: HTTPAttempt.Result, downloadPath: String?, process: ExtensionProcess?,
                ext: ManagedExtension?) {
+        clock.assertInLoop()
         var body: Int32?
         if let downloadPath {
             let fd = open(downloadPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -113,6 +117,7 @@ final class InlineRequests {
 
     /// The process ended: its requests die with it.
     func processEnded(_ pid: Int32, bundle: String) {
+        clock.assertInLoop()
         guard let pending = requests.removeValue(forKey: pid) else { return }
         nextIdentifier.removeValue(forKey: pid)
         for (id, request) in pending where request.task != nil {
@@ -125,6 +130,7 @@ final class InlineRequests {
 
     /// Cancels every request (host shutdown); the clients are the network service's to shut down.
     func shutdown() async {
+        clock.assertInLoop()
         let running = requests.values.flatMap { $0.values.compactMap(\.task) }
         requests.removeAll()
         for task in running { task.cancel() }

@@ -39,6 +39,7 @@ final class NetworkService {
 
     /// Handles a network message of `process`; false when it is not one.
     func handle(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        supervisor.loop.assertInLoop()
         let app = ext.app.bundleIdentifier
         switch message {
         case .attachSession(let configuration):
@@ -138,12 +139,14 @@ final class NetworkService {
 
     /// A process ended: its sessions are free again, its inline requests die.
     func processEnded(_ pid: Int32, ext: ManagedExtension) {
+        supervisor.loop.assertInLoop()
         registry.processEnded(pid)
         inline.processEnded(pid, bundle: ext.identifier)
     }
 
     /// An extension was installed: deliver what the journal holds for it.
     func installed(_ ext: ManagedExtension) {
+        supervisor.loop.assertInLoop()
         for pending in (try? journal.sessionsWithPendingEvents()) ?? [] where pending.bundle == ext.identifier {
             delivery.eventsPending(app: pending.app, session: pending.session, bundle: pending.bundle)
         }
@@ -152,6 +155,7 @@ final class NetworkService {
     /// Ends every request, then shuts the clients and their event loop down: the host leaves no
     /// thread or descriptor of its network behind.
     func shutdown() async {
+        supervisor.loop.assertInLoop()
         await transfers.shutdown()
         await inline.shutdown()
         await clients.shutdown()

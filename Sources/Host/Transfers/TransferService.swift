@@ -53,6 +53,7 @@ final class TransferService {
 
     /// Records a new background task (suspended until resumed) and returns it.
     func create(app: String, bundle: String, pid: Int32, _ payload: TaskRequestPayload) throws -> TaskRecord {
+        clock.assertInLoop()
         let task = try journal.createTask(TaskRecord(
             app: app, session: payload.session, bundle: bundle, taskIdentifier: 0, kind: payload.kind, state: .suspended,
             request: payload.request, taskDescription: payload.taskDescription, earliestBeginDate: payload.earliestBeginDate,
@@ -68,6 +69,7 @@ final class TransferService {
 
     /// `resume()`: the task starts at its earliest begin date (or now).
     func resume(_ task: TaskRecord) throws {
+        clock.assertInLoop()
         guard task.state == .suspended else { return }
         var task = task
         task.state = .waiting
@@ -102,6 +104,7 @@ final class TransferService {
 
     /// `cancel()`: stops the task; its session gets a cancelled completion.
     func cancel(_ task: TaskRecord) throws {
+        clock.assertInLoop()
         guard let id = task.id, !TaskRecord.State.ended.contains(task.state) else { return }
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
         attempts.removeValue(forKey: id)?.cancel()
@@ -116,6 +119,7 @@ final class TransferService {
     /// After a restart of the host: every task that was waiting or running starts again (a
     /// Range resume when its partial body and the server allow it).
     func recover() throws {
+        clock.assertInLoop()
         for task in try journal.unfinishedTasks() {
             log.emit(.taskRecovered, taskFields(task) + [("bytesOnDisk", .int(partialSize(task)))])
             schedule(task, at: max(task.earliestBeginDate.map { clock.instant(at: $0) } ?? 0, clock.now))
@@ -126,6 +130,7 @@ final class TransferService {
     /// Cancels every attempt (host shutdown); the journal keeps the tasks for the next start.
     /// The clients are the network service's to shut down.
     func shutdown() async {
+        clock.assertInLoop()
         for timer in startTimers.values { clock.cancel(timer) }
         startTimers.removeAll()
         for timer in resourceTimers.values { clock.cancel(timer) }
@@ -188,6 +193,7 @@ final class TransferService {
     /// The response of an attempt arrived: its validator goes to the journal at once, so that
     /// a host that dies mid-body can resume with `Range` after a restart.
     func responded(_ id: Int64, _ response: HTTPResponsePayload) {
+        clock.assertInLoop()
         guard attempts[id] != nil, var task = try? journal.task(id: id) else { return }
         func header(_ name: String) -> String? { response.headers.first { $0.name.lowercased() == name }?.value }
         let ranges = header("accept-ranges")?.lowercased() == "bytes"
@@ -199,6 +205,7 @@ final class TransferService {
 
     /// Progress of an attempt (throttled into `download.progress` events).
     func progress(_ id: Int64, received: Int64, expected: Int64) {
+        clock.assertInLoop()
         guard attempts[id] != nil, var task = try? journal.task(id: id) else { return }
         task.bytesReceived = received
         task.bytesExpected = expected
@@ -213,6 +220,7 @@ final class TransferService {
 
     /// The end of an attempt: finished, retried later, or failed for good.
     func attemptEnded(_ id: Int64, result: HTTPAttempt.Result) {
+        clock.assertInLoop()
         guard let attempt = attempts.removeValue(forKey: id) else { return }
         attempt.network.release()
         lastProgressEvent.removeValue(forKey: id)

@@ -22,11 +22,13 @@ final class Screen {
 
     /// Calls `observer` with `true` when the widgets appear and `false` when they disappear.
     func observe(_ observer: @escaping (Bool) -> Void) {
+        clock.assertInLoop()
         observers.append(observer)
     }
 
     /// Starts following the schedule now.
     func start() {
+        clock.assertInLoop()
         guard !started else { return }
         started = true
         origin = clock.now
@@ -35,6 +37,7 @@ final class Screen {
 
     /// Replaces the schedule from now on.
     func change(to schedule: VisibilitySchedule) {
+        clock.assertInLoop()
         self.schedule = schedule
         guard started else { return }
         origin = clock.now
@@ -43,11 +46,13 @@ final class Screen {
 
     /// Nanoseconds since the widgets were last visible: 0 while visible, `nil` if never seen.
     func sinceVisible(at now: UInt64) -> UInt64? {
+        clock.assertInLoop()
         if isVisible { return 0 }
         return lastHidden.map { now >= $0 ? now - $0 : 0 }
     }
 
     func stop() {
+        clock.assertInLoop()
         if let timer { clock.cancel(timer) }
         timer = nil
         observers.removeAll()
