@@ -13,7 +13,7 @@ let swiftSettings: [SwiftSetting] = [
     // A conformance of a global-actor-isolated type is isolated to that actor.
     .enableUpcomingFeature("InferIsolatedConformances"),
     // A `[weak x]` capture is a constant, as a capture list's other entries are.
-    .enableUpcomingFeature("ImmutableWeakCaptures"),
+    .enableUpcomingFeature("ImmutableWeakCaptures")
     // Not InternalImportsByDefault: every module a public declaration names would need
     // `public import` in every such file, and what `import WidgetKit` or `import SandglassHost`
     // brings into a user's file would change.
@@ -39,13 +39,15 @@ let package = Package(
     name: "sandglass",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
+        .library(
+            name: "WidgetKit",
+            targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         .library(name: "SandglassTesting", targets: ["SandglassTesting"]),
         .library(name: "SandglassReport", targets: ["SandglassReport"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
-        .executable(name: "sandglass", targets: ["sandglass"]),
+        .executable(name: "sandglass", targets: ["sandglass"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,7 +61,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
     ],
     targets: [
         .target(
@@ -118,7 +120,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ],
             path: "Sources/Host",
             swiftSettings: swiftSettings
@@ -131,7 +133,7 @@ let package = Package(
                 "SandglassHost",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ],
             path: "Sources/Testing",
             swiftSettings: swiftSettings
@@ -154,7 +156,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus")
             ],
             path: "Sources/Daemon",
             swiftSettings: swiftSettings
@@ -171,27 +173,34 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Histogram", package: "hdrhistogram-swift")
             ],
             path: "Sources/sandglass",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests", swiftSettings: swiftSettings),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"], path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WidgetKitTests",
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"],
+            path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
-        .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe",
+            swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostTests",
             dependencies: [
                 "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "SandglassIPC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ],
             path: "Tests/HostTests",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass"],
+            path: "Tests/EndToEndTests", swiftSettings: swiftSettings)
     ],
     swiftLanguageModes: [.v6]
 )

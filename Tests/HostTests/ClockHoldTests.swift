@@ -1,7 +1,8 @@
 import CSandbox
-@testable import SandglassHost
 import SandglassIPC
 import Testing
+
+@testable import SandglassHost
 
 /// Drives a virtual clock's holds on its own event loop thread.
 actor HoldDriver {
@@ -64,9 +65,12 @@ struct ClockHoldTests {
     func balanced() async throws {
         let driver = try HoldDriver()
         let seen = await driver.busyness()
-        #expect(seen == ["held": true, "released": false, "heldInScope": true, "dropped": false,
-                         "releasedTwiceWithAnotherHeld": true, "network": true, "networkHeldByServer": false,
-                         "serverReleased": true, "networkReleased": false])
+        #expect(
+            seen == [
+                "held": true, "released": false, "heldInScope": true, "dropped": false,
+                "releasedTwiceWithAnotherHeld": true, "network": true, "networkHeldByServer": false,
+                "serverReleased": true, "networkReleased": false
+            ])
         driver.loop.shutdown()
     }
 

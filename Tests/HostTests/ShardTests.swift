@@ -1,6 +1,7 @@
-@testable import SandglassHost
 import SandglassReport
 import Testing
+
+@testable import SandglassHost
 
 /// `--shard i/n`: the shards of a campaign do its work exactly once between them.
 @Suite("Shards")

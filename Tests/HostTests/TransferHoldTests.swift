@@ -1,8 +1,9 @@
 import Foundation
-@testable import SandglassHost
 import SandglassIPC
 import SandglassTesting
 import Testing
+
+@testable import SandglassHost
 
 /// Drives a transfer service on its own event loop thread, on a virtual clock.
 actor TransferDriver {
@@ -21,10 +22,13 @@ actor TransferDriver {
         let journal = try Journal(path: directory + "/journal.sqlite")
         let clients = HTTPClients()
         let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: directory + "/transfers", clients: clients)
-        try journal.saveSession(SessionRecord(app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
-                                              sendsLaunchEvents: true, isDiscretionary: false, requestTimeout: 60, resourceTimeout: 604_800))
-        let created = try transfers.create(app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
-                                           TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: url)))
+        try journal.saveSession(
+            SessionRecord(
+                app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
+                sendsLaunchEvents: true, isDiscretionary: false, requestTimeout: 60, resourceTimeout: 604_800))
+        let created = try transfers.create(
+            app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
+            TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: url)))
         try transfers.resume(created)
         let started = await clock.advance(to: clock.now + 10_000_000_000, log: log) { $0.kind == .downloadStarted }
         let held = started != nil && clock.isBusy

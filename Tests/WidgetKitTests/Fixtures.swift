@@ -1,6 +1,7 @@
 import AppIntents
-import Synchronization
 import SwiftUI
+import Synchronization
+
 @testable import WidgetKit
 
 /// A fixed instant so replies can be compared exactly.

@@ -17,7 +17,8 @@ extension URLSession {
     }
 
     /// The body and response for `request`.
-    @concurrent public func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse) {
+    @concurrent public func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (Data, URLResponse)
+    {
         refuseCompletionHandler("data(for:)")
         let task = adopt(URLSessionDataTask(session: self, kind: .data, request: request), .delegate)
         return try await withTaskCancellationHandler {
@@ -36,7 +37,9 @@ extension URLSession {
     }
 
     /// The body of `request` in a file, and the response. The file is yours: move or delete it.
-    @concurrent public func download(for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil) async throws -> (URL, URLResponse) {
+    @concurrent public func download(
+        for request: URLRequest, delegate: (any URLSessionTaskDelegate)? = nil
+    ) async throws -> (URL, URLResponse) {
         refuseCompletionHandler("download(for:)")
         let task = adopt(URLSessionDownloadTask(session: self, kind: .download, request: request), .delegate)
         return try await withTaskCancellationHandler {
