@@ -33,8 +33,10 @@ open class CLLocation: NSObject, @unchecked Sendable {
     }
 
     /// A location with every measured value given.
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
-                verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date) {
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date
+    ) {
         self.coordinate = coordinate
         self.altitude = altitude
         horizontalAccuracy = hAccuracy
@@ -49,15 +51,18 @@ open class CLLocation: NSObject, @unchecked Sendable {
     /// mean radius, 6,371,008.8 m).
     open func distance(from location: CLLocation) -> CLLocationDistance {
         let radius = 6_371_008.8
-        let φ1 = coordinate.latitude * .pi / 180, φ2 = location.coordinate.latitude * .pi / 180
-        let Δφ = φ2 - φ1
-        let Δλ = (location.coordinate.longitude - coordinate.longitude) * .pi / 180
-        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        let latitude1 = coordinate.latitude * .pi / 180, latitude2 = location.coordinate.latitude * .pi / 180
+        let deltaLatitude = latitude2 - latitude1
+        let deltaLongitude = (location.coordinate.longitude - coordinate.longitude) * .pi / 180
+        let a =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2) + cos(latitude1) * cos(latitude2) * sin(deltaLongitude / 2)
+            * sin(deltaLongitude / 2)
         return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
     open override var description: String {
-        String(format: "<%+.8f,%+.8f> +/- %.2fm @ %@", coordinate.latitude, coordinate.longitude, horizontalAccuracy,
-               timestamp.description)
+        String(
+            format: "<%+.8f,%+.8f> +/- %.2fm @ %@", coordinate.latitude, coordinate.longitude, horizontalAccuracy,
+            timestamp.description)
     }
 }

@@ -7,10 +7,11 @@ import XCTest
 // stands for the reader's MyApp.app (its "Leaderboard" kind for "Scores"), Hanging.app for a
 // provider that never completes.
 
-@Test("The host as a library: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
+@Test(
+    "The host as a library: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
 func readmeSwiftTestingExample() async throws {
     var configuration = HostConfiguration.temporary()
-    configuration.clock = .virtual                    // days in seconds; the widget's Date() follows
+    configuration.clock = .virtual // days in seconds; the widget's Date() follows
     configuration.budgetOverrides.reloadsPerDay = 40
     let host = try await ExtensionHost(configuration)
     defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
