@@ -26,6 +26,7 @@ extension Supervisor {
             }
             // Ready when ensureRunning returned, but an idle kill may have come first: a launch
             // whose waiters resume after its idle timer fired (a starved loop). Launch it again.
+            // (Killed for another reason, as by chaos at its hello, it goes ahead and ends killed.)
             let actions = process.lifecycle.handle(.activationStarting)
             if actions.contains(where: { if case .relaunch = $0 { true } else { false } }) { continue }
             perform(actions, for: process, of: ext)

@@ -5,6 +5,7 @@ import Glibc
 /// named, its descriptors and timers let go, `exited` recorded, and its lifecycle ends its
 /// activations and launch waiters and records a failure it is to blame for.
 extension Supervisor {
+    /// Reaps `process`, which its pidfd says ended (nothing when it has not, yet).
     func reap(_ process: ExtensionProcess, of ext: ManagedExtension) {
         var status: Int32 = 0
         var cpuMs: UInt64 = 0
