@@ -10,11 +10,11 @@
 /// }
 /// // becomes
 /// @MainActor func $s…fMu_() -> DeveloperToolsSupport.Preview {
-///     DeveloperToolsSupport.Preview(as: .systemSmall) {
-///         MyWidget()
-///     } timeline: {
-///         SimpleEntry(date: .now)
-///     }
+/// DeveloperToolsSupport.Preview(as: .systemSmall) {
+///     MyWidget()
+/// } timeline: {
+///     SimpleEntry(date: .now)
+/// }
 /// }
 /// ```
 struct PreviewExpansion {
@@ -29,11 +29,9 @@ struct PreviewExpansion {
     func declaration(expanding source: String) -> String? {
         guard let arguments = Self.arguments(of: source) else { return nil }
         let call = arguments.hasPrefix("{") ? "\(previewType) \(arguments)" : previewType + arguments
-        return """
-            @MainActor func \(functionName)() -> \(previewType) {
-                \(call)
-            }
-            """
+        // The user's text goes in as it is, indentation and all (multi-line string literals
+        // depend on it); it was written at the start of a line.
+        return "@MainActor func \(functionName)() -> \(previewType) {\n\(call)\n}"
     }
 
     /// The name of the function for a use whose compiler discriminator is `discriminator`, as
