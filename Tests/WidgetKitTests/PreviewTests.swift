@@ -154,6 +154,13 @@ struct PreviewedINProvider: IntentTimelineProvider {
         .environment(\.colorScheme, .dark)
 }
 
+// A view preview given a widget's context, as some widget files write it.
+@available(iOS 17.0, *)
+#Preview {
+        PreviewedEntryView(entry: PreviewedEntry(date: Date(), emoji: "🙂"))
+            .previewContext(WidgetPreviewContext(family: .systemSmall))
+}
+
 /* A block comment, /* nested */, before the macro. */
 #Preview("Traits", traits: .sizeThatFitsLayout, .landscapeLeft) {
     Text("One")
