@@ -17,11 +17,16 @@ let package = Package(
     name: "sandglass",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
+        .library(
+            name: "WidgetKit",
+            targets: [
+                "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
+                "OSLog"
+            ]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
-        .executable(name: "sandglass", targets: ["sandglass"]),
+        .executable(name: "sandglass", targets: ["sandglass"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,7 +40,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
     ],
     targets: [
         .target(
@@ -96,13 +101,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ],
             path: "Sources/Host",
             swiftSettings: [
                 // Async methods of the host's loop-confined parts run on the caller's actor
                 // (the host, whose executor is its event loop), not on the global executor.
-                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault")
             ]
         ),
         .target(
@@ -116,7 +121,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus")
             ],
             path: "Sources/Daemon"
         ),
@@ -129,25 +134,31 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Histogram", package: "hdrhistogram-swift")
             ],
             path: "Sources/sandglass"
         ),
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"], path: "Tests/WidgetKitTests"),
+        .testTarget(
+            name: "WidgetKitTests",
+            dependencies: [
+                "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
+                "OSLog"
+            ], path: "Tests/WidgetKitTests"),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
-        .executableTarget(name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "HostTests",
             dependencies: [
                 "SandglassHost", "CSandbox", "sandbox-probe", "SandglassIPC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ],
             path: "Tests/HostTests"
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests")
     ],
     swiftLanguageModes: [.v6]
 )

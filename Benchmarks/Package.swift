@@ -12,18 +12,18 @@ let package = Package(
     dependencies: [
         .package(name: "sandglass", path: ".."),
         // Only the malloc interposer: the default traits pull a dependency this machine has no copy of.
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"])
     ],
     targets: [
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "SandglassIPC", package: "sandglass"),
+                .product(name: "SandglassIPC", package: "sandglass")
             ],
             path: "Benchmarks/CodecBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

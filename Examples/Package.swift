@@ -17,7 +17,7 @@ let appleStyle: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let package = Package(
     name: "SandglassExamples",
     dependencies: [
-        .package(name: "sandglass", path: ".."),
+        .package(name: "sandglass", path: "..")
     ],
     targets: [
         /// A widget bundle with two widgets: `Leaderboard` (`.atEnd`) and `NextMatch` (`.after`).
@@ -159,6 +159,6 @@ let package = Package(
             name: "GarbageWidget",
             dependencies: [.product(name: "WidgetKit", package: "sandglass")],
             path: "GarbageWidget"
-        ),
+        )
     ]
 )

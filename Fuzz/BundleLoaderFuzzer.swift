@@ -9,15 +9,21 @@ let fuzzBundle: String = {
     let base = (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()) + "/sandglass-fuzz-\(getpid())"
     let appex = base + "/Fuzz.app/PlugIns/Widget.appex"
     try! FileManager.default.createDirectory(atPath: appex, withIntermediateDirectories: true)
-    _ = FileManager.default.createFile(atPath: appex + "/Widget", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
-    atexit { try? FileManager.default.removeItem(atPath: (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()) + "/sandglass-fuzz-\(getpid())") }
+    _ = FileManager.default.createFile(
+        atPath: appex + "/Widget", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+    atexit {
+        try? FileManager.default.removeItem(
+            atPath: (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
+                + "/sandglass-fuzz-\(getpid())")
+    }
     return base + "/Fuzz.app"
 }()
 
-let defaultAppInfo = Data("""
-<?xml version="1.0" encoding="UTF-8"?>
-<plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.fuzz</string></dict></plist>
-""".utf8)
+let defaultAppInfo = Data(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.fuzz</string></dict></plist>
+    """.utf8)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func bundleLoaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -15,12 +15,12 @@ struct Provider: TimelineProvider {
         SimpleEntry(date: Date(), relevance: nil, character: .panda)
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (SimpleEntry) -> ()) {
+    func getSnapshot(in context: Context, completion: @escaping (SimpleEntry) -> Void) {
         let entry = SimpleEntry(date: Date(), relevance: nil, character: .panda)
         completion(entry)
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> ()) {
+    func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
         let selectedCharacter = CharacterDetail.selectedCharacter
         let endDate = selectedCharacter.fullHealthDate
         let fiveMinutes: TimeInterval = 5 * 60

@@ -44,8 +44,9 @@ final class FeedDownloader: NSObject, URLSessionDownloadDelegate, @unchecked Sen
 
         init?(taskDescription: String?) {
             guard let data = taskDescription?.data(using: .utf8),
-                  let token = try? JSONDecoder().decode(Token.self, from: data),
-                  token.version == Token.currentVersion else {
+                let token = try? JSONDecoder().decode(Token.self, from: data),
+                token.version == Token.currentVersion
+            else {
                 return nil
             }
             self = token
@@ -118,7 +119,9 @@ final class FeedDownloader: NSObject, URLSessionDownloadDelegate, @unchecked Sen
         let token = Token(taskDescription: downloadTask.taskDescription)
         do {
             try FeedCache.shared.store(downloadAt: location)
-            print("feed '\(token?.feed ?? "?")' requested \(token?.requested.description ?? "?") stored: \(downloadTask.countOfBytesReceived) bytes")
+            print(
+                "feed '\(token?.feed ?? "?")' requested \(token?.requested.description ?? "?") stored: \(downloadTask.countOfBytesReceived) bytes"
+            )
         } catch {
             print("could not store the feed: \(error)")
         }

@@ -22,11 +22,11 @@ struct FeedProvider: TimelineProvider {
         FeedEntry(date: Date(), bytes: nil, downloadedAt: nil)
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (FeedEntry) -> ()) {
+    func getSnapshot(in context: Context, completion: @escaping (FeedEntry) -> Void) {
         completion(FeedCache.shared.entry())
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<FeedEntry>) -> ()) {
+    func getTimeline(in context: Context, completion: @escaping (Timeline<FeedEntry>) -> Void) {
         let timeline = Timeline(
             entries: [FeedCache.shared.entry()],
             policy: .after(Date().addingTimeInterval(15 * 60))

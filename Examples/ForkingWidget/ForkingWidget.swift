@@ -3,11 +3,12 @@
 // the child leaves at once with _exit(0) and the parent reaps it. Either way it returns a
 // timeline saying what happened.
 
+import SwiftUI
+import WidgetKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftUI
-import WidgetKit
 
 struct ForkEntry: TimelineEntry, Codable {
     let date: Date

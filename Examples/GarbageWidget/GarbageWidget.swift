@@ -2,11 +2,12 @@
 // prefix of 0x7FFFFFFF, far over the frame limit, then text. The host must treat it as a
 // protocol violation and kill the extension. The widget then waits, never completing.
 
+import Dispatch
+import WidgetKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import WidgetKit
 
 struct GarbageEntry: TimelineEntry, Codable {
     let date: Date

@@ -31,11 +31,11 @@ struct ProbeProvider: TimelineProvider {
         ProbeEntry(date: Date(), relayData: nil, groupKeys: [], container: nil, listing: "", defaultsFile: "")
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (ProbeEntry) -> ()) {
+    func getSnapshot(in context: Context, completion: @escaping (ProbeEntry) -> Void) {
         completion(placeholder(in: context))
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<ProbeEntry>) -> ()) {
+    func getTimeline(in context: Context, completion: @escaping (Timeline<ProbeEntry>) -> Void) {
         let defaults = UserDefaults(suiteName: group)
         var listing = "not asked"
         var defaultsFile = "not asked"

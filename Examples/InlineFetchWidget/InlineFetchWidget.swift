@@ -30,11 +30,11 @@ struct FetchProvider: TimelineProvider {
         FetchEntry(date: Date(), bytes: nil, statusCode: nil, failure: nil)
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (FetchEntry) -> ()) {
+    func getSnapshot(in context: Context, completion: @escaping (FetchEntry) -> Void) {
         completion(placeholder(in: context))
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<FetchEntry>) -> ()) {
+    func getTimeline(in context: Context, completion: @escaping (Timeline<FetchEntry>) -> Void) {
         Task {
             let entry = await fetch()
             completion(Timeline(entries: [entry], policy: .after(Date().addingTimeInterval(15 * 60))))

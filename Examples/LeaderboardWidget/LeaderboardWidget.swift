@@ -38,7 +38,7 @@ struct LeaderboardProvider: TimelineProvider {
 
         // Six entries five minutes apart, starting now; ask again after the last one.
         let currentDate = Date()
-        for offset in 0 ..< 6 {
+        for offset in 0..<6 {
             let entryDate = Calendar.current.date(byAdding: .minute, value: offset * 5, to: currentDate)!
             let visible = context.family == .systemSmall ? 3 : 5
             let standings = Array(League.standings(at: entryDate).prefix(visible))

@@ -29,7 +29,7 @@ enum League {
     static let sampleStandings = [
         Player(name: "Ada", points: 42),
         Player(name: "Grace", points: 39),
-        Player(name: "Linus", points: 31),
+        Player(name: "Linus", points: 31)
     ]
 
     /// A sample match for placeholders and the widget gallery, 20 minutes after `date`.

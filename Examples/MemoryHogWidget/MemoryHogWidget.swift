@@ -9,11 +9,12 @@
 // iOS decodes when it renders the view — 46 MiB, over the 30 MiB limit — and `.trap` indexes
 // past the end of an array in its body.
 
+import SwiftUI
+import WidgetKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftUI
-import WidgetKit
 
 struct MemoryEntry: TimelineEntry, Codable {
     let date: Date
@@ -25,11 +26,12 @@ func touchMemory(mebibytes: Int) -> Int {
     let step = 1 << 20
     var touched = 0
     var regions: [UnsafeMutableRawPointer] = []
-    for _ in 0 ..< mebibytes {
+    for _ in 0..<mebibytes {
         let region = mmap(nil, step, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let region, region != MAP_FAILED else {
             let code = errno
-            FileHandle.standardError.write(Data("mmap failed after \(touched) MiB: errno \(code) (\(String(cString: strerror(code))))\n".utf8))
+            FileHandle.standardError.write(
+                Data("mmap failed after \(touched) MiB: errno \(code) (\(String(cString: strerror(code))))\n".utf8))
             break
         }
         memset(region, 0xA5, step)

@@ -33,7 +33,7 @@ struct MisbehavingProvider: TimelineProvider {
         let timeline = Timeline(entries: [MisbehaviourEntry(date: Date(), behaviour: behaviour.rawValue, detail: detail)], policy: .never)
         switch behaviour {
         case .nevercompletes, .oversized, .outoforder:
-            return   // the completion is never called
+            return // the completion is never called
         case .doublecompletion:
             completion(timeline)
             completion(timeline)

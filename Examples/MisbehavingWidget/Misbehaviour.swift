@@ -1,12 +1,13 @@
 // What each extension of Misbehaving.app does wrong; the behaviour is chosen by the last
 // component of its bundle identifier (SANDGLASS_BUNDLE_IDENTIFIER, set by the host).
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import CMisbehaviour
 import Dispatch
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 enum Misbehaviour: String, CaseIterable {
     /// fork() in a loop, then threads until the pids limit stops them.
@@ -88,11 +89,13 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
         while threads.count < 4096 {
             var thread = pthread_t()
             let fd = UnsafeMutableRawPointer(bitPattern: Int(release[0]) + 1)
-            let rc = pthread_create(&thread, nil, { fd in
-                var byte: UInt8 = 0
-                _ = read(Int32(Int(bitPattern: fd) - 1), &byte, 1)
-                return nil
-            }, fd)
+            let rc = pthread_create(
+                &thread, nil,
+                { fd in
+                    var byte: UInt8 = 0
+                    _ = read(Int32(Int(bitPattern: fd) - 1), &byte, 1)
+                    return nil
+                }, fd)
             if rc != 0 { failure = errnoText(rc); break }
             threads.append(thread)
         }
@@ -111,8 +114,10 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
     case .writesoutside:
         var results: [String] = []
         let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
-        let targets = ["/tmp/sandglass-escape-\(getpid())", container + "/../escape-\(getpid())",
-                       "/etc/sandglass-escape-\(getpid())", container + "/Documents/inside"]
+        let targets = [
+            "/tmp/sandglass-escape-\(getpid())", container + "/../escape-\(getpid())",
+            "/etc/sandglass-escape-\(getpid())", container + "/Documents/inside"
+        ]
         for path in targets {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             if fd >= 0 {
@@ -128,7 +133,8 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
     case .ptrace:
         let traceme = misbehave_ptrace_traceme()
         let attach = misbehave_ptrace_attach(getppid())
-        let line = "ptrace(PTRACE_TRACEME): \(traceme == 0 ? "allowed" : errnoText(-traceme)); ptrace(PTRACE_ATTACH, parent): \(attach == 0 ? "allowed" : errnoText(-attach))"
+        let line =
+            "ptrace(PTRACE_TRACEME): \(traceme == 0 ? "allowed" : errnoText(-traceme)); ptrace(PTRACE_ATTACH, parent): \(attach == 0 ? "allowed" : errnoText(-attach))"
         report(line)
         return line
     case .exec:
@@ -148,7 +154,9 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
     case .outliveshost:
         let cleared = misbehave_clear_parent_death_signal()
         misbehave_refuse_to_exit()
-        report("outliving: clearing the parent-death signal: \(cleared == 0 ? "allowed" : errnoText(-cleared)); in force: \(misbehave_parent_death_signal())")
+        report(
+            "outliving: clearing the parent-death signal: \(cleared == 0 ? "allowed" : errnoText(-cleared)); in force: \(misbehave_parent_death_signal())"
+        )
         while true { sleep(1_000_000) }
     case .int80:
         let pid = misbehave_int80_getpid()

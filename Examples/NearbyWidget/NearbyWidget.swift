@@ -99,10 +99,11 @@ struct NearbyProvider: TimelineProvider {
     }
 
     private func entry(status: NearbyEntry.Status, location: CLLocation?) -> NearbyEntry {
-        NearbyEntry(date: Date(), status: status, latitude: location?.coordinate.latitude, longitude: location?.coordinate.longitude,
-                    authorizedForWidgetUpdates: locationManager.isAuthorizedForWidgetUpdates,
-                    appAuthorization: locationManager.authorizationStatus.rawValue,
-                    distanceToApplePark: location.map { $0.distance(from: Self.applePark) / 1000 })
+        NearbyEntry(
+            date: Date(), status: status, latitude: location?.coordinate.latitude, longitude: location?.coordinate.longitude,
+            authorizedForWidgetUpdates: locationManager.isAuthorizedForWidgetUpdates,
+            appAuthorization: locationManager.authorizationStatus.rawValue,
+            distanceToApplePark: location.map { $0.distance(from: Self.applePark) / 1000 })
     }
 }
 

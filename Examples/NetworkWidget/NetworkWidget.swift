@@ -3,11 +3,12 @@
 // `socket(AF_INET) failed: errno <N> (<strerror>)` to stderr and still returns a timeline
 // whose entry says whether the socket failed.
 
+import SwiftUI
+import WidgetKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftUI
-import WidgetKit
 
 struct NetworkEntry: TimelineEntry, Codable {
     let date: Date

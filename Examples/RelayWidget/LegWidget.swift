@@ -8,9 +8,9 @@
 //
 
 import Intents
-import os
 import SwiftUI
 import WidgetKit
+import os
 
 public class SelectLegIntent: INIntent {
     @INParameter public var runner: Runner?
@@ -42,17 +42,19 @@ struct LegProvider: IntentTimelineProvider {
         LegEntry(date: Date(), runner: "Runner", leg: 1, unit: "km", configuredWidgets: [])
     }
 
-    func getSnapshot(for configuration: SelectLegIntent, in context: Context, completion: @escaping (LegEntry) -> ()) {
+    func getSnapshot(for configuration: SelectLegIntent, in context: Context, completion: @escaping (LegEntry) -> Void) {
         completion(entry(for: configuration, widgets: []))
     }
 
-    func getTimeline(for configuration: SelectLegIntent, in context: Context, completion: @escaping (Timeline<LegEntry>) -> ()) {
-        os_log("timeline for runner %{public}@, leg %d", log: log, type: .info,
-               configuration.runner?.displayString ?? "none", configuration.leg?.intValue ?? 0)
+    func getTimeline(for configuration: SelectLegIntent, in context: Context, completion: @escaping (Timeline<LegEntry>) -> Void) {
+        os_log(
+            "timeline for runner %{public}@, leg %d", log: log, type: .info,
+            configuration.runner?.displayString ?? "none", configuration.leg?.intValue ?? 0)
         WidgetCenter.shared.getCurrentConfigurations { result in
-            let widgets = (try? result.get())?.map { info in
-                "\(info.kind)/\(info.family): \((info.configuration as? SelectLegIntent)?.runner?.identifier ?? "-")"
-            } ?? []
+            let widgets =
+                (try? result.get())?.map { info in
+                    "\(info.kind)/\(info.family): \((info.configuration as? SelectLegIntent)?.runner?.identifier ?? "-")"
+                } ?? []
             completion(Timeline(entries: [entry(for: configuration, widgets: widgets)], policy: .never))
         }
     }
@@ -64,9 +66,10 @@ struct LegProvider: IntentTimelineProvider {
     }
 
     private func entry(for configuration: SelectLegIntent, widgets: [String]) -> LegEntry {
-        LegEntry(date: Date(), runner: configuration.runner?.displayString ?? "no runner chosen",
-                 leg: configuration.leg?.intValue, unit: configuration.unit == .miles ? "mi" : "km",
-                 configuredWidgets: widgets)
+        LegEntry(
+            date: Date(), runner: configuration.runner?.displayString ?? "no runner chosen",
+            leg: configuration.leg?.intValue, unit: configuration.unit == .miles ? "mi" : "km",
+            configuredWidgets: widgets)
     }
 }
 

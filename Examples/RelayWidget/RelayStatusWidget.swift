@@ -29,11 +29,11 @@ struct RelayProvider: TimelineProvider {
         RelayEntry(date: Date(), relay: "Relay", roster: nil, reads: 0, undeclaredGroupIsNil: true)
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (RelayEntry) -> ()) {
+    func getSnapshot(in context: Context, completion: @escaping (RelayEntry) -> Void) {
         completion(context.isPreview ? placeholder(in: context) : currentEntry(countingRead: false))
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<RelayEntry>) -> ()) {
+    func getTimeline(in context: Context, completion: @escaping (Timeline<RelayEntry>) -> Void) {
         let entry = currentEntry(countingRead: true)
         logger.info("relay data for \(context.family.description, privacy: .public): \(entry.relay, privacy: .public)")
         logger.debug("roster: \(entry.roster ?? "none")")

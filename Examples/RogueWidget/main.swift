@@ -38,8 +38,11 @@ func fetch(_ url: String, method: String = "GET") {
     send(.resumeTask(session: "", taskIdentifier: 1))
 }
 
-send(.hello(Hello(bundleIdentifier: identifier, role: .widgetKit,
-                  widgets: [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+send(
+    .hello(
+        Hello(
+            bundleIdentifier: identifier, role: .widgetKit,
+            widgets: [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "logflood":
     // 200 log frames of 256 KiB each: 50 MB of text for the host's memory and log (without a

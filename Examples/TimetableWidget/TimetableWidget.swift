@@ -59,8 +59,9 @@ struct TimetableProvider: TimelineProvider {
     let location = OneShotLocation()
 
     func placeholder(in context: Context) -> TimetableEntry {
-        TimetableEntry(date: Date(), nextDeparture: Date().addingTimeInterval(600), located: false,
-                       authorizedForWidgetUpdates: false, locationError: nil)
+        TimetableEntry(
+            date: Date(), nextDeparture: Date().addingTimeInterval(600), located: false,
+            authorizedForWidgetUpdates: false, locationError: nil)
     }
 
     func getSnapshot(in context: Context, completion: @escaping (TimetableEntry) -> Void) {
@@ -70,9 +71,10 @@ struct TimetableProvider: TimelineProvider {
     func getTimeline(in context: Context, completion: @escaping (Timeline<TimetableEntry>) -> Void) {
         location.request { found, error in
             let now = Date()
-            let entry = TimetableEntry(date: now, nextDeparture: now.addingTimeInterval(600), located: found != nil,
-                                       authorizedForWidgetUpdates: location.isAuthorizedForWidgetUpdates,
-                                       locationError: (error as? CLError)?.code.rawValue)
+            let entry = TimetableEntry(
+                date: now, nextDeparture: now.addingTimeInterval(600), located: found != nil,
+                authorizedForWidgetUpdates: location.isAuthorizedForWidgetUpdates,
+                locationError: (error as? CLError)?.code.rawValue)
             completion(Timeline(entries: [entry], policy: .after(now.addingTimeInterval(3600))))
         }
     }

@@ -6,7 +6,7 @@ import NotificationCenter
 class CompletesTwiceViewController: UIViewController, NCWidgetProviding {
     func widgetPerformUpdate(completionHandler: @escaping (NCUpdateResult) -> Void) {
         DispatchQueue.global().async {
-            defer { completionHandler(.noData) }   // the bug: runs after the success path too
+            defer { completionHandler(.noData) } // the bug: runs after the success path too
             completionHandler(.newData)
         }
     }

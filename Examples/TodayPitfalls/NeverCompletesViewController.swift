@@ -10,7 +10,7 @@ class NeverCompletesViewController: UIViewController, NCWidgetProviding {
 
     func widgetPerformUpdate(completionHandler: @escaping (NCUpdateResult) -> Void) {
         DispatchQueue.global().async {
-            guard self.feedHasChanged() else { return }   // the bug: completionHandler(.noData) is missing
+            guard self.feedHasChanged() else { return } // the bug: completionHandler(.noData) is missing
             completionHandler(.newData)
         }
     }

@@ -33,8 +33,10 @@ open class CLLocation: NSObject, @unchecked Sendable {
     }
 
     /// A location with every measured value given.
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
-                verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date) {
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date
+    ) {
         self.coordinate = coordinate
         self.altitude = altitude
         horizontalAccuracy = hAccuracy
@@ -57,7 +59,8 @@ open class CLLocation: NSObject, @unchecked Sendable {
     }
 
     open override var description: String {
-        String(format: "<%+.8f,%+.8f> +/- %.2fm @ %@", coordinate.latitude, coordinate.longitude, horizontalAccuracy,
-               timestamp.description)
+        String(
+            format: "<%+.8f,%+.8f> +/- %.2fm @ %@", coordinate.latitude, coordinate.longitude, horizontalAccuracy,
+            timestamp.description)
     }
 }

@@ -1,6 +1,6 @@
-@_spi(SandglassRuntime) import WidgetKit
 import SandglassIPC
 import Synchronization
+@_spi(SandglassRuntime) import WidgetKit
 
 /// The process's link to the host's location service: sends the managers' requests and hands
 /// the host's answers to every live manager. Registered as a runtime service when the first
@@ -65,9 +65,10 @@ final class LocationClient: RuntimeService {
             for manager in live { manager.authorizationDidChange() }
         case .locationUpdate(let payloads):
             let locations = payloads.map { p in
-                CLLocation(coordinate: CLLocationCoordinate2D(latitude: p.latitude, longitude: p.longitude), altitude: p.altitude,
-                           horizontalAccuracy: p.horizontalAccuracy, verticalAccuracy: p.verticalAccuracy,
-                           timestamp: Date(timeIntervalSince1970: p.timestamp))
+                CLLocation(
+                    coordinate: CLLocationCoordinate2D(latitude: p.latitude, longitude: p.longitude), altitude: p.altitude,
+                    horizontalAccuracy: p.horizontalAccuracy, verticalAccuracy: p.verticalAccuracy,
+                    timestamp: Date(timeIntervalSince1970: p.timestamp))
             }
             for manager in live { manager.receive(locations) }
         case .locationFailure(let code):

@@ -29,7 +29,10 @@ public struct ControlClient: Sendable {
         do {
             return try JSONDecoder().decode(ControlResponse.self, from: answer)
         } catch {
-            throw ControlError(description: "the daemon on \(path) answered something that is not a response: \(String(decoding: answer.prefix(200), as: UTF8.self))")
+            throw ControlError(
+                description:
+                    "the daemon on \(path) answered something that is not a response: \(String(decoding: answer.prefix(200), as: UTF8.self))"
+            )
         }
     }
 
@@ -60,7 +63,8 @@ public struct ControlClient: Sendable {
             let code = errno
             close(fd)
             if code == ENOENT || code == ECONNREFUSED {
-                throw ControlError(description: "no sandglass daemon is listening on \(path) (start one with `sandglass serve`, or pass --control PATH)")
+                throw ControlError(
+                    description: "no sandglass daemon is listening on \(path) (start one with `sandglass serve`, or pass --control PATH)")
             }
             throw ControlError(description: "cannot connect to \(path): \(String(cString: strerror(code)))")
         }

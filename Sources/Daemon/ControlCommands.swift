@@ -24,7 +24,9 @@ public struct ControlCommands: Sendable {
         case "clock": return await clock(request)
         case "location": return await location(request)
         default:
-            return ControlResponse(ok: false, message: "unknown command \(request.command.debugDescription): use status, reload, kill, visibility, location or clock")
+            return ControlResponse(
+                ok: false,
+                message: "unknown command \(request.command.debugDescription): use status, reload, kill, visibility, location or clock")
         }
     }
 
@@ -42,23 +44,30 @@ public struct ControlCommands: Sendable {
             activations: counts.activations, kills: counts.kills, timelines: counts.timelines,
             unacknowledgedEvents: await host.unacknowledgedEvents())
         let running = extensions.filter { $0.pid != nil }.count
-        return ControlResponse(ok: true, message: "\(extensions.count) extensions installed, \(running) running · \(counts.events) events", status: status)
+        return ControlResponse(
+            ok: true, message: "\(extensions.count) extensions installed, \(running) running · \(counts.events) events", status: status)
     }
 
     private func reload(_ request: ControlRequest) async -> ControlResponse {
         if let app = request.app, !(await host.installedApps().contains(app)) {
-            return ControlResponse(ok: false, message: "no app \(app) is installed; installed: \(await host.installedApps().joined(separator: ", "))")
+            return ControlResponse(
+                ok: false, message: "no app \(app) is installed; installed: \(await host.installedApps().joined(separator: ", "))")
         }
-        let asked = if let kind = request.kind {
-            await host.reloadTimelines(ofKind: kind, app: request.app)
-        } else {
-            await host.reloadAllTimelines(app: request.app)
-        }
+        let asked =
+            if let kind = request.kind {
+                await host.reloadTimelines(ofKind: kind, app: request.app)
+            } else {
+                await host.reloadAllTimelines(app: request.app)
+            }
         let what = request.kind.map { "widget of kind \($0)" } ?? "widget"
         if asked == 0 {
             return ControlResponse(ok: false, message: "no \(what) is on the home screen\(request.app.map { " for \($0)" } ?? "")")
         }
-        return ControlResponse(ok: true, message: "asked \(asked) \(asked == 1 ? "widget" : "widgets") for a new timeline (as WidgetCenter.\(request.kind == nil ? "reloadAllTimelines()" : "reloadTimelines(ofKind:)") from the app)")
+        return ControlResponse(
+            ok: true,
+            message:
+                "asked \(asked) \(asked == 1 ? "widget" : "widgets") for a new timeline (as WidgetCenter.\(request.kind == nil ? "reloadAllTimelines()" : "reloadTimelines(ofKind:)") from the app)"
+        )
     }
 
     /// Without a kind: the screen's whole schedule (reload dates, location in-use windows, Today),
@@ -67,13 +76,19 @@ public struct ControlCommands: Sendable {
         let value = request.value ?? ""
         if let kind = request.kind {
             guard let visibility = WidgetVisibility(rawValue: value) else {
-                return ControlResponse(ok: false, message: "visibility is one of \(WidgetVisibility.allCases.map(\.rawValue).joined(separator: ", ")), not \(value.debugDescription)")
+                return ControlResponse(
+                    ok: false,
+                    message:
+                        "visibility is one of \(WidgetVisibility.allCases.map(\.rawValue).joined(separator: ", ")), not \(value.debugDescription)"
+                )
             }
             await host.setVisibility(visibility, widget: kind)
             return ControlResponse(ok: true, message: "widgets of kind \(kind) now seen \(visibility.rawValue)")
         }
         guard let schedule = VisibilitySchedule(name: value) else {
-            return ControlResponse(ok: false, message: "visibility is one of \(VisibilitySchedule.names.joined(separator: ", ")), not \(value.debugDescription)")
+            return ControlResponse(
+                ok: false,
+                message: "visibility is one of \(VisibilitySchedule.names.joined(separator: ", ")), not \(value.debugDescription)")
         }
         await host.apply(ScenarioChange(at: .zero, visibility: schedule, note: "sandglass ctl visibility"))
         return ControlResponse(ok: true, message: "every widget now seen \(schedule)")
@@ -95,7 +110,8 @@ public struct ControlCommands: Sendable {
             said = "the device is now at \(point)"
         } else {
             let names = LocationAuthorization.allCases.map(\.rawValue) + WidgetLocationApproval.allCases.map(\.rawValue)
-            return ControlResponse(ok: false, message: "location takes LAT,LON or one of \(names.joined(separator: ", ")), not \(value.debugDescription)")
+            return ControlResponse(
+                ok: false, message: "location takes LAT,LON or one of \(names.joined(separator: ", ")), not \(value.debugDescription)")
         }
         await host.apply(change)
         return ControlResponse(ok: true, message: said)
@@ -106,12 +122,16 @@ public struct ControlCommands: Sendable {
             return ControlResponse(ok: false, message: "the daemon runs on the real clock; start it with --clock virtual to advance time")
         }
         guard let text = request.value, let step = Self.duration(text) else {
-            return ControlResponse(ok: false, message: "clock takes a duration such as 30m, 2h or 7d, not \((request.value ?? "nothing").debugDescription)")
+            return ControlResponse(
+                ok: false, message: "clock takes a duration such as 30m, 2h or 7d, not \((request.value ?? "nothing").debugDescription)")
         }
         let before = tally.snapshot.events
         await host.advance(by: step)
         let date = await host.now()
-        return ControlResponse(ok: true, message: "advanced the virtual clock by \(text) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
+        return ControlResponse(
+            ok: true,
+            message:
+                "advanced the virtual clock by \(text) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
     }
 
     /// `500ms`, `30s`, `10m`, `2h`, `7d`: a positive duration (``DurationText``).
@@ -131,10 +151,16 @@ public struct ControlCommands: Sendable {
         }
         let reasonName = request.reason ?? KillReason.chaos.rawValue
         guard let reason = KillReason(rawValue: reasonName), Self.killReasons.contains(reason) else {
-            return ControlResponse(ok: false, message: "\(reasonName.debugDescription) is not a kill reason the control socket may give: one of \(Self.killReasons.map(\.rawValue).joined(separator: ", ")) (the others are the host's own findings)")
+            return ControlResponse(
+                ok: false,
+                message:
+                    "\(reasonName.debugDescription) is not a kill reason the control socket may give: one of \(Self.killReasons.map(\.rawValue).joined(separator: ", ")) (the others are the host's own findings)"
+            )
         }
         guard await host.installedExtensions().contains(bundle) else {
-            return ControlResponse(ok: false, message: "no extension \(bundle) is installed; installed: \(await host.installedExtensions().joined(separator: ", "))")
+            return ControlResponse(
+                ok: false,
+                message: "no extension \(bundle) is installed; installed: \(await host.installedExtensions().joined(separator: ", "))")
         }
         guard let pid = await host.liveProcesses()[bundle] else {
             return ControlResponse(ok: false, message: "\(bundle) is not running: nothing to kill")

@@ -18,8 +18,10 @@ public struct ControlRequest: Codable, Sendable, Hashable {
     /// The command's argument: a visibility (`always`, `never`, …), a location, a clock step.
     public var value: String?
 
-    public init(command: String, bundle: String? = nil, app: String? = nil, kind: String? = nil, reason: String? = nil,
-                value: String? = nil) {
+    public init(
+        command: String, bundle: String? = nil, app: String? = nil, kind: String? = nil, reason: String? = nil,
+        value: String? = nil
+    ) {
         self.command = command
         self.bundle = bundle
         self.app = app

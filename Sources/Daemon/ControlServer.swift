@@ -20,8 +20,10 @@ public final class ControlServer: Service, Sendable {
     /// How long a client has to send its request line before the connection is closed.
     static let requestTimeout: TimeAmount = .seconds(10)
 
-    private init(path: String, server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
-                 handler: @escaping @Sendable (ControlRequest) async -> ControlResponse, logger: Logger) {
+    private init(
+        path: String, server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
+        handler: @escaping @Sendable (ControlRequest) async -> ControlResponse, logger: Logger
+    ) {
         self.path = path
         self.server = server
         self.handler = handler
@@ -32,10 +34,14 @@ public final class ControlServer: Service, Sendable {
     /// replaced; a live one is an error, as is any other file there.
     ///
     /// Bind before other threads create files: the process's umask is narrowed while binding.
-    public static func bind(path: String, logger: Logger = Logger(label: "sandglass.control"),
-                            handler: @escaping @Sendable (ControlRequest) async -> ControlResponse) async throws -> ControlServer {
+    public static func bind(
+        path: String, logger: Logger = Logger(label: "sandglass.control"),
+        handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
+    ) async throws -> ControlServer {
         guard path.utf8.count <= ControlSocket.maximumPathLength else {
-            throw ControlError(description: "the control socket path \(path) is longer than \(ControlSocket.maximumPathLength) bytes; choose a shorter --control")
+            throw ControlError(
+                description:
+                    "the control socket path \(path) is longer than \(ControlSocket.maximumPathLength) bytes; choose a shorter --control")
         }
         try removeStaleSocket(at: path)
         let previous = umask(0o177)
@@ -48,7 +54,8 @@ public final class ControlServer: Service, Sendable {
             }
         guard chmod(path, 0o600) == 0 else {
             try? await server.channel.close()
-            throw ControlError(description: "cannot make the control socket \(path) private (chmod 0600): \(String(cString: strerror(errno)))")
+            throw ControlError(
+                description: "cannot make the control socket \(path) private (chmod 0600): \(String(cString: strerror(errno)))")
         }
         return ControlServer(path: path, server: server, handler: handler, logger: logger)
     }
@@ -77,7 +84,10 @@ public final class ControlServer: Service, Sendable {
                         return
                     }
                     if pending.readableBytes > Self.maximumRequestLength {
-                        try await outbound.write(ByteBuffer(bytes: Self.encode(ControlResponse(ok: false, message: "request longer than \(Self.maximumRequestLength) bytes"))))
+                        try await outbound.write(
+                            ByteBuffer(
+                                bytes: Self.encode(
+                                    ControlResponse(ok: false, message: "request longer than \(Self.maximumRequestLength) bytes"))))
                         return
                     }
                 }
@@ -89,7 +99,8 @@ public final class ControlServer: Service, Sendable {
 
     private func respond(to line: Data) async -> Data {
         guard let request = try? JSONDecoder().decode(ControlRequest.self, from: line) else {
-            return Self.encode(ControlResponse(ok: false, message: "not a control request: expected one JSON object such as {\"command\":\"status\"}"))
+            return Self.encode(
+                ControlResponse(ok: false, message: "not a control request: expected one JSON object such as {\"command\":\"status\"}"))
         }
         return Self.encode(await handler(request))
     }
@@ -108,7 +119,10 @@ public final class ControlServer: Service, Sendable {
             throw ControlError(description: "\(path) exists and is not a socket; choose another --control path")
         }
         if ControlClient.acceptsConnections(path) {
-            throw ControlError(description: "another process is already listening on \(path) (`sandglass ctl status --control \(path)` shows a daemon's pid); stop it or choose another --control path")
+            throw ControlError(
+                description:
+                    "another process is already listening on \(path) (`sandglass ctl status --control \(path)` shows a daemon's pid); stop it or choose another --control path"
+            )
         }
         unlink(path)
     }

@@ -31,7 +31,7 @@ public final class HostMetrics: Sendable {
     public static let latencyBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
-        .seconds(30), .seconds(60),
+        .seconds(30), .seconds(60)
     ]
 
     /// Metrics in a new registry.

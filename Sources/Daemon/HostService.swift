@@ -1,6 +1,6 @@
 import Foundation
-import ServiceLifecycle
 import SandglassHost
+import ServiceLifecycle
 
 /// A host as a service: starts its extensions, runs until graceful shutdown (SIGTERM, SIGINT),
 /// then shuts it down the way the host always does — every extension killed with reason
@@ -15,8 +15,10 @@ public struct HostService: Service {
     let stopped: @Sendable (RunSummary) async -> Void
 
     /// A service for `host`; `stopped` is called with the run's summary once it has shut down.
-    public init(host: ExtensionHost, observers: [@Sendable (HostEvent) -> Void] = [],
-                stopped: @escaping @Sendable (RunSummary) async -> Void = { _ in }) {
+    public init(
+        host: ExtensionHost, observers: [@Sendable (HostEvent) -> Void] = [],
+        stopped: @escaping @Sendable (RunSummary) async -> Void = { _ in }
+    ) {
         self.host = host
         self.observers = observers
         self.stopped = stopped
@@ -29,7 +31,7 @@ public struct HostService: Service {
         // Returns on graceful shutdown; throws when the group is cancelled — the host is shut down either way.
         try? await gracefulShutdown()
         let summary = await host.shutdown()
-        await observed   // the stream ends with the host's log
+        await observed // the stream ends with the host's log
         await stopped(summary)
     }
 

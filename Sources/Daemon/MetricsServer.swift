@@ -17,8 +17,10 @@ public final class MetricsServer: Service, Sendable {
     /// The address it listens on.
     public let host: String
 
-    private init(server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-                 metrics: HostMetrics, host: String, port: Int, logger: Logger) {
+    private init(
+        server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+        metrics: HostMetrics, host: String, port: Int, logger: Logger
+    ) {
         self.server = server
         self.metrics = metrics
         self.host = host
@@ -27,8 +29,10 @@ public final class MetricsServer: Service, Sendable {
     }
 
     /// Binds `host:port`.
-    public static func bind(host: String, port: Int, metrics: HostMetrics,
-                            logger: Logger = Logger(label: "sandglass.metrics")) async throws -> MetricsServer {
+    public static func bind(
+        host: String, port: Int, metrics: HostMetrics,
+        logger: Logger = Logger(label: "sandglass.metrics")
+    ) async throws -> MetricsServer {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in

@@ -14,7 +14,7 @@ enum DataDirectory {
     /// The subdirectories and their modes.
     static let layout: [(name: String, mode: mode_t)] = [
         ("Containers", traversable), ("Bundles", traversable), ("Runtime", traversable), ("Transfers", hostOnly),
-        ("AppGroups", traversable),
+        ("AppGroups", traversable)
     ]
 
     /// Creates what is missing and sets the modes of `path` (when it is the host's) and its
@@ -28,7 +28,8 @@ enum DataDirectory {
         for (name, mode) in layout {
             let sub = path + "/" + name
             if mkdir(sub, mode) != 0 && errno != EEXIST {
-                throw HostSetupError(description: "could not create \(sub): \(String(cString: strerror(errno))); is the data directory writable?")
+                throw HostSetupError(
+                    description: "could not create \(sub): \(String(cString: strerror(errno))); is the data directory writable?")
             }
             // A symbolic link here would have come from someone with the host's rights; refuse it.
             guard lstat(sub, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {

@@ -14,10 +14,15 @@ extension ExtensionHost {
         }
         guard let first = matches.first else {
             let declared = installedAppGroups.withLock { $0.map { "\($0.identifier) (\($0.app))" } }
-            throw AppGroupError(identifier, "no installed app\(app.map { " \($0)" } ?? "") declares this group; declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")) (com.apple.security.application-groups in a .entitlements file)")
+            throw AppGroupError(
+                identifier,
+                "no installed app\(app.map { " \($0)" } ?? "") declares this group; declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")) (com.apple.security.application-groups in a .entitlements file)"
+            )
         }
         guard matches.count == 1 else {
-            throw AppGroupError(identifier, "\(matches.count) installed apps declare this group (\(matches.map(\.app).joined(separator: ", "))); name one with app:")
+            throw AppGroupError(
+                identifier,
+                "\(matches.count) installed apps declare this group (\(matches.map(\.app).joined(separator: ", "))); name one with app:")
         }
         return first
     }

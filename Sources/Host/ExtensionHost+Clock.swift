@@ -37,8 +37,10 @@ extension ExtensionHost {
 
     /// The first event (since the run started) named `name` that satisfies `predicate`, waiting up
     /// to `timeout` of real time.
-    public func waitForEvent(named name: String, timeout: Duration = .seconds(20),
-                             where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }) async throws -> HostEvent {
+    public func waitForEvent(
+        named name: String, timeout: Duration = .seconds(20),
+        where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }
+    ) async throws -> HostEvent {
         try await waitForEvent(timeout: timeout) { $0.name == name && predicate($0) }
     }
 }

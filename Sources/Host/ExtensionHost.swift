@@ -59,10 +59,14 @@ public final class ExtensionHost: Sendable {
 
     /// Runs one activation of extension `bundleIdentifier` now and returns its outcome
     /// (`nil` when no such extension is installed).
-    public func activate(_ bundleIdentifier: String, _ kind: ActivationKind, widget: String? = nil,
-                         family: String = "systemSmall", isPreview: Bool = false) async -> ActivationOutcome? {
+    public func activate(
+        _ bundleIdentifier: String, _ kind: ActivationKind, widget: String? = nil,
+        family: String = "systemSmall", isPreview: Bool = false
+    ) async -> ActivationOutcome? {
         let size = WidgetFamilies.size(of: family)
-        let context = widget.map { ActivationContext(kind: $0, family: family, isPreview: isPreview, displayWidth: size.width, displayHeight: size.height) }
+        let context = widget.map {
+            ActivationContext(kind: $0, family: family, isPreview: isPreview, displayWidth: size.width, displayHeight: size.height)
+        }
         return await core.activate(bundleIdentifier, kind, context: context)
     }
 

@@ -7,9 +7,11 @@ extension HostCore {
     func prepareAppGroups(of app: AppBundle) throws {
         for group in app.appGroups {
             let container = try supervisor.appGroupContainer(app: app.bundleIdentifier, group: group)
-            var fields: [(String, JSONValue)] = [("app", .string(app.bundleIdentifier)), ("group", .string(group)),
-                                                 ("path", .string(container.path)),
-                                                 ("extensions", .array(app.extensions.filter { $0.appGroups.contains(group) }.map { .string($0.bundleIdentifier) }))]
+            var fields: [(String, JSONValue)] = [
+                ("app", .string(app.bundleIdentifier)), ("group", .string(group)),
+                ("path", .string(container.path)),
+                ("extensions", .array(app.extensions.filter { $0.appGroups.contains(group) }.map { .string($0.bundleIdentifier) }))
+            ]
             if let gid = container.gid { fields.append(("gid", .int(Int64(gid)))) }
             if let seed = configuration.appGroupSeeds[group] {
                 try appGroup(app: app.bundleIdentifier, group: group, container).seed(from: seed)

@@ -16,15 +16,20 @@ extension HostCore {
         guard let ext = supervisor.extensions[bundle], let process = ext.process, process.killReason == nil else { return nil }
         _ = sg_pidfd_send_signal(process.pidfd, SIGSTOP)
         process.isSuspended = true
-        log.emit(.suspended, [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))),
-                               ("detail", "SIGSTOP: the process is frozen, as iOS suspends an extension")])
+        log.emit(
+            .suspended,
+            [
+                ("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))),
+                ("detail", "SIGSTOP: the process is frozen, as iOS suspends an extension")
+            ])
         return process.pid
     }
 
     /// SIGCONTs the extension's process if it is the one suspended.
     func resume(_ bundle: String, pid: Int32?) -> Bool {
         guard let ext = supervisor.extensions[bundle], let process = ext.process, process.isSuspended,
-              pid == nil || process.pid == pid else { return false }
+            pid == nil || process.pid == pid
+        else { return false }
         process.isSuspended = false
         _ = sg_pidfd_send_signal(process.pidfd, SIGCONT)
         log.emit(.resumed, [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))), ("detail", "SIGCONT")])
@@ -38,8 +43,10 @@ extension HostCore {
         guard let ext = supervisor.extensions[bundle] else { return false }
         let previous = ext.budgets.memoryBytes
         ext.budgets.memoryBytes = bytes
-        var fields: [(String, JSONValue)] = [("bundle", .string(bundle)), ("bytes", .int(Int64(bytes))),
-                                             ("previousBytes", .int(Int64(previous)))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(bundle)), ("bytes", .int(Int64(bytes))),
+            ("previousBytes", .int(Int64(previous)))
+        ]
         guard let process = ext.process, process.killReason == nil else {
             log.emit(.memoryLimit, fields)
             return true
@@ -59,9 +66,12 @@ extension HostCore {
         if let refused {
             if bytes < previous {
                 // Under its footprint: jetsam's answer is the kill.
-                supervisor.kill(process, of: ext, .memory, detail: "memory limit lowered to \(bytes >> 10) KiB, under what it uses: \(refused)")
+                supervisor.kill(
+                    process, of: ext, .memory, detail: "memory limit lowered to \(bytes >> 10) KiB, under what it uses: \(refused)")
             } else {
-                log.emit(.hostError, [("bundle", .string(bundle)), ("error", .string("raising the memory limit to \(bytes >> 10) KiB failed: \(refused)"))])
+                log.emit(
+                    .hostError,
+                    [("bundle", .string(bundle)), ("error", .string("raising the memory limit to \(bytes >> 10) KiB failed: \(refused)"))])
             }
         }
         return true

@@ -41,12 +41,15 @@ actor HostCore {
             log.historyByteLimit = configuration.eventHistoryBytes.map { max(1, $0) } ?? .max
             if let path = configuration.logPath { log.add(try JSONLinesFile(path: path)) }
             if let trace = configuration.trace { log.add(TerminalTrace(trace)) }
-            if let blocked = ExtensionFiles.unreachableAncestor(of: configuration.dataDirectory, for: configuration.sandbox.extensionUser,
-                                                                 range: configuration.sandbox.identityRange) {
-                throw HostSetupError(description: """
-                    extensions run as an unprivileged user and could not reach the data directory \(configuration.dataDirectory): \
-                    \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
-                    """)
+            if let blocked = ExtensionFiles.unreachableAncestor(
+                of: configuration.dataDirectory, for: configuration.sandbox.extensionUser,
+                range: configuration.sandbox.identityRange)
+            {
+                throw HostSetupError(
+                    description: """
+                        extensions run as an unprivileged user and could not reach the data directory \(configuration.dataDirectory): \
+                        \(blocked) is closed to it. Choose a data directory under /tmp or /var, or open that directory (chmod o+x).
+                        """)
             }
             try HostCapabilities.check(for: configuration.sandbox.extensionUser)
             var policy = configuration.sandbox
@@ -59,8 +62,9 @@ actor HostCore {
                 // The extensions' Date() follows the run clock: a preloaded shim reads its offset
                 // from a page the host updates on every jump.
                 let runtime = configuration.dataDirectory + "/Runtime"
-                try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o711])
+                try FileManager.default.createDirectory(
+                    atPath: runtime, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o711])
                 let shim = try ClockShim.install(configured: configuration.clockShimPath, into: runtime)
                 let page = try ClockPage(path: runtime + "/clock", offset: clock.realtimeOffset)
                 clock.onJump = { [unowned page] offset in page.publish(offset) }
@@ -72,31 +76,36 @@ actor HostCore {
             }
             supervisor = Supervisor(
                 loop: loop, clock: clock, log: log, sandbox: sandbox,
-                settings: .init(maximumFrameLength: configuration.maximumFrameLength,
-                                containersRoot: configuration.dataDirectory + "/Containers",
-                                appGroupsRoot: configuration.dataDirectory + "/AppGroups",
-                                messageLimits: configuration.messageLimits,
-                                budgetOverrides: configuration.budgetOverrides,
-                                environment: environment,
-                                relaunchBackoff: configuration.relaunchBackoff))
+                settings: .init(
+                    maximumFrameLength: configuration.maximumFrameLength,
+                    containersRoot: configuration.dataDirectory + "/Containers",
+                    appGroupsRoot: configuration.dataDirectory + "/AppGroups",
+                    messageLimits: configuration.messageLimits,
+                    budgetOverrides: configuration.budgetOverrides,
+                    environment: environment,
+                    relaunchBackoff: configuration.relaunchBackoff))
             system = SystemState(visibility: configuration.visibility.widgetVisibility)
             scheduler = TimelineScheduler(supervisor: supervisor, clock: clock, log: log, system: system)
             scheduler.debugReloads = configuration.debugReloads
             scheduler.configurations = widgetConfigurations
             screen = Screen(schedule: configuration.visibility, clock: clock, log: log)
-            location = LocationService(settings: configuration.location, clock: clock, log: log, screen: screen,
-                                       supervisor: supervisor, scheduler: scheduler)
+            location = LocationService(
+                settings: configuration.location, clock: clock, log: log, screen: screen,
+                supervisor: supervisor, scheduler: scheduler)
             today = TodayScheduler(supervisor: supervisor, clock: clock, log: log, screen: screen)
             today.visibleInterval = configuration.today.visibleInterval
             today.backgroundInterval = configuration.today.backgroundInterval
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
             let clients = HTTPClients()
-            let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", clients: clients)
+            let transfers = try TransferService(
+                journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", clients: clients)
             let registry = SessionRegistry()
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
-            network = NetworkService(journal: journal, registry: registry, transfers: transfers, delivery: delivery,
-                                     inline: try InlineRequests(log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", clients: clients),
-                                     clients: clients, supervisor: supervisor, log: log)
+            network = NetworkService(
+                journal: journal, registry: registry, transfers: transfers, delivery: delivery,
+                inline: try InlineRequests(
+                    log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", clients: clients),
+                clients: clients, supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }
     }
@@ -130,19 +139,25 @@ actor HostCore {
         parts = try Parts(configuration, loop: loop)
         _ = sg_raise_nofile_limit()
         let sandbox = parts.sandbox.summary
-        log.emit(.runStart, [
-            ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
-            ("pid", .int(Int64(getpid()))),
-            ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
-            ("debugReloads", .bool(configuration.debugReloads)),
-            ("visibility", .string(configuration.visibility.description)),
-            ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
-            ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-            ("deadlineThread", .string(supervisor.killer?.scheduling ?? "none (budget kills wait for the loop's timers)")),
-        ])
+        log.emit(
+            .runStart,
+            [
+                ("epoch", .double(clock.epoch)), ("clock", .string(configuration.clock == .virtual ? "virtual" : "real")),
+                ("pid", .int(Int64(getpid()))),
+                ("reloadsPerDay", .int(Int64(configuration.budgetOverrides.applied(to: Budgets()).reloadsPerDay))),
+                ("debugReloads", .bool(configuration.debugReloads)),
+                ("visibility", .string(configuration.visibility.description)),
+                ("extensionClock", .string(parts.clockPage == nil ? "real" : "virtual (LD_PRELOAD \(ClockShim.fileName))")),
+                ("sandbox", .object(sandbox.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                ("deadlineThread", .string(supervisor.killer?.scheduling ?? "none (budget kills wait for the loop's timers)"))
+            ])
         if !parts.sandbox.cgroups.reclaimed.isEmpty {
-            log.emit(.cgroupReclaimed, [("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
-                                          ("detail", "groups of hosts that died without removing them: their processes killed, the groups removed")])
+            log.emit(
+                .cgroupReclaimed,
+                [
+                    ("groups", .array(parts.sandbox.cgroups.reclaimed.map { .string($0) })),
+                    ("detail", "groups of hosts that died without removing them: their processes killed, the groups removed")
+                ])
         }
         // Cycles through `self`, broken in shutdown().
         supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
@@ -164,10 +179,11 @@ actor HostCore {
 
     /// Installs the app at `path`: validates the bundle, makes its extensions' containers.
     func install(_ path: String) throws -> AppBundle {
-        let original = try BundleLoader.load(path)   // errors name the user's files
+        let original = try BundleLoader.load(path) // errors name the user's files
         try checkIdentifiersAreFree(original)
-        let stored = try BundleStore.place(path, identifier: original.bundleIdentifier,
-                                           in: parts.configuration.dataDirectory + "/Bundles")
+        let stored = try BundleStore.place(
+            path, identifier: original.bundleIdentifier,
+            in: parts.configuration.dataDirectory + "/Bundles")
         let app = try BundleLoader.load(stored)
         var registered: [ManagedExtension] = []
         for bundle in app.extensions {
@@ -176,13 +192,21 @@ actor HostCore {
         try prepareAppGroups(of: app)
         apps.append(app)
         installedFrom[app.bundleIdentifier] = original.path
-        log.emit(.installed, [
-            ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
-            ("extensions", .array(app.extensions.map { ext in
-                .object([("bundle", .string(ext.bundleIdentifier)), ("point", .string(ext.point.rawValue)),
-                         ("executable", .string(ext.executableName))])
-            })),
-        ])
+        log.emit(
+            .installed,
+            [
+                ("app", .string(app.bundleIdentifier)), ("path", .string(app.path)),
+                (
+                    "extensions",
+                    .array(
+                        app.extensions.map { ext in
+                            .object([
+                                ("bundle", .string(ext.bundleIdentifier)), ("point", .string(ext.point.rawValue)),
+                                ("executable", .string(ext.executableName))
+                            ])
+                        })
+                )
+            ])
         for ext in registered { parts.network.installed(ext) }
         return app
     }
@@ -192,16 +216,20 @@ actor HostCore {
     private func checkIdentifiersAreFree(_ app: AppBundle) throws(BundleError) {
         if let installed = apps.first(where: { $0.bundleIdentifier == app.bundleIdentifier }) {
             let other = installedFrom[installed.bundleIdentifier] ?? installed.path
-            throw BundleError(file: app.path, key: "CFBundleIdentifier", message:
-                "is \(app.bundleIdentifier.debugDescription), the identifier of the app already installed from \(other); "
-                + "every app needs an identifier of its own")
+            throw BundleError(
+                file: app.path, key: "CFBundleIdentifier",
+                message:
+                    "is \(app.bundleIdentifier.debugDescription), the identifier of the app already installed from \(other); "
+                    + "every app needs an identifier of its own")
         }
         for ext in app.extensions {
             if let owner = apps.first(where: { $0.extensions.contains { $0.bundleIdentifier == ext.bundleIdentifier } }) {
                 let other = installedFrom[owner.bundleIdentifier] ?? owner.path
-                throw BundleError(file: ext.path, key: "CFBundleIdentifier", message:
-                    "is \(ext.bundleIdentifier.debugDescription), the identifier of an extension of the app already installed from \(other); "
-                    + "every extension needs an identifier of its own")
+                throw BundleError(
+                    file: ext.path, key: "CFBundleIdentifier",
+                    message:
+                        "is \(ext.bundleIdentifier.debugDescription), the identifier of an extension of the app already installed from \(other); "
+                        + "every extension needs an identifier of its own")
             }
         }
     }
@@ -214,8 +242,11 @@ actor HostCore {
             process.channel.send(.currentConfigurations(id, currentConfigurations(app: ext.app.bundleIdentifier)))
             return
         }
-        process.channel.send(.error(ErrorReport(requestID: message.requestID, code: .unsupportedRequest,
-                                                message: "\(message.type) is not supported by this host")))
+        process.channel.send(
+            .error(
+                ErrorReport(
+                    requestID: message.requestID, code: .unsupportedRequest,
+                    message: "\(message.type) is not supported by this host")))
     }
 
     private func runDelivery(_ key: SessionRegistry.Key, bundle: String) async {
@@ -241,17 +272,20 @@ actor HostCore {
         // Backpressure: a process that does not read what its own requests bring is killed
         // before the host holds more than the channel's limit for it.
         if !process.channel.send(message) {
-            supervisor.kill(process, of: ext, .resource,
-                            detail: "did not read its IPC channel: \(process.channel.pendingOutput) bytes of its inline requests' data unread, over the \(process.channel.maximumOutbound >> 20) MiB limit")
+            supervisor.kill(
+                process, of: ext, .resource,
+                detail:
+                    "did not read its IPC channel: \(process.channel.pendingOutput) bytes of its inline requests' data unread, over the \(process.channel.maximumOutbound >> 20) MiB limit"
+            )
         }
     }
 
     func inlineRequestEnded(pid: Int32, taskIdentifier: Int, result: HTTPAttempt.Result, downloadPath: String?, bundle: String) {
         let ext = supervisor.extensions[bundle]
-        parts.network.inline.ended(pid: pid, taskIdentifier: taskIdentifier, result: result, downloadPath: downloadPath,
-                                   process: ext?.process, ext: ext)
+        parts.network.inline.ended(
+            pid: pid, taskIdentifier: taskIdentifier, result: result, downloadPath: downloadPath,
+            process: ext?.process, ext: ext)
     }
-
 
     /// Starts the system: the screen follows its visibility schedule, the location state and its
     /// timed changes take effect, each widget extension is launched to learn its kinds and one
@@ -419,9 +453,13 @@ actor HostCore {
         for task in instanceTasks { task.cancel() }
         for task in instanceTasks { await task.value }
         for violation in ReloadAudit.budgetViolations(in: log.history) {
-            log.emit(.invariantViolated, [("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
-                                            ("kind", .string(violation.kind)), ("family", .string(violation.family)),
-                                            ("detail", .string(violation.description))])
+            log.emit(
+                .invariantViolated,
+                [
+                    ("invariant", "reloadBudget"), ("bundle", .string(violation.bundle)),
+                    ("kind", .string(violation.kind)), ("family", .string(violation.family)),
+                    ("detail", .string(violation.description))
+                ])
         }
         let summary = RunSummary(events: log.history)
         log.emit(.runEnd, summary.fields)

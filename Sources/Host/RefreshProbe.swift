@@ -55,7 +55,8 @@ final class RefreshProbe {
         let scheduler = self.scheduler
         let observer = log.observe { event in
             guard counter.counting, event.kind == .timeline, let bundle = event.bundle, let kind = event.string("kind"),
-                  let instance = counter.byName[bundle + "\u{0}" + kind] else { return }
+                let instance = counter.byName[bundle + "\u{0}" + kind]
+            else { return }
             counter.timelines += 1
             scheduler.requestReload([instance], reason: .appIntent, origin: "host")
         }

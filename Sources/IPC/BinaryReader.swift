@@ -73,7 +73,8 @@ struct BinaryReader {
     }
 
     /// A varint that must fit `type`; else a malformed payload that says it does not fit `size`.
-    private mutating func readVarint<T: FixedWidthInteger>(_ what: String, as type: T.Type, fitting size: String) throws(PayloadError) -> T {
+    private mutating func readVarint<T: FixedWidthInteger>(_ what: String, as type: T.Type, fitting size: String) throws(PayloadError) -> T
+    {
         let start = offset
         let v = try readVarint(what)
         guard let value = T(exactly: v) else {

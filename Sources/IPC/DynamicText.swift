@@ -25,8 +25,10 @@ public struct DynamicText: Sendable, Hashable {
     /// Where a paused timer stopped, seconds since 1970.
     public var pauseTime: Double?
 
-    public init(style: Style, date: Double, end: Double? = nil, countsDown: Bool = true, showsHours: Bool = true,
-                pauseTime: Double? = nil) {
+    public init(
+        style: Style, date: Double, end: Double? = nil, countsDown: Bool = true, showsHours: Bool = true,
+        pauseTime: Double? = nil
+    ) {
         self.style = style
         self.date = date
         self.end = end ?? date

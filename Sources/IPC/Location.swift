@@ -33,8 +33,10 @@ public struct LocationPayload: Sendable, Hashable {
     /// Seconds since 1970.
     public var timestamp: Double
 
-    public init(latitude: Double, longitude: Double, altitude: Double = 0, horizontalAccuracy: Double = 10,
-                verticalAccuracy: Double = -1, timestamp: Double) {
+    public init(
+        latitude: Double, longitude: Double, altitude: Double = 0, horizontalAccuracy: Double = 10,
+        verticalAccuracy: Double = -1, timestamp: Double
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude

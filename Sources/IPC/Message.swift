@@ -169,20 +169,20 @@ public enum Message: Sendable, Hashable {
     public var requestID: RequestID? {
         switch self {
         case .placeholderRequest(let id, _), .snapshotRequest(let id, _), .timelineRequest(let id, _),
-             .performUpdateRequest(let id), .entryReply(let id, _), .timelineReply(let id, _),
-             .updateResultReply(let id, _), .backgroundEventsRequest(let id, _), .backgroundEventsReply(let id, _),
-             .createTask(let id, _), .taskCreated(let id, _), .getTasks(let id, _), .taskList(let id, _),
-             .widgetConfiguration(let id, _), .currentConfigurationsRequest(let id), .currentConfigurations(let id, _):
+            .performUpdateRequest(let id), .entryReply(let id, _), .timelineReply(let id, _),
+            .updateResultReply(let id, _), .backgroundEventsRequest(let id, _), .backgroundEventsReply(let id, _),
+            .createTask(let id, _), .taskCreated(let id, _), .getTasks(let id, _), .taskList(let id, _),
+            .widgetConfiguration(let id, _), .currentConfigurationsRequest(let id), .currentConfigurations(let id, _):
             id
         case .error(let report):
             report.requestID
         case .diagnostic(let report):
             report.requestID
         case .hello, .welcome, .reloadTimelines, .reloadAllTimelines, .log, .osLog, .ping, .pong,
-             .attachSession, .sessionAttached, .sessionInvalidated, .invalidateSession, .eventHandled,
-             .eventsFinished, .allEventsDelivered, .resumeTask, .cancelTask, .taskProgress, .taskResponse,
-             .taskData, .downloadFinished, .taskCompleted, .locationAuthorization, .locationRequest,
-             .locationUpdate, .locationFailure:
+            .attachSession, .sessionAttached, .sessionInvalidated, .invalidateSession, .eventHandled,
+            .eventsFinished, .allEventsDelivered, .resumeTask, .cancelTask, .taskProgress, .taskResponse,
+            .taskData, .downloadFinished, .taskCompleted, .locationAuthorization, .locationRequest,
+            .locationUpdate, .locationFailure:
             nil
         }
     }

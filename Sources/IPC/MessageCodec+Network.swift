@@ -9,10 +9,11 @@ extension MessageCodec {
     }
 
     static func readRequest(_ r: inout BinaryReader) throws(PayloadError) -> HTTPRequestPayload {
-        HTTPRequestPayload(url: try r.readString("request url"), method: try r.readString("request method"),
-                           headers: try readHeaders(&r),
-                           body: try r.readOptional("request body") { (r) throws(PayloadError) in try r.readBytes("request body") },
-                           timeout: try r.readDouble("request timeout"))
+        HTTPRequestPayload(
+            url: try r.readString("request url"), method: try r.readString("request method"),
+            headers: try readHeaders(&r),
+            body: try r.readOptional("request body") { (r) throws(PayloadError) in try r.readBytes("request body") },
+            timeout: try r.readDouble("request timeout"))
     }
 
     static func encode(_ headers: [HeaderField], into w: inout BinaryWriter) {
@@ -39,8 +40,9 @@ extension MessageCodec {
         let url = try r.readString("response url")
         let status = try r.readVarint("status code")
         guard status < 1000 else { throw PayloadError(reason: "status code \(status) is not an HTTP status", offset: r.offset) }
-        return HTTPResponsePayload(url: url, statusCode: Int(status), headers: try readHeaders(&r),
-                                   expectedContentLength: try r.readSigned("expected content length"))
+        return HTTPResponsePayload(
+            url: url, statusCode: Int(status), headers: try readHeaders(&r),
+            expectedContentLength: try r.readSigned("expected content length"))
     }
 
     static func encode(_ e: TaskErrorPayload, into w: inout BinaryWriter) {
@@ -50,8 +52,9 @@ extension MessageCodec {
     }
 
     static func readError(_ r: inout BinaryReader) throws(PayloadError) -> TaskErrorPayload {
-        TaskErrorPayload(code: Int(try r.readSigned("error code")), domain: try r.readString("error domain"),
-                         message: try r.readString("error message"))
+        TaskErrorPayload(
+            code: Int(try r.readSigned("error code")), domain: try r.readString("error domain"),
+            message: try r.readString("error message"))
     }
 
     static func encode(_ c: SessionConfigurationPayload, into w: inout BinaryWriter) {
@@ -91,7 +94,8 @@ extension MessageCodec {
             kind: try r.readEnum("task kind", TaskKind.self),
             request: try readRequest(&r),
             taskDescription: try r.readOptional("taskDescription") { (r) throws(PayloadError) in try r.readString("taskDescription") },
-            earliestBeginDate: try r.readOptional("earliestBeginDate") { (r) throws(PayloadError) in try r.readDouble("earliestBeginDate") },
+            earliestBeginDate: try r.readOptional("earliestBeginDate") { (r) throws(PayloadError) in try r.readDouble("earliestBeginDate")
+            },
             countOfBytesClientExpectsToSend: try r.readSigned("countOfBytesClientExpectsToSend"),
             countOfBytesClientExpectsToReceive: try r.readSigned("countOfBytesClientExpectsToReceive"))
     }
@@ -118,7 +122,8 @@ extension MessageCodec {
             state: try r.readEnum("task state", TaskState.self),
             request: try readRequest(&r),
             taskDescription: try r.readOptional("taskDescription") { (r) throws(PayloadError) in try r.readString("taskDescription") },
-            earliestBeginDate: try r.readOptional("earliestBeginDate") { (r) throws(PayloadError) in try r.readDouble("earliestBeginDate") },
+            earliestBeginDate: try r.readOptional("earliestBeginDate") { (r) throws(PayloadError) in try r.readDouble("earliestBeginDate")
+            },
             countOfBytesClientExpectsToSend: try r.readSigned("countOfBytesClientExpectsToSend"),
             countOfBytesClientExpectsToReceive: try r.readSigned("countOfBytesClientExpectsToReceive"),
             countOfBytesReceived: try r.readSigned("countOfBytesReceived"),
@@ -150,9 +155,10 @@ extension MessageCodec {
     }
 
     static func readLocation(_ r: inout BinaryReader) throws(PayloadError) -> LocationPayload {
-        LocationPayload(latitude: try r.readDouble("latitude"), longitude: try r.readDouble("longitude"),
-                        altitude: try r.readDouble("altitude"), horizontalAccuracy: try r.readDouble("horizontal accuracy"),
-                        verticalAccuracy: try r.readDouble("vertical accuracy"), timestamp: try r.readDouble("timestamp"))
+        LocationPayload(
+            latitude: try r.readDouble("latitude"), longitude: try r.readDouble("longitude"),
+            altitude: try r.readDouble("altitude"), horizontalAccuracy: try r.readDouble("horizontal accuracy"),
+            verticalAccuracy: try r.readDouble("vertical accuracy"), timestamp: try r.readDouble("timestamp"))
     }
 
     /// The payloads of the background-session, task and location messages.
@@ -244,10 +250,12 @@ extension MessageCodec {
             return .attachSession(try readConfiguration(&r))
         case .sessionAttached:
             let identifier = try r.readString("session identifier")
-            return .sessionAttached(identifier: identifier, tasks: try r.readArray("tasks") { (r) throws(PayloadError) in try readSnapshot(&r) })
+            return .sessionAttached(
+                identifier: identifier, tasks: try r.readArray("tasks") { (r) throws(PayloadError) in try readSnapshot(&r) })
         case .sessionInvalidated:
             let identifier = try r.readString("session identifier")
-            return .sessionInvalidated(identifier: identifier, error: try r.readOptional("error") { (r) throws(PayloadError) in try readError(&r) })
+            return .sessionInvalidated(
+                identifier: identifier, error: try r.readOptional("error") { (r) throws(PayloadError) in try readError(&r) })
         case .invalidateSession:
             return .invalidateSession(identifier: try r.readString("session identifier"), cancelTasks: try r.readBool("cancel tasks"))
         case .backgroundEventsRequest:
@@ -255,8 +263,9 @@ extension MessageCodec {
         case .backgroundEventsReply:
             return .backgroundEventsReply(try id(), accepted: try r.readBool("accepted"))
         case .eventHandled:
-            return .eventHandled(identifier: try r.readString("session identifier"), eventID: try r.readVarint("event id"),
-                                 delegateStartedNs: try r.readVarint("delegate start"))
+            return .eventHandled(
+                identifier: try r.readString("session identifier"), eventID: try r.readVarint("event id"),
+                delegateStartedNs: try r.readVarint("delegate start"))
         case .eventsFinished:
             return .eventsFinished(identifier: try r.readString("session identifier"))
         case .allEventsDelivered:
@@ -274,22 +283,27 @@ extension MessageCodec {
         case .taskList:
             return .taskList(try id(), try r.readArray("tasks") { (r) throws(PayloadError) in try readSnapshot(&r) })
         case .taskProgress:
-            return .taskProgress(session: try r.readString("session"), taskIdentifier: try task(),
-                                 received: try r.readSigned("bytes received"), expected: try r.readSigned("bytes expected"))
+            return .taskProgress(
+                session: try r.readString("session"), taskIdentifier: try task(),
+                received: try r.readSigned("bytes received"), expected: try r.readSigned("bytes expected"))
         case .taskResponse:
             return .taskResponse(session: try r.readString("session"), taskIdentifier: try task(), try readResponse(&r))
         case .taskData:
             return .taskData(session: try r.readString("session"), taskIdentifier: try task(), try r.readBytes("task data"))
         case .downloadFinished:
-            return .downloadFinished(session: try r.readString("session"), taskIdentifier: try task(), try readStamp(&r),
-                                     file: try r.readString("file name"), try readResponse(&r))
+            return .downloadFinished(
+                session: try r.readString("session"), taskIdentifier: try task(), try readStamp(&r),
+                file: try r.readString("file name"), try readResponse(&r))
         case .taskCompleted:
-            return .taskCompleted(session: try r.readString("session"), taskIdentifier: try task(), try readStamp(&r),
-                                  error: try r.readOptional("error") { (r) throws(PayloadError) in try readError(&r) },
-                                  try r.readOptional("response") { (r) throws(PayloadError) in try readResponse(&r) })
+            return .taskCompleted(
+                session: try r.readString("session"), taskIdentifier: try task(), try readStamp(&r),
+                error: try r.readOptional("error") { (r) throws(PayloadError) in try readError(&r) },
+                try r.readOptional("response") { (r) throws(PayloadError) in try readResponse(&r) })
         case .locationAuthorization:
-            return .locationAuthorization(LocationAuthorizationPayload(status: try r.readEnum("authorization status", AuthorizationStatusCode.self),
-                                                                       widgetApproved: try r.readBool("widget approved")))
+            return .locationAuthorization(
+                LocationAuthorizationPayload(
+                    status: try r.readEnum("authorization status", AuthorizationStatusCode.self),
+                    widgetApproved: try r.readBool("widget approved")))
         case .locationRequest:
             return .locationRequest(try r.readEnum("location request", LocationRequestMode.self))
         case .locationUpdate:

@@ -128,8 +128,10 @@ enum MessageCodec {
             }
             let sessions = try r.readArray("session identifiers") { (r) throws(PayloadError) in try r.readString("session identifier") }
             let byClosure = try r.readBool("matches sessions by closure")
-            return .hello(Hello(version: version, bundleIdentifier: bundle, role: role, widgets: widgets,
-                                sessionIdentifiers: sessions, matchesSessionsByClosure: byClosure))
+            return .hello(
+                Hello(
+                    version: version, bundleIdentifier: bundle, role: role, widgets: widgets,
+                    sessionIdentifiers: sessions, matchesSessionsByClosure: byClosure))
         case .welcome:
             let version = ProtocolVersion(major: try r.readUInt16("major version"), minor: try r.readUInt16("minor version"))
             let mode = try r.readEnum("clock mode", ClockMode.self)
@@ -150,7 +152,8 @@ enum MessageCodec {
             return .currentConfigurationsRequest(try readID(&r))
         case .currentConfigurations:
             let id = try readID(&r)
-            return .currentConfigurations(id, try r.readArray("configurations") { (r) throws(PayloadError) in try readWidgetConfiguration(&r) })
+            return .currentConfigurations(
+                id, try r.readArray("configurations") { (r) throws(PayloadError) in try readWidgetConfiguration(&r) })
         case .entryReply:
             return .entryReply(try readID(&r), try readEntry(&r))
         case .timelineReply:
@@ -193,8 +196,10 @@ enum MessageCodec {
         case .diagnostic:
             let code = try r.readEnum("diagnostic code", DiagnosticCode.self)
             let id = try r.readOptional("request id") { (r) throws(PayloadError) in RequestID(try r.readVarint("request id")) }
-            return .diagnostic(DiagnosticReport(code: code, requestID: id, milliseconds: try r.readDouble("milliseconds"),
-                                                message: try r.readString("diagnostic message")))
+            return .diagnostic(
+                DiagnosticReport(
+                    code: code, requestID: id, milliseconds: try r.readDouble("milliseconds"),
+                    message: try r.readString("diagnostic message")))
         default:
             return try decodeNetwork(type, &r)
         }
@@ -215,8 +220,9 @@ enum MessageCodec {
     }
 
     private static func readWidgetConfiguration(_ r: inout BinaryReader) throws(PayloadError) -> WidgetConfigurationPayload {
-        WidgetConfigurationPayload(kind: try r.readString("kind"), family: try r.readString("family"),
-                                   intent: try r.readBytes("intent JSON"))
+        WidgetConfigurationPayload(
+            kind: try r.readString("kind"), family: try r.readString("family"),
+            intent: try r.readBytes("intent JSON"))
     }
 
     private static func readEntry(_ r: inout BinaryReader) throws(PayloadError) -> EntryPayload {

@@ -76,6 +76,6 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
         .getTasks: "getTasks", .taskList: "taskList", .taskProgress: "taskProgress", .taskResponse: "taskResponse",
         .taskData: "taskData", .downloadFinished: "downloadFinished", .taskCompleted: "taskCompleted",
         .locationAuthorization: "locationAuthorization", .locationRequest: "locationRequest",
-        .locationUpdate: "locationUpdate", .locationFailure: "locationFailure",
+        .locationUpdate: "locationUpdate", .locationFailure: "locationFailure"
     ]
 }

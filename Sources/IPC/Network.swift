@@ -84,9 +84,11 @@ public struct SessionConfigurationPayload: Sendable, Hashable {
     public var timeoutIntervalForResource: Double
     public var sharedContainerIdentifier: String?
 
-    public init(identifier: String, sessionSendsLaunchEvents: Bool = true, isDiscretionary: Bool = false,
-                timeoutIntervalForRequest: Double = 60, timeoutIntervalForResource: Double = 604_800,
-                sharedContainerIdentifier: String? = nil) {
+    public init(
+        identifier: String, sessionSendsLaunchEvents: Bool = true, isDiscretionary: Bool = false,
+        timeoutIntervalForRequest: Double = 60, timeoutIntervalForResource: Double = 604_800,
+        sharedContainerIdentifier: String? = nil
+    ) {
         self.identifier = identifier
         self.sessionSendsLaunchEvents = sessionSendsLaunchEvents
         self.isDiscretionary = isDiscretionary
@@ -108,9 +110,11 @@ public struct TaskRequestPayload: Sendable, Hashable {
     public var countOfBytesClientExpectsToSend: Int64
     public var countOfBytesClientExpectsToReceive: Int64
 
-    public init(session: String, kind: TaskKind, request: HTTPRequestPayload, taskDescription: String? = nil,
-                earliestBeginDate: Double? = nil, countOfBytesClientExpectsToSend: Int64 = -1,
-                countOfBytesClientExpectsToReceive: Int64 = -1) {
+    public init(
+        session: String, kind: TaskKind, request: HTTPRequestPayload, taskDescription: String? = nil,
+        earliestBeginDate: Double? = nil, countOfBytesClientExpectsToSend: Int64 = -1,
+        countOfBytesClientExpectsToReceive: Int64 = -1
+    ) {
         self.session = session
         self.kind = kind
         self.request = request
@@ -136,11 +140,13 @@ public struct TaskSnapshot: Sendable, Hashable {
     public var response: HTTPResponsePayload?
     public var error: TaskErrorPayload?
 
-    public init(taskIdentifier: Int, kind: TaskKind, state: TaskState, request: HTTPRequestPayload,
-                taskDescription: String? = nil, earliestBeginDate: Double? = nil,
-                countOfBytesClientExpectsToSend: Int64 = -1, countOfBytesClientExpectsToReceive: Int64 = -1,
-                countOfBytesReceived: Int64 = 0, countOfBytesExpectedToReceive: Int64 = -1,
-                response: HTTPResponsePayload? = nil, error: TaskErrorPayload? = nil) {
+    public init(
+        taskIdentifier: Int, kind: TaskKind, state: TaskState, request: HTTPRequestPayload,
+        taskDescription: String? = nil, earliestBeginDate: Double? = nil,
+        countOfBytesClientExpectsToSend: Int64 = -1, countOfBytesClientExpectsToReceive: Int64 = -1,
+        countOfBytesReceived: Int64 = 0, countOfBytesExpectedToReceive: Int64 = -1,
+        response: HTTPResponsePayload? = nil, error: TaskErrorPayload? = nil
+    ) {
         self.taskIdentifier = taskIdentifier
         self.kind = kind
         self.state = state

@@ -25,8 +25,10 @@ public struct ViewTree: Sendable, Hashable {
     /// bundle, a style it draws approximately), one line each.
     public var notes: [String]
 
-    public init(format: UInt8 = ViewTree.currentFormat, width: Float, height: Float, cornerRadius: Float,
-                family: String, nodes: [ViewNode], notes: [String] = []) {
+    public init(
+        format: UInt8 = ViewTree.currentFormat, width: Float, height: Float, cornerRadius: Float,
+        family: String, nodes: [ViewNode], notes: [String] = []
+    ) {
         self.format = format
         self.width = width
         self.height = height
@@ -127,11 +129,13 @@ public struct ViewNode: Sendable, Hashable {
     /// `accessibilityLabel`.
     public var label: String?
 
-    public init(kind: Kind, x: Float, y: Float, width: Float, height: Float, childCount: Int = 0,
-                flags: Flags = [], opacity: Float = 1, rotation: Float = 0, shape: ViewShape? = nil,
-                fill: ViewPaint? = nil, stroke: ViewStroke? = nil, shadow: ViewShadow? = nil,
-                text: TextLayout? = nil, image: ImageReference? = nil, meter: MeterValue? = nil,
-                url: String? = nil, intent: String? = nil, label: String? = nil) {
+    public init(
+        kind: Kind, x: Float, y: Float, width: Float, height: Float, childCount: Int = 0,
+        flags: Flags = [], opacity: Float = 1, rotation: Float = 0, shape: ViewShape? = nil,
+        fill: ViewPaint? = nil, stroke: ViewStroke? = nil, shadow: ViewShadow? = nil,
+        text: TextLayout? = nil, image: ImageReference? = nil, meter: MeterValue? = nil,
+        url: String? = nil, intent: String? = nil, label: String? = nil
+    ) {
         self.kind = kind
         self.x = x
         self.y = y
@@ -320,8 +324,10 @@ public struct TextRun: Sendable, Hashable {
     /// `timerInterval`): the host resolves it again at the instant it draws.
     public var dynamic: DynamicText?
 
-    public init(text: String, size: Float, weight: UInt16 = 400, design: Design = .default, decoration: Decoration = [],
-                paint: ViewPaint, width: Float, dynamic: DynamicText? = nil) {
+    public init(
+        text: String, size: Float, weight: UInt16 = 400, design: Design = .default, decoration: Decoration = [],
+        paint: ViewPaint, width: Float, dynamic: DynamicText? = nil
+    ) {
         self.text = text
         self.size = size
         self.weight = weight

@@ -237,15 +237,17 @@ public enum ViewTreeCodec {
             nodes.append(node)
         }
         guard open.isEmpty else {
-            throw PayloadError(reason: "view nodes: child counts promise \(open.reduce(0, +)) more nodes than the \(count) sent", offset: countAt)
+            throw PayloadError(
+                reason: "view nodes: child counts promise \(open.reduce(0, +)) more nodes than the \(count) sent", offset: countAt)
         }
         return ViewTree(format: format, width: width, height: height, cornerRadius: radius, family: family, nodes: nodes, notes: notes)
     }
 
     private static func readNode(_ r: inout BinaryReader) throws(PayloadError) -> ViewNode {
         let kind = try r.readEnum("node kind", ViewNode.Kind.self)
-        var node = ViewNode(kind: kind, x: try r.readFloat("node x"), y: try r.readFloat("node y"),
-                            width: try r.readFloat("node width"), height: try r.readFloat("node height"))
+        var node = ViewNode(
+            kind: kind, x: try r.readFloat("node x"), y: try r.readFloat("node y"),
+            width: try r.readFloat("node width"), height: try r.readFloat("node height"))
         let countAt = r.offset
         node.childCount = try r.readInt("node child count")
         guard node.childCount <= maximumNodes else {
@@ -258,31 +260,36 @@ public enum ViewTreeCodec {
         if parts.contains(.shape) { node.shape = try readShape(&r, depth: 0) }
         if parts.contains(.fill) { node.fill = try readPaint(&r) }
         if parts.contains(.stroke) {
-            node.stroke = ViewStroke(paint: try readPaint(&r), lineWidth: try r.readFloat("line width"),
-                                     roundCap: try r.readBool("round cap"),
-                                     dash: try r.readArray("dash") { (r) throws(PayloadError) in try r.readFloat("dash") })
+            node.stroke = ViewStroke(
+                paint: try readPaint(&r), lineWidth: try r.readFloat("line width"),
+                roundCap: try r.readBool("round cap"),
+                dash: try r.readArray("dash") { (r) throws(PayloadError) in try r.readFloat("dash") })
         }
         if parts.contains(.shadow) {
-            node.shadow = ViewShadow(color: try readColor(&r), radius: try r.readFloat("shadow radius"),
-                                     x: try r.readFloat("shadow x"), y: try r.readFloat("shadow y"))
+            node.shadow = ViewShadow(
+                color: try readColor(&r), radius: try r.readFloat("shadow radius"),
+                x: try r.readFloat("shadow x"), y: try r.readFloat("shadow y"))
         }
         if parts.contains(.text) {
             let alignment = try r.readEnum("text alignment", TextLayout.Alignment.self)
             let lines = try r.readArray("text lines") { (r) throws(PayloadError) in
-                TextLine(x: try r.readFloat("line x"), baseline: try r.readFloat("line baseline"), width: try r.readFloat("line width"),
-                         runs: try r.readArray("text runs") { (r) throws(PayloadError) in try readRun(&r) })
+                TextLine(
+                    x: try r.readFloat("line x"), baseline: try r.readFloat("line baseline"), width: try r.readFloat("line width"),
+                    runs: try r.readArray("text runs") { (r) throws(PayloadError) in try readRun(&r) })
             }
             node.text = TextLayout(alignment: alignment, lines: lines)
         }
         if parts.contains(.image) {
-            node.image = ImageReference(source: try r.readEnum("image source", ImageReference.Source.self),
-                                        name: try r.readString("image name"),
-                                        pixelWidth: try r.readInt("image width"), pixelHeight: try r.readInt("image height"))
+            node.image = ImageReference(
+                source: try r.readEnum("image source", ImageReference.Source.self),
+                name: try r.readString("image name"),
+                pixelWidth: try r.readInt("image width"), pixelHeight: try r.readInt("image height"))
         }
         if parts.contains(.meter) {
-            node.meter = MeterValue(style: try r.readEnum("meter style", MeterValue.Style.self),
-                                    fraction: try r.readOptional("meter value") { (r) throws(PayloadError) in try r.readFloat("meter value") },
-                                    timer: try r.readOptional("meter timer") { (r) throws(PayloadError) in try readDynamic(&r) })
+            node.meter = MeterValue(
+                style: try r.readEnum("meter style", MeterValue.Style.self),
+                fraction: try r.readOptional("meter value") { (r) throws(PayloadError) in try r.readFloat("meter value") },
+                timer: try r.readOptional("meter timer") { (r) throws(PayloadError) in try readDynamic(&r) })
         }
         if parts.contains(.url) { node.url = try r.readString("url") }
         if parts.contains(.intent) { node.intent = try r.readString("intent") }
@@ -324,28 +331,32 @@ public enum ViewTreeCodec {
         switch try r.readByte("paint") {
         case 0: return .color(try readColor(&r))
         case 1:
-            return .linearGradient(try stops(&r), startX: try r.readFloat("start x"), startY: try r.readFloat("start y"),
-                                   endX: try r.readFloat("end x"), endY: try r.readFloat("end y"))
+            return .linearGradient(
+                try stops(&r), startX: try r.readFloat("start x"), startY: try r.readFloat("start y"),
+                endX: try r.readFloat("end x"), endY: try r.readFloat("end y"))
         case 2:
-            return .radialGradient(try stops(&r), centerX: try r.readFloat("centre x"), centerY: try r.readFloat("centre y"),
-                                   startRadius: try r.readFloat("start radius"), endRadius: try r.readFloat("end radius"))
+            return .radialGradient(
+                try stops(&r), centerX: try r.readFloat("centre x"), centerY: try r.readFloat("centre y"),
+                startRadius: try r.readFloat("start radius"), endRadius: try r.readFloat("end radius"))
         case 3: return .named(try r.readString("colour name"))
         case let other: throw PayloadError(reason: "paint: unknown value \(other)", offset: start)
         }
     }
 
     private static func readRun(_ r: inout BinaryReader) throws(PayloadError) -> TextRun {
-        TextRun(text: try r.readString("run text"), size: try r.readFloat("font size"), weight: try r.readUInt16("font weight"),
-                design: try r.readEnum("font design", TextRun.Design.self),
-                decoration: TextRun.Decoration(rawValue: try r.readByte("decoration")),
-                paint: try readPaint(&r), width: try r.readFloat("run width"),
-                dynamic: try r.readOptional("dynamic text") { (r) throws(PayloadError) in try readDynamic(&r) })
+        TextRun(
+            text: try r.readString("run text"), size: try r.readFloat("font size"), weight: try r.readUInt16("font weight"),
+            design: try r.readEnum("font design", TextRun.Design.self),
+            decoration: TextRun.Decoration(rawValue: try r.readByte("decoration")),
+            paint: try readPaint(&r), width: try r.readFloat("run width"),
+            dynamic: try r.readOptional("dynamic text") { (r) throws(PayloadError) in try readDynamic(&r) })
     }
 
     private static func readDynamic(_ r: inout BinaryReader) throws(PayloadError) -> DynamicText {
-        DynamicText(style: try r.readEnum("date style", DynamicText.Style.self), date: try r.readDouble("date"),
-                    end: try r.readDouble("end date"), countsDown: try r.readBool("counts down"),
-                    showsHours: try r.readBool("shows hours"),
-                    pauseTime: try r.readOptional("pause time") { (r) throws(PayloadError) in try r.readDouble("pause time") })
+        DynamicText(
+            style: try r.readEnum("date style", DynamicText.Style.self), date: try r.readDouble("date"),
+            end: try r.readDouble("end date"), countsDown: try r.readBool("counts down"),
+            showsHours: try r.readBool("shows hours"),
+            pauseTime: try r.readOptional("pause time") { (r) throws(PayloadError) in try r.readDouble("pause time") })
     }
 }

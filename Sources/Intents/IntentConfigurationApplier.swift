@@ -16,7 +16,9 @@ public enum IntentConfigurationApplier {
         for key in object.keys.sorted() {
             guard let slot = slots[key] else {
                 let known = slots.keys.sorted().joined(separator: ", ")
-                problems.append("the configuration names '\(key)', which \(type(of: intent)) has no @INParameter for (it has \(known.isEmpty ? "none" : known))")
+                problems.append(
+                    "the configuration names '\(key)', which \(type(of: intent)) has no @INParameter for (it has \(known.isEmpty ? "none" : known))"
+                )
                 continue
             }
             do {

@@ -4,7 +4,8 @@
 // It comes with the `WidgetKit` library product.
 
 @_exported import Foundation
+
 @_exported import enum WidgetKit.NCUpdateResult
 @_exported import protocol WidgetKit.NCWidgetProviding
-@_exported import class WidgetKit.UIViewController
 @_exported import func WidgetKit.NSExtensionMain
+@_exported import class WidgetKit.UIViewController

@@ -23,8 +23,11 @@ enum HostMessage: Decodable, Equatable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Case.self)
         guard let name = container.allKeys.first, container.allKeys.count == 1 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription:
-                "expected one of getCapability, expandFreestandingMacro, expandAttachedMacro, loadPluginLibrary"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [],
+                    debugDescription:
+                        "expected one of getCapability, expandFreestandingMacro, expandAttachedMacro, loadPluginLibrary"))
         }
         switch name {
         case .getCapability:

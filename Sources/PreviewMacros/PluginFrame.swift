@@ -88,7 +88,8 @@ struct PluginFrameWriter {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PluginFrameError(description: "writing a reply of \(bytes.count) bytes to descriptor \(descriptor) failed: errno \(errno)")
+                throw PluginFrameError(
+                    description: "writing a reply of \(bytes.count) bytes to descriptor \(descriptor) failed: errno \(errno)")
             }
             sent += n
         }

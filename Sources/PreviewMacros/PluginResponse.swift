@@ -26,8 +26,9 @@ enum PluginResponse: Encodable, Equatable {
             var capability = message.nestedContainer(keyedBy: VersionKeys.self, forKey: .capability)
             try capability.encode(version, forKey: .protocolVersion)
         case .expansion(let source, let diagnostics, let legacy):
-            var message = container.nestedContainer(keyedBy: ExpansionKeys.self,
-                                                    forKey: legacy ? .expandFreestandingMacroResult : .expandMacroResult)
+            var message = container.nestedContainer(
+                keyedBy: ExpansionKeys.self,
+                forKey: legacy ? .expandFreestandingMacroResult : .expandMacroResult)
             try message.encodeIfPresent(source, forKey: .expandedSource)
             try message.encode(diagnostics, forKey: .diagnostics)
         case .libraryNotLoaded(let diagnostics):

@@ -41,19 +41,27 @@ struct PluginSession {
             return expansion(nil, [PluginDiagnostic("SandglassPreviewMacros has no attached macro \(macro.typeName)", at: position)])
         case .loadPluginLibrary(let path):
             let position = PluginDiagnostic.Position(fileName: "", offset: 0)
-            return .libraryNotLoaded(diagnostics: [PluginDiagnostic("SandglassPreviewMacros loads no library (asked for \(path))", at: position)])
+            return .libraryNotLoaded(diagnostics: [
+                PluginDiagnostic("SandglassPreviewMacros loads no library (asked for \(path))", at: position)
+            ])
         }
     }
 
     private func expand(_ request: FreestandingExpansionRequest) -> PluginResponse {
         guard request.macro.typeName == Self.macroType else {
             let position = PluginDiagnostic.Position(fileName: request.syntax.location.fileName, offset: request.syntax.location.offset)
-            return expansion(nil, [PluginDiagnostic("SandglassPreviewMacros has no macro \(request.macro.typeName) (its one macro is \(Self.macroType))", at: position)])
+            return expansion(
+                nil,
+                [
+                    PluginDiagnostic(
+                        "SandglassPreviewMacros has no macro \(request.macro.typeName) (its one macro is \(Self.macroType))", at: position)
+                ])
         }
         if Self.conditions(of: request).contains(Self.skipCondition) {
             return expansion("", [])
         }
-        let preview = PreviewExpansion(previewType: Self.previewType, functionName: PreviewExpansion.uniqueName(discriminator: request.discriminator))
+        let preview = PreviewExpansion(
+            previewType: Self.previewType, functionName: PreviewExpansion.uniqueName(discriminator: request.discriminator))
         // A use this plugin cannot read expands to nothing: the preview is then not checked, as
         // it is not run, and the module still builds.
         return expansion(preview.declaration(expanding: request.syntax.source) ?? "", [])
@@ -66,7 +74,8 @@ struct PluginSession {
     /// The module's `-D` conditions, from the build configuration the compiler sends along.
     private static func conditions(of request: FreestandingExpansionRequest) -> [String] {
         guard let configuration = request.staticBuildConfiguration,
-              let decoded = try? JSONDecoder().decode(StaticBuildConfiguration.self, from: Data(configuration.utf8)) else {
+            let decoded = try? JSONDecoder().decode(StaticBuildConfiguration.self, from: Data(configuration.utf8))
+        else {
             return []
         }
         return decoded.customConditions ?? []

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(SandglassRuntime) import WidgetKit
 import SandglassIPC
+@_spi(SandglassRuntime) import WidgetKit
 
 /// Where messages go: to the host's event log as `log` events (subsystem, category, level)
 /// when the process runs under the Sandglass host, else to standard error.

@@ -51,29 +51,43 @@ public struct OSLogIntegerFormatting {
     public static var octal: OSLogIntegerFormatting { .octal() }
 
     public static func decimal(explicitPositiveSign: Bool = false) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 10, explicitPositiveSign: explicitPositiveSign, includePrefix: false, uppercase: false, minDigits: { 0 })
+        OSLogIntegerFormatting(
+            radix: 10, explicitPositiveSign: explicitPositiveSign, includePrefix: false, uppercase: false, minDigits: { 0 })
     }
 
     public static func decimal(explicitPositiveSign: Bool = false, minDigits: @autoclosure @escaping () -> Int) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 10, explicitPositiveSign: explicitPositiveSign, includePrefix: false, uppercase: false, minDigits: minDigits)
+        OSLogIntegerFormatting(
+            radix: 10, explicitPositiveSign: explicitPositiveSign, includePrefix: false, uppercase: false, minDigits: minDigits)
     }
 
-    public static func hex(explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: { 0 })
+    public static func hex(
+        explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false
+    ) -> OSLogIntegerFormatting {
+        OSLogIntegerFormatting(
+            radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: { 0 })
     }
 
-    public static func hex(explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
-                           minDigits: @autoclosure @escaping () -> Int) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: minDigits)
+    public static func hex(
+        explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
+        minDigits: @autoclosure @escaping () -> Int
+    ) -> OSLogIntegerFormatting {
+        OSLogIntegerFormatting(
+            radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: minDigits)
     }
 
-    public static func octal(explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: { 0 })
+    public static func octal(
+        explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false
+    ) -> OSLogIntegerFormatting {
+        OSLogIntegerFormatting(
+            radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: { 0 })
     }
 
-    public static func octal(explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
-                             minDigits: @autoclosure @escaping () -> Int) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: minDigits)
+    public static func octal(
+        explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
+        minDigits: @autoclosure @escaping () -> Int
+    ) -> OSLogIntegerFormatting {
+        OSLogIntegerFormatting(
+            radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: minDigits)
     }
 
     func format<T: BinaryInteger>(_ value: T) -> String {
@@ -113,8 +127,10 @@ public struct OSLogFloatFormatting {
         OSLogFloatFormatting(style: .fixed, precision: nil, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase)
     }
 
-    public static func fixed(precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false,
-                             uppercase: Bool = false) -> OSLogFloatFormatting {
+    public static func fixed(
+        precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false,
+        uppercase: Bool = false
+    ) -> OSLogFloatFormatting {
         OSLogFloatFormatting(style: .fixed, precision: precision, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase)
     }
 
@@ -126,8 +142,10 @@ public struct OSLogFloatFormatting {
         OSLogFloatFormatting(style: .exponential, precision: nil, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase)
     }
 
-    public static func exponential(precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false,
-                                   uppercase: Bool = false) -> OSLogFloatFormatting {
+    public static func exponential(
+        precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false,
+        uppercase: Bool = false
+    ) -> OSLogFloatFormatting {
         OSLogFloatFormatting(style: .exponential, precision: precision, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase)
     }
 
@@ -135,18 +153,21 @@ public struct OSLogFloatFormatting {
         OSLogFloatFormatting(style: .hybrid, precision: nil, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase)
     }
 
-    public static func hybrid(precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false,
-                              uppercase: Bool = false) -> OSLogFloatFormatting {
+    public static func hybrid(
+        precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false,
+        uppercase: Bool = false
+    ) -> OSLogFloatFormatting {
         OSLogFloatFormatting(style: .hybrid, precision: precision, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase)
     }
 
     func format(_ value: Double) -> String {
-        var conversion: String = switch style {
-        case .fixed: "f"
-        case .hex: "a"
-        case .exponential: "e"
-        case .hybrid: "g"
-        }
+        var conversion: String =
+            switch style {
+            case .fixed: "f"
+            case .hex: "a"
+            case .exponential: "e"
+            case .hybrid: "g"
+            }
         if uppercase { conversion = conversion.uppercased() }
         let sign = explicitPositiveSign ? "+" : ""
         let digits = precision.map { ".\(max(0, min($0(), 64)))" } ?? ""

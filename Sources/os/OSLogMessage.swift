@@ -49,90 +49,118 @@ public struct OSLogInterpolation: StringInterpolationProtocol {
         segments.append(Segment(value: { literal }, privacy: .public, isScalar: true, align: .none))
     }
 
-    private mutating func append(_ value: @escaping () -> String, _ privacy: OSLogPrivacy, scalar: Bool,
-                                 _ align: OSLogStringAlignment = .none) {
+    private mutating func append(
+        _ value: @escaping () -> String, _ privacy: OSLogPrivacy, scalar: Bool,
+        _ align: OSLogStringAlignment = .none
+    ) {
         segments.append(Segment(value: value, privacy: privacy, isScalar: scalar, align: align))
     }
 
     // MARK: strings and descriptions
 
-    public mutating func appendInterpolation(_ argumentString: @autoclosure @escaping () -> String,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ argumentString: @autoclosure @escaping () -> String,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         append(argumentString, privacy, scalar: false, align)
     }
 
-    public mutating func appendInterpolation<T: CustomStringConvertible>(_ value: @autoclosure @escaping () -> T,
-                                                                         align: OSLogStringAlignment = .none,
-                                                                         privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation<T: CustomStringConvertible>(
+        _ value: @autoclosure @escaping () -> T,
+        align: OSLogStringAlignment = .none,
+        privacy: OSLogPrivacy = .auto
+    ) {
         // Integers of other widths and other numbers arrive here too: public under .auto.
         let scalar = T.self is any BinaryInteger.Type || T.self is any BinaryFloatingPoint.Type || T.self == Bool.self
         append({ value().description }, privacy, scalar: scalar, align)
     }
 
-    public mutating func appendInterpolation(_ value: @autoclosure @escaping () -> any Any.Type,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ value: @autoclosure @escaping () -> any Any.Type,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         append({ String(describing: value()) }, privacy, scalar: false, align)
     }
 
-    public mutating func appendInterpolation(_ error: @autoclosure @escaping () -> any Error,
-                                             privacy: OSLogPrivacy = .auto, attributes: String = "") {
+    public mutating func appendInterpolation(
+        _ error: @autoclosure @escaping () -> any Error,
+        privacy: OSLogPrivacy = .auto, attributes: String = ""
+    ) {
         append({ String(describing: error()) }, privacy, scalar: false)
     }
 
-    public mutating func appendInterpolation(_ value: @autoclosure @escaping () -> NSObject,
-                                             privacy: OSLogPrivacy = .auto, attributes: String = "") {
+    public mutating func appendInterpolation(
+        _ value: @autoclosure @escaping () -> NSObject,
+        privacy: OSLogPrivacy = .auto, attributes: String = ""
+    ) {
         append({ value().description }, privacy, scalar: false)
     }
 
     // MARK: numbers and Booleans (public under .auto)
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Int,
-                                             format: OSLogIntegerFormatting = .decimal,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Int,
+        format: OSLogIntegerFormatting = .decimal,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         append({ format.format(number()) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation<T: FixedWidthInteger>(_ number: @autoclosure @escaping () -> T,
-                                                                   format: OSLogIntegerFormatting = .decimal,
-                                                                   align: OSLogStringAlignment = .none,
-                                                                   privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation<T: FixedWidthInteger>(
+        _ number: @autoclosure @escaping () -> T,
+        format: OSLogIntegerFormatting = .decimal,
+        align: OSLogStringAlignment = .none,
+        privacy: OSLogPrivacy = .auto
+    ) {
         append({ format.format(number()) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation<T: FixedWidthInteger>(_ number: @autoclosure @escaping () -> T,
-                                                                   format: OSLogIntegerFormatting = .decimal,
-                                                                   align: OSLogStringAlignment = .none,
-                                                                   privacy: OSLogPrivacy = .auto, attributes: String) {
+    public mutating func appendInterpolation<T: FixedWidthInteger>(
+        _ number: @autoclosure @escaping () -> T,
+        format: OSLogIntegerFormatting = .decimal,
+        align: OSLogStringAlignment = .none,
+        privacy: OSLogPrivacy = .auto, attributes: String
+    ) {
         append({ format.format(number()) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Double,
-                                             format: OSLogFloatFormatting = .fixed,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Double,
+        format: OSLogFloatFormatting = .fixed,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         append({ format.format(number()) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Double,
-                                             format: OSLogFloatFormatting = .fixed,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto,
-                                             attributes: String) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Double,
+        format: OSLogFloatFormatting = .fixed,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto,
+        attributes: String
+    ) {
         append({ format.format(number()) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Float,
-                                             format: OSLogFloatFormatting = .fixed,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Float,
+        format: OSLogFloatFormatting = .fixed,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         append({ format.format(Double(number())) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> CGFloat,
-                                             format: OSLogFloatFormatting = .fixed,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> CGFloat,
+        format: OSLogFloatFormatting = .fixed,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         append({ format.format(Double(number())) }, privacy, scalar: true, align)
     }
 
-    public mutating func appendInterpolation(_ boolean: @autoclosure @escaping () -> Bool,
-                                             format: OSLogBoolFormat = .truth, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ boolean: @autoclosure @escaping () -> Bool,
+        format: OSLogBoolFormat = .truth, privacy: OSLogPrivacy = .auto
+    ) {
         append({ format.format(boolean()) }, privacy, scalar: true)
     }
 }

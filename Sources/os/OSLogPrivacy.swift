@@ -45,12 +45,13 @@ public struct OSLogPrivacy: Equatable, Hashable, Sendable {
 
     /// `value` as the log shows it: itself, or its redaction.
     func apply(to value: String, isScalar: Bool, revealsPrivate: Bool) -> String {
-        let redacted: Bool = switch level {
-        case .public: false
-        case .sensitive: true
-        case .private: !revealsPrivate
-        case .auto: !isScalar && !revealsPrivate
-        }
+        let redacted: Bool =
+            switch level {
+            case .public: false
+            case .sensitive: true
+            case .private: !revealsPrivate
+            case .auto: !isScalar && !revealsPrivate
+            }
         guard redacted else { return value }
         switch mask {
         case .none: return "<private>"

@@ -7,8 +7,10 @@ import Foundation
 /// comma-separated words, such as `%{public, name=…}` or `%{time_t}`, are accepted and
 /// ignored). Objects (`%@`) and C strings (`%s`) are private unless marked public; numbers are
 /// public unless marked private — Apple's rules.
-public func os_log(_ message: StaticString, dso: UnsafeRawPointer? = #dsohandle, log: OSLog = .default,
-                   type: OSLogType = .default, _ args: CVarArg...) {
+public func os_log(
+    _ message: StaticString, dso: UnsafeRawPointer? = #dsohandle, log: OSLog = .default,
+    type: OSLogType = .default, _ args: CVarArg...
+) {
     guard log.isEnabled(type: type) else { return }
     let text = LogFormat.format(message.description, args, revealsPrivate: LogSink.revealsPrivate)
     LogSink.write(type, subsystem: log.subsystem, category: log.category, text)

@@ -8,19 +8,22 @@ struct Sandglass: AsyncParsableCommand {
         commandName: "sandglass",
         abstract: "Run widget extensions the way iOS does: sandboxed processes, time budgets, kills, relaunches.",
         discussion: """
-        Each extension runs as its own sandboxed process (seccomp, Landlock, cgroups, rlimits); every \
-        activation has a wall-clock budget and the extension is SIGKILLed when it runs over.
+            Each extension runs as its own sandboxed process (seccomp, Landlock, cgroups, rlimits); every \
+            activation has a wall-clock budget and the extension is SIGKILLed when it runs over.
 
-        Examples:
-          sandglass demo
-          sandglass run Leaderboard.app --duration 30s --log run.jsonl
-          sandglass run Leaderboard.app --duration 3d --clock virtual --log run.jsonl --quiet
-          sandglass explain --log run.jsonl --widget Leaderboard
-          sandglass bundle --executable .build/release/MyWidget --info Info.plist -o MyApp.app
-          sandglass bench --quick
-        """,
-        subcommands: [RunCommand.self, StressCommand.self, CheckCommand.self, StressWorkerCommand.self, ExplainCommand.self, DemoCommand.self, BundleCommand.self, RenderCommand.self,
-                      BenchCommand.self, ReportCommand.self, ServeCommand.self, CtlCommand.self, BenchEchoCommand.self]
+            Examples:
+              sandglass demo
+              sandglass run Leaderboard.app --duration 30s --log run.jsonl
+              sandglass run Leaderboard.app --duration 3d --clock virtual --log run.jsonl --quiet
+              sandglass explain --log run.jsonl --widget Leaderboard
+              sandglass bundle --executable .build/release/MyWidget --info Info.plist -o MyApp.app
+              sandglass bench --quick
+            """,
+        subcommands: [
+            RunCommand.self, StressCommand.self, CheckCommand.self, StressWorkerCommand.self, ExplainCommand.self, DemoCommand.self,
+            BundleCommand.self, RenderCommand.self,
+            BenchCommand.self, ReportCommand.self, ServeCommand.self, CtlCommand.self, BenchEchoCommand.self
+        ]
     )
 
     /// Bad input exits with status 2, with the parser's message (0: the run met its invariants, 1: it did not).

@@ -14,10 +14,13 @@ struct AppGroupTests {
     static let group = "group.com.example.relay"
 
     /// The first entry of the next RelayStatus timeline that satisfies `predicate`.
-    private func relayEntry(_ host: ExtensionHost, _ predicate: @escaping @Sendable ([String: JSONValue]) -> Bool = { _ in true }) async throws -> [String: JSONValue] {
+    private func relayEntry(
+        _ host: ExtensionHost, _ predicate: @escaping @Sendable ([String: JSONValue]) -> Bool = { _ in true }
+    ) async throws -> [String: JSONValue] {
         @Sendable func entry(_ event: HostEvent) -> [String: JSONValue]? {
             guard event.bundle == Self.relay, event.string("kind") == "RelayStatus",
-                  case .array(let entries)? = event["entries"]?.resolved, case .object(let fields)? = entries.first else { return nil }
+                case .array(let entries)? = event["entries"]?.resolved, case .object(let fields)? = entries.first
+            else { return nil }
             return Dictionary(fields, uniquingKeysWith: { a, _ in a })
         }
         let event = try await host.waitFor("timeline", timeout: .seconds(60)) { entry($0).map(predicate) ?? false }
@@ -98,8 +101,12 @@ struct AppGroupTests {
             #expect(entry["relayData"] == nil, "the intruder's group of that name is its own, empty")
             let own = entry["container"]?.stringValue ?? ""
             #expect(own.contains("com.example.intruder") && own != target)
-            #expect(entry["listing"]?.stringValue?.hasPrefix("denied") == true, "listing Relay's container: \(entry["listing"]?.stringValue ?? "")")
-            #expect(entry["defaultsFile"]?.stringValue?.hasPrefix("denied") == true, "opening Relay's defaults: \(entry["defaultsFile"]?.stringValue ?? "")")
+            #expect(
+                entry["listing"]?.stringValue?.hasPrefix("denied") == true,
+                "listing Relay's container: \(entry["listing"]?.stringValue ?? "")")
+            #expect(
+                entry["defaultsFile"]?.stringValue?.hasPrefix("denied") == true,
+                "opening Relay's defaults: \(entry["defaultsFile"]?.stringValue ?? "")")
         }
     }
 
@@ -152,7 +159,8 @@ struct AppGroupTests {
             await host.reloadTimelines(ofKind: "Probe")
             let probe = try await host.waitFor("timeline", timeout: .seconds(60)) { event in
                 guard event.bundle == "com.example.relay.probe", case .array(let entries)? = event["entries"]?.resolved,
-                      case .array(let keys)? = entries.first?["groupKeys"] else { return false }
+                    case .array(let keys)? = entries.first?["groupKeys"]
+                else { return false }
                 return keys.contains(.string("widgetReads"))
             }
             guard case .array(let entries)? = probe["entries"]?.resolved, let first = entries.first else { return }
@@ -169,8 +177,9 @@ struct AppGroupTests {
         }
     }
 
-    @Test("extensions share the group by gid: its container is setgid, of the group's gid, and the extension carries it",
-          .enabled(if: getuid() == 0))
+    @Test(
+        "extensions share the group by gid: its container is setgid, of the group's gid, and the extension carries it",
+        .enabled(if: getuid() == 0))
     func sharedByGid() async throws {
         try await withHost { host in
             try await host.install(Examples.app("Relay.app"))

@@ -66,7 +66,9 @@ struct BackgroundSessionTests {
                 await host.start()
                 let first = try await host.waitFor("event.delivered") { $0.int("attempt") == 1 }
                 _ = try await host.waitFor("killed") { $0.string("reason") == "chaos" }
-                let again = try await host.waitFor("event.delivered") { $0.int("attempt") == 2 && $0.int("eventId") == first.int("eventId") }
+                let again = try await host.waitFor("event.delivered") {
+                    $0.int("attempt") == 2 && $0.int("eventId") == first.int("eventId")
+                }
                 #expect(again.pid != first.pid)
                 let done = try await host.waitFor("events.finished")
                 #expect(done.int("acknowledged") == 2)
@@ -136,8 +138,9 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("on the virtual clock the fixture server's delay is run time: a response held an hour arrives an hour later, in a jump",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "on the virtual clock the fixture server's delay is run time: a response held an hour arrives an hour later, in a jump",
+        .timeLimit(.minutes(1)))
     func serverDelayOnVirtualClock() async throws {
         try await withServer { server in
             try await withHost({

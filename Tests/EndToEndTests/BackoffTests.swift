@@ -38,8 +38,9 @@ struct BackoffTests {
             #expect(hanging.status == .failedPermanently(since: failed.t))
 
             // The good widgets: a day of reloads, as their policies and budgets allow.
-            let timelines = Dictionary(grouping: select(events, "timeline", of: "com.example.leaderboard.widget"),
-                                       by: { $0.string("kind") ?? "" })
+            let timelines = Dictionary(
+                grouping: select(events, "timeline", of: "com.example.leaderboard.widget"),
+                by: { $0.string("kind") ?? "" })
             #expect((timelines["Leaderboard"]?.count ?? 0) >= 55, "every 25 minutes: about 58 a day")
             #expect((timelines["NextMatch"]?.count ?? 0) == 61, "every 15 minutes, capped by the budget: 60 charged + the first")
             #expect(select(events, "reload.failed", of: "com.example.leaderboard.widget").isEmpty)
@@ -51,7 +52,8 @@ struct BackoffTests {
         }
     }
 
-    @Test("an extension that breaks the protocol on every launch: 1 s, 2 s, 4 s … on the run clock, then permanent after 10 within the hour")
+    @Test(
+        "an extension that breaks the protocol on every launch: 1 s, 2 s, 4 s … on the run clock, then permanent after 10 within the hour")
     func protocolViolations() async throws {
         try await withHost({ $0.clock = .virtual }) { host in
             try await host.install(Examples.app("Garbage.app"))
@@ -83,7 +85,9 @@ private func select(_ events: [HostEvent], _ name: String, of bundle: String? = 
 /// An extension whose executable cannot be started at all.
 @Suite("Launch failures", .timeLimit(.minutes(2)))
 struct LaunchFailureTests {
-    @Test("a widget extension whose executable cannot be executed is launched again after 1 s, 2 s, 4 s on the run clock, then fails permanently")
+    @Test(
+        "a widget extension whose executable cannot be executed is launched again after 1 s, 2 s, 4 s on the run clock, then fails permanently"
+    )
     func unstartable() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-unstartable-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -12,8 +12,10 @@ struct BenchCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("figures.json").path
         let html = dir.appendingPathComponent("figures.html").path
-        let result = try await CommandLineTests.run(["bench", "--smoke", "--density", "20", "--examples", Examples.directory,
-                                               "--json", json, "--html", html, "--quiet"])
+        let result = try await CommandLineTests.run([
+            "bench", "--smoke", "--density", "20", "--examples", Examples.directory,
+            "--json", json, "--html", html, "--quiet"
+        ])
         #expect(result.status == 0, "\(result.error)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         for key in ["spawn.ratio", "ipc.ratio", "kill.p99_ms", "backgroundEvent.coldRatio", "week.speedup"] {

@@ -14,9 +14,12 @@ struct BudgetTests {
         "\(event.bundle ?? "")/\(event.string("kind") ?? "")/\(event.string("family") ?? "")"
     }
 
-    @Test("50 widgets over two virtual days: none is ever charged more than 60 reloads in any 24 hours, and those that ask often use all 60")
+    @Test(
+        "50 widgets over two virtual days: none is ever charged more than 60 reloads in any 24 hours, and those that ask often use all 60")
     func neverOverBudget() async throws {
-        try await withHost({ $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(3 * 86_400) }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(3 * 86_400)
+        }) { host in
             try await host.install(Examples.app("Fleet.app"))
             await host.start()
             await host.advance(by: .seconds(2 * 86_400))
@@ -47,7 +50,10 @@ struct BudgetTests {
                 for kind in ["Eager", "Quarterly", "Single", "Stale", "Greedy"] {
                     let widget = "\(bundle)/\(kind)/systemSmall"
                     #expect(count(widget, from: 0, to: Self.day) == 60, "\(widget) used its whole budget on day 1")
-                    #expect(events.contains { $0.kind == .reloadDenied && Self.widget($0) == widget && $0.string("reason") == "budgetExhausted" })
+                    #expect(
+                        events.contains {
+                            $0.kind == .reloadDenied && Self.widget($0) == widget && $0.string("reason") == "budgetExhausted"
+                        })
                 }
                 let greedy = "\(bundle)/Greedy/systemSmall"
                 #expect(count(greedy, from: Self.day, to: 2 * Self.day) == 60, "the budget comes back as the window rolls")
@@ -59,9 +65,13 @@ struct BudgetTests {
         }
     }
 
-    @Test("the ledger: charged, denied with its date, then free while the app is in the foreground, for an app intent, a system change, a location change")
+    @Test(
+        "the ledger: charged, denied with its date, then free while the app is in the foreground, for an app intent, a system change, a location change"
+    )
     func exemptions() async throws {
-        try await withHost({ $0.clock = .virtual; $0.budgetOverrides.reloadsPerDay = 2; $0.budgetOverrides.idle = .seconds(86_400) }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.budgetOverrides.reloadsPerDay = 2; $0.budgetOverrides.idle = .seconds(86_400)
+        }) { host in
             try await host.install(Examples.app("Fleet.app"))
             await host.start()
             let widget = "com.example.fleet.alpha/AppDriven/systemSmall"
@@ -88,10 +98,11 @@ struct BudgetTests {
 
             let ledger = await host.ledger(widget: widget).filter { $0.decision != .coalesced }
             let summary = ledger.map { "\($0.decision.rawValue):\($0.exemption?.rawValue ?? $0.denial ?? $0.reason)" }
-            #expect(summary == [
-                "exempt:widgetAdded", "charged:reloadTimelines", "charged:reloadTimelines", "denied:budgetExhausted",
-                "exempt:appForeground", "exempt:appIntent", "exempt:systemChange", "exempt:significantLocationChange",
-            ])
+            #expect(
+                summary == [
+                    "exempt:widgetAdded", "charged:reloadTimelines", "charged:reloadTimelines", "denied:budgetExhausted",
+                    "exempt:appForeground", "exempt:appIntent", "exempt:systemChange", "exempt:significantLocationChange"
+                ])
             let denial = try #require(ledger.first { $0.decision == .denied })
             let firstCharge = try #require(ledger.first { $0.decision == .charged })
             #expect(denial.until == firstCharge.t + 86_400_000, "withheld until the first charge leaves the 24-hour window")
@@ -108,9 +119,13 @@ struct BudgetTests {
         }
     }
 
-    @Test("debug mode lifts the budget and the 5-minute spacing, as Xcode does (reloads stay a second apart); every reload is still in the ledger")
+    @Test(
+        "debug mode lifts the budget and the 5-minute spacing, as Xcode does (reloads stay a second apart); every reload is still in the ledger"
+    )
     func debugReloads() async throws {
-        try await withHost({ $0.clock = .virtual; $0.debugReloads = true; $0.budgetOverrides.idle = .seconds(86_400) }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.debugReloads = true; $0.budgetOverrides.idle = .seconds(86_400)
+        }) { host in
             try await host.install(Examples.app("Fleet.app"))
             await host.start()
             await host.advance(by: .seconds(600))
@@ -125,10 +140,15 @@ struct BudgetTests {
             for (a, b) in zip(greedy.dropFirst(), greedy.dropFirst(2)) {
                 #expect(b.t - a.t >= 1000, "a WidgetCenter request from every getTimeline cannot spin: a second apart")
             }
-            #expect(events.filter { $0.kind == .reloadRequested }.allSatisfy { $0.string("exempt") == "debugReloads" || $0.string("exempt") == "widgetAdded" })
+            #expect(
+                events.filter { $0.kind == .reloadRequested }.allSatisfy {
+                    $0.string("exempt") == "debugReloads" || $0.string("exempt") == "widgetAdded"
+                })
             #expect(!events.contains { $0.kind == .reloadDenied })
         }
-        try await withHost({ $0.clock = .virtual; $0.debugReloads = true }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.debugReloads = true
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.start()
             await host.advance(by: .seconds(86_400))
@@ -139,7 +159,9 @@ struct BudgetTests {
 
     @Test("a single-entry .atEnd timeline: the system chooses the date — 15 min when always visible, 60 min when seldom")
     func systemChosenDate() async throws {
-        try await withHost({ $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(86_400) }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(86_400)
+        }) { host in
             try await host.install(Examples.app("Fleet.app"))
             await host.start()
             let widget = "com.example.fleet.alpha/Single/systemSmall"

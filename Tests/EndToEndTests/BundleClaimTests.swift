@@ -10,7 +10,8 @@ struct BundleClaimTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString.prefix(8))").path
         func copy(_ app: String, to relative: String) throws -> String {
             let destination = path + "/" + relative
-            try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: try Examples.app(app), toPath: destination)
             return destination
         }
@@ -27,7 +28,9 @@ struct BundleClaimTests {
             let a = try await host.install(first)
             let b = try await host.install(second)
             #expect(a.path != b.path)
-            let info = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: a.path + "/Info.plist")), format: nil) as? [String: Any]
+            let info =
+                try PropertyListSerialization.propertyList(
+                    from: Data(contentsOf: URL(fileURLWithPath: a.path + "/Info.plist")), format: nil) as? [String: Any]
             #expect(info?["CFBundleIdentifier"] as? String == a.bundleIdentifier, "the first app's stored copy is still its own")
             // ETXTBSY: another test of this process may be between clone and exec with the
             // descriptor of a copy still open; the next try finds the file free.
@@ -36,7 +39,9 @@ struct BundleClaimTests {
                 guard case .failed(let why)? = outcome, why.contains("Text file busy") else { break }
                 outcome = await host.activate("com.example.leaderboard.widget", .timeline, widget: "Leaderboard")
             }
-            guard case .timeline? = outcome else { Issue.record("the first app's widget no longer answers: \(String(describing: outcome))"); return }
+            guard case .timeline? = outcome else {
+                Issue.record("the first app's widget no longer answers: \(String(describing: outcome))"); return
+            }
         }
     }
 
@@ -57,7 +62,9 @@ struct BundleClaimTests {
             }
             // An app of another identifier whose extension claims an installed extension's identifier.
             let plist = copy + "/Info.plist"
-            var info = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as! [String: Any]
+            var info =
+                try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: plist)), format: nil)
+                as! [String: Any]
             // `com.example`: the prefix of the installed extension's identifier, as an app's must be.
             info["CFBundleIdentifier"] = "com.example"
             try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0).write(to: URL(fileURLWithPath: plist))

@@ -57,14 +57,17 @@ struct CampaignManifestTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("shard.json").path
-        let result = try await CommandLineTests.run(["bench", "--quick", "--only", "spawn", "--shard", "3/4", "--quiet", "--json", json,
-                                               "--examples", Examples.directory])
+        let result = try await CommandLineTests.run([
+            "bench", "--quick", "--only", "spawn", "--shard", "3/4", "--quiet", "--json", json,
+            "--examples", Examples.directory
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("shard 3/4"))
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect(figures["shard"] as? String == "3/4")
         let spawn = try #require(figures["spawn"] as? [String: Any])
-        #expect(spawn["samples"] as? Int == (try Shard(parsing: "3/4")).share(of: 100), "a quarter of the quick run's 100 launches: \(spawn)")
+        #expect(
+            spawn["samples"] as? Int == (try Shard(parsing: "3/4")).share(of: 100), "a quarter of the quick run's 100 launches: \(spawn)")
         let bad = try await CommandLineTests.run(["bench", "--shard", "4/4"])
         #expect(bad.status == 2)
     }
@@ -79,17 +82,18 @@ struct CampaignManifestTests {
 
     @Test("the YAML reader reads what it claims and refuses the rest")
     func miniYAML() async throws {
-        let node = try MiniYAML.parse("""
-        a: 1   # comment
-        b:
-          - "x # not a comment"
-          - y
-        c:
-          - name: n
-            args: ["p", 'q']
-          - name: m
-        d: "quoted: colon"
-        """)
+        let node = try MiniYAML.parse(
+            """
+            a: 1   # comment
+            b:
+              - "x # not a comment"
+              - y
+            c:
+              - name: n
+                args: ["p", 'q']
+              - name: m
+            d: "quoted: colon"
+            """)
         #expect(node["a"]?.int == 1)
         #expect(node["b"]?.strings == ["x # not a comment", "y"])
         #expect(node["c"]?.list?.first?["args"]?.strings == ["p", "q"])

@@ -17,10 +17,13 @@ struct ChaosStepTests {
         configuration.budgetOverrides.idle = .seconds(600)
     }
 
-    @Test("a kill at each step of a launch and an activation fires there; the next activation answers",
-          arguments: [ProtocolStep.spawned, .hello, .requestWritten, .replyRead])
+    @Test(
+        "a kill at each step of a launch and an activation fires there; the next activation answers",
+        arguments: [ProtocolStep.spawned, .hello, .requestWritten, .replyRead])
     func activationSteps(step: ProtocolStep) async throws {
-        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0) }) { host in
+        try await withHost({
+            $0.schedulesWidgets = false; Self.patient(&$0)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.killAt(step, of: Self.leaderboard)
             let outcome = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard")
@@ -44,8 +47,9 @@ struct ChaosStepTests {
         }
     }
 
-    @Test("a kill at each step of a delivery: redelivered when before the completion, acknowledged once when after",
-          arguments: [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
+    @Test(
+        "a kill at each step of a delivery: redelivered when before the completion, acknowledged once when after",
+        arguments: [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
     func deliverySteps(step: ProtocolStep) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
@@ -76,7 +80,9 @@ struct ChaosStepTests {
     func suspension() async throws {
         // A budget long enough that the stop-to-continue round trip fits on a loaded machine: under
         // the whole suite, the test's own wait for `activation.start` was seen to take over 4 s.
-        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0); $0.budgetOverrides.timeline = .seconds(12) }) { host in
+        try await withHost({
+            $0.schedulesWidgets = false; Self.patient(&$0); $0.budgetOverrides.timeline = .seconds(12)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             let pid = try #require(await host.suspend(Self.leaderboard))
@@ -93,7 +99,9 @@ struct ChaosStepTests {
 
     @Test("a memory limit lowered under the footprint kills (memory); restored, the next launch answers")
     func memoryLimit() async throws {
-        try await withHost({ $0.schedulesWidgets = false; Self.patient(&$0) }) { host in
+        try await withHost({
+            $0.schedulesWidgets = false; Self.patient(&$0)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             _ = await host.activate(Self.leaderboard, .placeholder, widget: "Leaderboard")
             await host.setMemoryLimit(Self.leaderboard, bytes: 256 << 10)

@@ -22,7 +22,8 @@ enum Chromium {
     }
 
     /// Why the browser tests are skipped.
-    static let skipReason: Comment = "Chromium is not installed (apt-get install -y chromium; make test installs it): the report is not opened in a browser"
+    static let skipReason: Comment =
+        "Chromium is not installed (apt-get install -y chromium; make test installs it): the report is not opened in a browser"
 
     struct Page: Sendable {
         /// The DOM after the page's scripts ran.
@@ -52,7 +53,7 @@ enum Chromium {
             "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
             "--no-default-browser-check", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
             "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
-            URL(fileURLWithPath: file).absoluteString + (fragment.map { "#\($0)" } ?? ""),
+            URL(fileURLWithPath: file).absoluteString + (fragment.map { "#\($0)" } ?? "")
         ]
         process.standardOutput = try FileHandle(forWritingTo: domPath)
         process.standardError = try FileHandle(forWritingTo: logPath)

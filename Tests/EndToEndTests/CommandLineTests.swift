@@ -26,8 +26,10 @@ struct CommandLineTests {
     /// nice(1), so that a heavy command leaves the CPU to the suites running beside it; under
     /// `wrapper` (a command that runs the rest, such as setpriv) when given; `environment` adds
     /// to this process's.
-    static func run(blocking arguments: [String], niceness: Int? = nil, environment: [String: String] = [:],
-                    under wrapper: [String] = []) throws -> Result {
+    static func run(
+        blocking arguments: [String], niceness: Int? = nil, environment: [String: String] = [:],
+        under wrapper: [String] = []
+    ) throws -> Result {
         let process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -42,8 +44,9 @@ struct CommandLineTests {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                      error: String(decoding: error, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            error: String(decoding: error, as: UTF8.self))
     }
 
     @Test("run writes the event log with run.start first and exits 0")
@@ -57,7 +60,9 @@ struct CommandLineTests {
         #expect(first?["event"] as? String == "run.start")
         #expect(first?["clock"] as? String == "real")
         #expect(first?["epoch"] is Double)
-        let names = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }.compactMap { $0["event"] as? String }
+        let names = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }.compactMap {
+            $0["event"] as? String
+        }
         for required in ["installed", "spawned", "hello", "activation.start", "activation.end", "timeline", "exited", "run.end"] {
             #expect(names.contains(required), "\(required) is in the log")
         }
@@ -71,11 +76,14 @@ struct CommandLineTests {
         let appex = dir.appendingPathComponent("PlugIns/BadWidget.appex")
         try FileManager.default.createDirectory(at: appex, withIntermediateDirectories: true)
         try plist(["CFBundleIdentifier": "com.example.bad"]).write(to: dir.appendingPathComponent("Info.plist"))
-        try plist(["CFBundleIdentifier": "com.example.bad.widget", "CFBundleExecutable": "BadWidget",
-                   "NSExtension": ["NSExtensionPointIdentifier": "com.apple.share-services"]])
-            .write(to: appex.appendingPathComponent("Info.plist"))
-        _ = FileManager.default.createFile(atPath: appex.appendingPathComponent("BadWidget").path, contents: Data("#!/bin/true\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        try plist([
+            "CFBundleIdentifier": "com.example.bad.widget", "CFBundleExecutable": "BadWidget",
+            "NSExtension": ["NSExtensionPointIdentifier": "com.apple.share-services"]
+        ])
+        .write(to: appex.appendingPathComponent("Info.plist"))
+        _ = FileManager.default.createFile(
+            atPath: appex.appendingPathComponent("BadWidget").path, contents: Data("#!/bin/true\n".utf8),
+            attributes: [.posixPermissions: 0o755])
         // Its own TMPDIR, to see that the temporary data directory goes with the failed run.
         let scratch = dir.deletingLastPathComponent().appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -95,17 +103,21 @@ struct CommandLineTests {
             .write(to: URL(fileURLWithPath: scratch + "/seed/Library/Preferences/group.com.example.relay.plist"))
         try #"{"runner": "cy", "leg": 6}"#.write(toFile: scratch + "/leg.json", atomically: false, encoding: .utf8)
         let relay = try Examples.app("Relay.app")
-        let result = try await Self.run(["run", relay, "--duration", "2s", "--quiet", "--log", scratch + "/run.jsonl",
-                                         "--configuration", "Leg=@\(scratch)/leg.json", "--app-group", "group.com.example.relay=\(scratch)/seed",
-                                         "--log-private"])
+        let result = try await Self.run([
+            "run", relay, "--duration", "2s", "--quiet", "--log", scratch + "/run.jsonl",
+            "--configuration", "Leg=@\(scratch)/leg.json", "--app-group", "group.com.example.relay=\(scratch)/seed",
+            "--log-private"
+        ])
         #expect(result.status == 0, "\(result.error)")
         let log = try String(contentsOfFile: scratch + "/run.jsonl", encoding: .utf8)
         #expect(log.contains(#""runner":"cy""#) && log.contains(#""leg":6"#), "the Leg widget's configuration")
         #expect(log.contains(#""relay":"from the seed""#), "the seeded defaults")
         #expect(log.contains(#""message":"roster: none""#), "private values shown with --log-private")
-        for (arguments, named) in [(["--configuration", "Leg=[1]"], "--configuration Leg=[1]"),
-                                   (["--configuration", "Leg"], "--configuration Leg"),
-                                   (["--app-group", "group.x=/nonexistent"], "--app-group group.x=/nonexistent")] {
+        for (arguments, named) in [
+            (["--configuration", "Leg=[1]"], "--configuration Leg=[1]"),
+            (["--configuration", "Leg"], "--configuration Leg"),
+            (["--app-group", "group.x=/nonexistent"], "--app-group group.x=/nonexistent")
+        ] {
             let bad = try await Self.run(["run", relay, "--duration", "1s", "--quiet"] + arguments)
             #expect(bad.status == 2)
             #expect(bad.error.contains(named), "\(bad.error)")
@@ -134,8 +146,10 @@ struct CommandLineTests {
     func explainFromLog() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let run = try await Self.run(["run", try Examples.app("Fleet.app"), "--duration", "1d", "--clock", "virtual",
-                                "--budget", "idle=2d", "--log", log, "--quiet"])
+        let run = try await Self.run([
+            "run", try Examples.app("Fleet.app"), "--duration", "1d", "--clock", "virtual",
+            "--budget", "idle=2d", "--log", log, "--quiet"
+        ])
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("invariant violations: 0"))
 
@@ -143,14 +157,18 @@ struct CommandLineTests {
         #expect(all.status == 0, "\(all.error)")
         #expect(all.output.split(separator: "\n").count == 50, "one line per widget")
 
-        let greedy = try await Self.run(["explain", "--log", log, "--widget", "com.example.fleet.alpha/Greedy/systemSmall", "--at", "12h", "--last", "3"])
+        let greedy = try await Self.run([
+            "explain", "--log", log, "--widget", "com.example.fleet.alpha/Greedy/systemSmall", "--at", "12h", "--last", "3"
+        ])
         #expect(greedy.status == 0, "\(greedy.error)")
         #expect(greedy.output.contains("blocked: reload budget exhausted (60 of 60 reloads used in the last 24 h) until"))
         #expect(greedy.output.contains("in the last 24 h: 60 charged"))
         #expect(greedy.output.contains("decisions (last 3 of"))
 
         let hourly = try await Self.run(["explain", "--log", log, "--widget", "Hourly"])
-        #expect(hourly.output.components(separatedBy: "Hourly · com.example.fleet.").count - 1 == 5, "a kind names the widgets of every extension")
+        #expect(
+            hourly.output.components(separatedBy: "Hourly · com.example.fleet.").count - 1 == 5,
+            "a kind names the widgets of every extension")
         #expect(hourly.output.contains("reloads by its timeline's policy"))
 
         let unknown = try await Self.run(["explain", "--log", log, "--widget", "Nope"])

@@ -12,7 +12,9 @@ struct ContainmentTests {
         try await withHost { host in
             try await host.install(Examples.app("Hostile.app"))
             await host.start()
-            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == "com.example.hostile.fillscontainer" }
+            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) {
+                $0.bundle == "com.example.hostile.fillscontainer"
+            }
             #expect(over.int("allowedBytes") == 4 << 20)
             #expect((over.int("bytes") ?? 0) > 4 << 20)
             #expect(over.int("allowedInodes") == 10_000)
@@ -26,7 +28,10 @@ struct ContainmentTests {
             let events = await host.events()
             #expect(!events.contains { $0.kind == .containerOverQuota && $0.bundle == "com.example.hostile.writesalittle" })
             // Never for its quota (a budget kill of a starved launch under the whole suite's load is not this test's concern).
-            #expect(!events.contains { $0.kind == .killed && $0.bundle == "com.example.hostile.writesalittle" && $0.string("reason") == "resource" })
+            #expect(
+                !events.contains {
+                    $0.kind == .killed && $0.bundle == "com.example.hostile.writesalittle" && $0.string("reason") == "resource"
+                })
         }
     }
 
@@ -57,7 +62,9 @@ struct ContainmentTests {
             try await host.install(Examples.app("Hostile.app"))
             await host.start()
             let bundle = "com.example.hostile.idlewriter"
-            let answered = try await host.waitFor("activation.end", timeout: .seconds(30)) { $0.bundle == bundle && $0.string("kind") == "timeline" }
+            let answered = try await host.waitFor("activation.end", timeout: .seconds(30)) {
+                $0.bundle == bundle && $0.string("kind") == "timeline"
+            }
             #expect(answered.string("outcome") == "ok")
             let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == bundle }
             #expect(over.pid == answered.pid)
@@ -118,7 +125,8 @@ struct ContainmentTests {
             await host.start()
             let killed = try await host.waitFor("killed", timeout: .seconds(30)) { $0.bundle == "com.example.hostile.int80" }
             #expect(killed.string("reason") == "sandboxViolation")
-            #expect(killed.string("detail") == "made a system call of another architecture (i386 int 0x80 or x32), which the sandbox forbids")
+            #expect(
+                killed.string("detail") == "made a system call of another architecture (i386 int 0x80 or x32), which the sandbox forbids")
             let exited = try await host.waitFor("exited") { $0.pid == killed.pid }
             #expect(exited.string("signal") == "SIGSYS")
             let end = try await host.waitFor("activation.end") { $0.bundle == killed.bundle && $0.string("kind") == "timeline" }

@@ -13,10 +13,12 @@ struct ControlSocketLimitTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path
-        let daemon = try Subprocess(CommandLineTests.sandglass, [
-            "serve", try Examples.app("Leaderboard.app"), "--control", socket,
-            "--data-directory", dir.appendingPathComponent("data").path, "--budget", "idle=120s",
-        ])
+        let daemon = try Subprocess(
+            CommandLineTests.sandglass,
+            [
+                "serve", try Examples.app("Leaderboard.app"), "--control", socket,
+                "--data-directory", dir.appendingPathComponent("data").path, "--budget", "idle=120s"
+            ])
         defer { daemon.stop() }
         _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
 
@@ -37,7 +39,9 @@ struct ControlSocketLimitTests {
         for reason in ["hostShutdown", "protocolViolation", "resource", "sessionConflict", "cpu"] {
             let refused = try await CommandLineTests.run(["ctl", "kill", bundle, "--reason", reason, "--control", socket])
             #expect(refused.status == 1, "\(reason): \(refused.output)")
-            #expect((refused.output + refused.error).contains("chaos, memory, timeBudget, idle"), "\(reason): \(refused.output) \(refused.error)")
+            #expect(
+                (refused.output + refused.error).contains("chaos, memory, timeBudget, idle"),
+                "\(reason): \(refused.output) \(refused.error)")
         }
         kill(daemon.process.processIdentifier, SIGTERM)
         #expect(try await daemon.waitForExit() == 0)

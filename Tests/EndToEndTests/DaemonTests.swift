@@ -12,14 +12,18 @@ struct DaemonTests {
         let metrics = HostMetrics()
         for event in [
             HostEvent(t: 1, name: "spawned", fields: [("bundle", "com.example.a"), ("pid", 10)]),
-            HostEvent(t: 2, name: "activation.end", fields: [("bundle", "com.example.a"), ("pid", 10), ("kind", "timeline"), ("outcome", "ok"), ("ms", 3.5)]),
-            HostEvent(t: 3, name: "activation.end", fields: [("bundle", "com.example.a"), ("pid", 10), ("kind", "timeline"), ("outcome", "killed"), ("ms", 1000.2)]),
+            HostEvent(
+                t: 2, name: "activation.end",
+                fields: [("bundle", "com.example.a"), ("pid", 10), ("kind", "timeline"), ("outcome", "ok"), ("ms", 3.5)]),
+            HostEvent(
+                t: 3, name: "activation.end",
+                fields: [("bundle", "com.example.a"), ("pid", 10), ("kind", "timeline"), ("outcome", "killed"), ("ms", 1000.2)]),
             HostEvent(t: 4, name: "killed", fields: [("bundle", "com.example.a"), ("pid", 10), ("reason", "timeBudget")]),
             HostEvent(t: 5, name: "download.started", fields: [("bundle", "com.example.a"), ("taskId", 1), ("attempt", 1)]),
             HostEvent(t: 6, name: "download.finished", fields: [("bundle", "com.example.a"), ("taskId", 1), ("bytes", 1024)]),
             HostEvent(t: 7, name: "event.delivered", fields: [("bundle", "com.example.a"), ("pid", 10)]),
             HostEvent(t: 8, name: "events.finished", fields: [("bundle", "com.example.a"), ("pid", 10), ("acknowledged", 2)]),
-            HostEvent(t: 9, name: "something.new", fields: []),
+            HostEvent(t: 9, name: "something.new", fields: [])
         ] {
             metrics.record(event)
         }
@@ -46,10 +50,12 @@ struct DaemonTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
         let data = dir.appendingPathComponent("data").path
-        let daemon = try Subprocess(CommandLineTests.sandglass, [
-            "serve", try Examples.app("Leaderboard.app"), "--control", socket, "--metrics", "127.0.0.1:0",
-            "--log", log, "--data-directory", data, "--budget", "idle=120s",
-        ])
+        let daemon = try Subprocess(
+            CommandLineTests.sandglass,
+            [
+                "serve", try Examples.app("Leaderboard.app"), "--control", socket, "--metrics", "127.0.0.1:0",
+                "--log", log, "--data-directory", data, "--budget", "idle=120s"
+            ])
         defer { daemon.stop() }
         let metricsLine = try await daemon.waitForLine { $0.hasPrefix("metrics on http://127.0.0.1:") }
         let port = try #require(Int(metricsLine.split(separator: ":").last?.split(separator: "/").first ?? ""))
@@ -111,7 +117,8 @@ struct DaemonTests {
         try await eventually("the changes are in the log") {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             return text.contains("\"visibility\":\"seldom\"") && text.contains("\"event\":\"visibility.changed\"")
-                && text.contains("\"authorization\":\"denied\"") && text.components(separatedBy: "\"event\":\"scenario.change\"").count - 1 == 3
+                && text.contains("\"authorization\":\"denied\"")
+                && text.components(separatedBy: "\"event\":\"scenario.change\"").count - 1 == 3
         }
         let realClock = try await CommandLineTests.run(["ctl", "clock", "1h", "--control", socket])
         #expect(realClock.status == 1 && realClock.error.contains("runs on the real clock"))
@@ -151,10 +158,12 @@ struct DaemonTests {
     private func resumeAfterStop(dir: URL, server: FixtureServer) async throws {
         let data = dir.appendingPathComponent("data").path, socket = dir.appendingPathComponent("ctl.sock").path
         func serve(_ log: String) throws -> Subprocess {
-            try Subprocess(CommandLineTests.sandglass, [
-                "serve", try Examples.app("Downloader.app"), "--control", socket, "--data-directory", data, "--log", log,
-                "--env", "SANDGLASS_FIXTURE_URL=\(server.url("/bytes/262144?chunk=16384&interval=200"))",
-            ])
+            try Subprocess(
+                CommandLineTests.sandglass,
+                [
+                    "serve", try Examples.app("Downloader.app"), "--control", socket, "--data-directory", data, "--log", log,
+                    "--env", "SANDGLASS_FIXTURE_URL=\(server.url("/bytes/262144?chunk=16384&interval=200"))"
+                ])
         }
         let firstLog = dir.appendingPathComponent("first.jsonl").path
         let first = try serve(firstLog)
@@ -178,7 +187,10 @@ struct DaemonTests {
         #expect(try await second.waitForExit() == 0)
         let resumed = try RunLog.read([secondLog])[0].events
         #expect(resumed.contains { $0.kind == .taskRecovered }, "the journal had the task")
-        #expect(resumed.contains { $0.kind == .downloadFinished && $0.int("taskId") == stopped.first { $0.kind == .downloadStarted }?.int("taskId") })
+        #expect(
+            resumed.contains {
+                $0.kind == .downloadFinished && $0.int("taskId") == stopped.first { $0.kind == .downloadStarted }?.int("taskId")
+            })
     }
 
     @Test("ctl clock advances a virtual-clock daemon: the widgets' reloads of two hours happen at once")
@@ -187,9 +199,13 @@ struct DaemonTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
-        let daemon = try Subprocess(CommandLineTests.sandglass, ["serve", try Examples.app("Leaderboard.app"), "--clock", "virtual",
-                                                                 "--control", socket, "--log", log,
-                                                                 "--data-directory", dir.appendingPathComponent("data").path])
+        let daemon = try Subprocess(
+            CommandLineTests.sandglass,
+            [
+                "serve", try Examples.app("Leaderboard.app"), "--clock", "virtual",
+                "--control", socket, "--log", log,
+                "--data-directory", dir.appendingPathComponent("data").path
+            ])
         defer { daemon.stop() }
         _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
         let client = ControlClient(path: socket)
@@ -212,7 +228,8 @@ struct DaemonTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path
         // Data directories inside `dir`: a daemon stopped with SIGKILL cannot remove its own.
-        let first = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data1").path])
+        let first = try Subprocess(
+            CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data1").path])
         defer { first.stop() }
         _ = try await first.waitForLine { $0.hasPrefix("serving ") }
         let second = try await CommandLineTests.run(["serve", "--control", socket])
@@ -221,7 +238,8 @@ struct DaemonTests {
         // SIGKILL leaves the socket file behind; the next daemon replaces it.
         first.stop()
         #expect(FileManager.default.fileExists(atPath: socket))
-        let third = try Subprocess(CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data3").path])
+        let third = try Subprocess(
+            CommandLineTests.sandglass, ["serve", "--control", socket, "--data-directory", dir.appendingPathComponent("data3").path])
         defer { third.stop() }
         _ = try await third.waitForLine { $0.hasPrefix("serving ") }
         #expect(try ControlClient(path: socket).send(ControlRequest(command: "status")).ok)

@@ -26,7 +26,9 @@ struct DeadlineKillTests {
     @Test("a hanging getTimeline is SIGKILLed at its deadline while the host's loop is held; the loop then records timeBudget")
     func hangingKilledWithoutTheLoop() async throws {
         // A long idle budget: the launched process is the one the activation uses, however slow the machine.
-        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(600) }) { host in
+        try await withHost({
+            $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(600)
+        }) { host in
             try await host.install(Examples.app("Hanging.app"))
             let pid = try #require(await host.launch(Self.hanging))
             let hold = await host.holdLoop(at: .requestWritten, of: Self.hanging, limit: .seconds(90))
@@ -57,7 +59,9 @@ struct DeadlineKillTests {
     /// the loop is held at `step` until the deadline thread has come to the deadline (and left
     /// it to the loop). The activation must end ok, the process unkilled.
     private func answeredInTime(holdingAt step: ProtocolStep) async throws {
-        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.timeline = .seconds(3); $0.budgetOverrides.idle = .seconds(600) }) { host in
+        try await withHost({
+            $0.schedulesWidgets = false; $0.budgetOverrides.timeline = .seconds(3); $0.budgetOverrides.idle = .seconds(600)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             let pid = try #require(await host.launch(Self.leaderboard))
             let before = host.deadlineThread()?.leftToLoop ?? 0

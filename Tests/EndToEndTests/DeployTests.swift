@@ -17,8 +17,9 @@ struct DeployTests {
         try #require(try job()["spec"]?["template"]?["spec"]?["containers"]?.list?.first)
     }
 
-    @Test("the manifests are valid Kubernetes objects, strictly (no unknown field), for the newest Kubernetes and for 1.30",
-          .enabled(if: KubernetesValidate.command != nil || KubernetesValidate.isRequired, KubernetesValidate.skipReason))
+    @Test(
+        "the manifests are valid Kubernetes objects, strictly (no unknown field), for the newest Kubernetes and for 1.30",
+        .enabled(if: KubernetesValidate.command != nil || KubernetesValidate.isRequired, KubernetesValidate.skipReason))
     func schemas() async throws {
         let files = [Self.path("deploy/campaign-job.yaml"), Self.path("deploy/results-pvc.yaml")]
         for version in [nil, "1.30"] {
@@ -67,8 +68,9 @@ struct DeployTests {
     /// setpriv (util-linux), which runs a command with a given capability bounding set.
     static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: FileManager.default.isExecutableFile)
 
-    @Test("with only the Job's capabilities and no_new_privs, the host runs extensions under uids of their own and starts again on its data directory; one fewer (FOWNER, KILL) and it refuses to start, naming it",
-          .enabled(if: getuid() == 0 && setpriv != nil, "needs root and setpriv (util-linux) to run the host with a reduced capability set"))
+    @Test(
+        "with only the Job's capabilities and no_new_privs, the host runs extensions under uids of their own and starts again on its data directory; one fewer (FOWNER, KILL) and it refuses to start, naming it",
+        .enabled(if: getuid() == 0 && setpriv != nil, "needs root and setpriv (util-linux) to run the host with a reduced capability set"))
     func capabilitiesSuffice() async throws {
         let granted = try Self.container()["securityContext"]?["capabilities"]?["add"]?.strings ?? []
         try #require(!granted.isEmpty)
@@ -78,8 +80,9 @@ struct DeployTests {
         func run(with capabilities: [String]) async throws -> CommandLineTests.Result {
             let bounding = (["-all"] + capabilities.map { "+" + $0.lowercased() }).joined(separator: ",")
             return try await offThePool {
-                try CommandLineTests.run(blocking: ["run", app, "--data-directory", data, "--duration", "2s", "--quiet", "--json"],
-                                         under: [Self.setpriv!, "--bounding-set", bounding, "--inh-caps=-all", "--no-new-privs"])
+                try CommandLineTests.run(
+                    blocking: ["run", app, "--data-directory", data, "--duration", "2s", "--quiet", "--json"],
+                    under: [Self.setpriv!, "--bounding-set", bounding, "--inh-caps=-all", "--no-new-privs"])
             }
         }
         // Twice on one data directory, as each host of a stress run starts on its predecessor's.
@@ -119,7 +122,9 @@ struct DeployTests {
         }
         #expect(buildRuns.contains("swift build -c release --product sandglass"))
         #expect(buildRuns.contains("make clock-shim CC=clang"))
-        #expect(buildRuns.contains("libsandglass-clock.so") && buildRuns.contains("/out/bin/"), "the clock shim goes beside the host, where the host looks for it")
+        #expect(
+            buildRuns.contains("libsandglass-clock.so") && buildRuns.contains("/out/bin/"),
+            "the clock shim goes beside the host, where the host looks for it")
         #expect(buildRuns.contains("cd Examples && swift build -c release --static-swift-stdlib"))
         #expect(buildRuns.contains("sandglass bundle --template"))
         let copies = runtime.filter { $0.keyword == "COPY" }.map(\.arguments)
@@ -136,7 +141,9 @@ struct DeployTests {
         let apps = (container["args"]?.strings ?? []).filter { $0.hasPrefix("/apps/") }
         #expect(!apps.isEmpty)
         for app in apps {
-            #expect(FileManager.default.fileExists(atPath: Self.path("Examples/Bundles/" + app.dropFirst("/apps/".count))), "\(app) is bundled from Examples/Bundles")
+            #expect(
+                FileManager.default.fileExists(atPath: Self.path("Examples/Bundles/" + app.dropFirst("/apps/".count))),
+                "\(app) is bundled from Examples/Bundles")
         }
     }
 }

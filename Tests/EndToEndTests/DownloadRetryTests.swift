@@ -8,7 +8,9 @@ import Testing
 /// on the virtual clock, minutes of backoff pass in no real time at all.
 @Suite("Download retries")
 struct DownloadRetryTests {
-    @Test("a port nobody listens on: each attempt refused at once, retried 1 s, 2 s … 60 s later on the run clock, failed (-1004) after 8 attempts, and the failure delivered")
+    @Test(
+        "a port nobody listens on: each attempt refused at once, retried 1 s, 2 s … 60 s later on the run clock, failed (-1004) after 8 attempts, and the failure delivered"
+    )
     func refusedConnectionsRetryOnTheRunClock() async throws {
         let port = try UnlistenedPort()
         defer { port.close() }
@@ -26,11 +28,16 @@ struct DownloadRetryTests {
             // The task's attempts, in order: started, retry, started, retry … started, failed.
             let task = failure.int("taskId")
             var attempts: [HostEvent] = []
-            for event in await host.events() where event.int("taskId") == task && event.string("session") == failure.string("session")
-                && ["download.started", "download.retry", "download.failed"].contains(event.name) {
+            for event in await host.events()
+            where event.int("taskId") == task && event.string("session") == failure.string("session")
+                && ["download.started", "download.retry", "download.failed"].contains(event.name)
+            {
                 attempts.append(event)
             }
-            #expect(attempts.map(\.name) == Array(repeating: ["download.started", "download.retry"], count: 7).flatMap { $0 } + ["download.started", "download.failed"])
+            #expect(
+                attempts.map(\.name) == Array(repeating: ["download.started", "download.retry"], count: 7).flatMap { $0 } + [
+                    "download.started", "download.failed"
+                ])
             let retries = attempts.filter { $0.name == "download.retry" }
             #expect(retries.map { $0.double("delayMs") } == [1, 2, 4, 8, 16, 32, 60].map { $0 * 1000.0 })
             #expect(retries.allSatisfy { $0.int("code") == -1004 }, "\(retries.map { $0.string("error") ?? "" })")
@@ -48,8 +55,12 @@ struct DownloadRetryTests {
             #expect(lengths.reduce(0, +) < 40_000, "the attempts lasted \(lengths.map { Int($0) }) ms of run time")
             for (retry, next) in zip(retries, starts.dropFirst()) {
                 let delay = retry.double("delayMs") ?? 0
-                #expect(next.t - retry.t >= delay, "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry, before the \(delay) ms backoff")
-                #expect(next.t - retry.t < delay + 5000, "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry (backoff \(delay) ms)")
+                #expect(
+                    next.t - retry.t >= delay,
+                    "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry, before the \(delay) ms backoff")
+                #expect(
+                    next.t - retry.t < delay + 5000,
+                    "attempt \(next.int("attempt") ?? 0) came \(next.t - retry.t) ms after its retry (backoff \(delay) ms)")
             }
 
             // The extension hears of the failure as on Apple's system: didCompleteWithError.

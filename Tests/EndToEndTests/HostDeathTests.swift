@@ -11,7 +11,8 @@ struct HostDeathTests {
     /// The directories of the cgroups `pid` is in (memory and pids on v1, the one group on v2).
     static func cgroupDirectories(of pid: Int32) -> [String] {
         guard let mountinfo = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
-              let membership = try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8) else { return [] }
+            let membership = try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8)
+        else { return [] }
         var v1: [String: String] = [:]
         var v2: String?
         for line in mountinfo.split(separator: "\n") {
@@ -21,7 +22,9 @@ struct HostDeathTests {
             guard left.count >= 5, right.count >= 3 else { continue }
             if right[0] == "cgroup2" { v2 = v2 ?? String(left[4]) }
             if right[0] == "cgroup" {
-                for option in right[2].split(separator: ",") where option == "memory" || option == "pids" { v1[String(option)] = String(left[4]) }
+                for option in right[2].split(separator: ",") where option == "memory" || option == "pids" {
+                    v1[String(option)] = String(left[4])
+                }
             }
         }
         var dirs: [String] = []
@@ -65,7 +68,9 @@ struct HostDeathTests {
         #expect(!groups.isEmpty, "the extension runs in cgroups of its host")
         // The attempt was denied and recorded.
         #expect((tried["message"] as? String ?? "").contains("parent-death signal: errno \(EPERM)"))
-        let denied = HostRestartTests.events(dir + "/first.jsonl").first { ($0["event"] as? String) == "sandbox.denied" && ($0["syscall"] as? String) == "prctl" }
+        let denied = HostRestartTests.events(dir + "/first.jsonl").first {
+            ($0["event"] as? String) == "sandbox.denied" && ($0["syscall"] as? String) == "prctl"
+        }
         #expect(denied?["pid"] as? Int == Int(pid))
 
         kill(first.processIdentifier, SIGKILL)

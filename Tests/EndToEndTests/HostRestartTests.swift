@@ -15,7 +15,9 @@ struct HostRestartTests {
     }
 
     /// Waits (polling the file, with a deadline) until its log has an event matching `predicate`.
-    static func waitInLog(_ path: String, timeout: Duration = .seconds(30), _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any] {
+    static func waitInLog(
+        _ path: String, timeout: Duration = .seconds(30), _ predicate: ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let event = events(path).first(where: predicate) { return event }
@@ -37,8 +39,10 @@ struct HostRestartTests {
         func run(log: String, duration: String) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLineTests.sandglass)
-            process.arguments = ["run", app, "--data-directory", dir + "/data", "--env", "SANDGLASS_FIXTURE_URL=\(url)",
-                                 "--log", log, "--duration", duration, "--quiet"]
+            process.arguments = [
+                "run", app, "--data-directory", dir + "/data", "--env", "SANDGLASS_FIXTURE_URL=\(url)",
+                "--log", log, "--duration", duration, "--quiet"
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -46,7 +50,9 @@ struct HostRestartTests {
         }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let first = try run(log: dir + "/first.jsonl", duration: "60s")
-        _ = try await Self.waitInLog(dir + "/first.jsonl") { ($0["event"] as? String) == "download.progress" && (($0["received"] as? Int) ?? 0) > 0 }
+        _ = try await Self.waitInLog(dir + "/first.jsonl") {
+            ($0["event"] as? String) == "download.progress" && (($0["received"] as? Int) ?? 0) > 0
+        }
         let spawned = Self.events(dir + "/first.jsonl").compactMap { $0["event"] as? String == "spawned" ? $0["pid"] as? Int : nil }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()

@@ -159,7 +159,7 @@ private final class Swapper: @unchecked Sendable {
                 rename(self.link, self.path)
                 rename(self.path, self.link)
                 rename(self.aside, self.path)
-                sched_yield()  // an attacker, not a CPU hog that starves the rest of the suite
+                sched_yield() // an attacker, not a CPU hog that starves the rest of the suite
             }
             self.done.signal()
         }.start()

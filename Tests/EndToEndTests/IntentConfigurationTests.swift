@@ -10,10 +10,13 @@ import Testing
 struct IntentConfigurationTests {
     static let relay = "com.example.relay.widget"
 
-    private func legTimeline(_ host: ExtensionHost, after: Int = 0, where predicate: @escaping @Sendable ([String: JSONValue]) -> Bool = { _ in true }) async throws -> [String: JSONValue] {
+    private func legTimeline(
+        _ host: ExtensionHost, after: Int = 0, where predicate: @escaping @Sendable ([String: JSONValue]) -> Bool = { _ in true }
+    ) async throws -> [String: JSONValue] {
         let event = try await host.waitFor("timeline", timeout: .seconds(60)) { event in
             guard event.bundle == Self.relay, event.string("kind") == "Leg",
-                  case .array(let entries)? = event["entries"]?.resolved, case .object(let fields)? = entries.first else { return false }
+                case .array(let entries)? = event["entries"]?.resolved, case .object(let fields)? = entries.first
+            else { return false }
             return predicate(Dictionary(fields, uniquingKeysWith: { a, _ in a }))
         }
         guard case .array(let entries)? = event["entries"]?.resolved, case .object(let fields)? = entries.first else { return [:] }
@@ -33,7 +36,8 @@ struct IntentConfigurationTests {
             #expect(entry["unit"] == .string("mi"))
             // getCurrentConfigurations, from inside getTimeline: the app's widgets, the Leg one with its intent.
             guard case .array(let widgets)? = entry["configuredWidgets"] else { Issue.record("no configuredWidgets"); return }
-            #expect(Set(widgets) == [.string("Leg/systemSmall: amy"), .string("RelayStatus/systemSmall: -"), .string("Probe/systemSmall: -")])
+            #expect(
+                Set(widgets) == [.string("Leg/systemSmall: amy"), .string("RelayStatus/systemSmall: -"), .string("Probe/systemSmall: -")])
         }
     }
 
@@ -50,7 +54,9 @@ struct IntentConfigurationTests {
             #expect(matched == 1)
             let edited = try await legTimeline(host) { $0["runner"] == .string("bo") }
             #expect(edited["leg"] == .int(5))
-            let reload = try await host.waitFor("reload.requested") { $0.string("kind") == "Leg" && $0.string("reason") == "configurationChanged" }
+            let reload = try await host.waitFor("reload.requested") {
+                $0.string("kind") == "Leg" && $0.string("reason") == "configurationChanged"
+            }
             #expect(reload.string("exempt") == "configurationChanged")
             let configured = await host.currentConfigurations(app: "com.example.relay")
             #expect(configured["com.example.relay.widget/Leg/systemSmall"] == .some(#"{"runner": "bo", "leg": 5}"#))
@@ -65,7 +71,9 @@ struct IntentConfigurationTests {
             let entry = try await legTimeline(host)
             #expect(entry["runner"] == .string("no runner chosen"))
             #expect(entry["leg"] == nil)
-            let warnings = await host.events().filter { $0.kind == .log && $0.string("level") == "warning" }.compactMap { $0.string("message") }
+            let warnings = await host.events().filter { $0.kind == .log && $0.string("level") == "warning" }.compactMap {
+                $0.string("message")
+            }
             #expect(warnings.contains { $0.contains("'runnr'") && $0.contains("SelectLegIntent") && $0.contains("runner") })
             #expect(warnings.contains { $0.contains("'leg'") })
         }

@@ -12,7 +12,8 @@ enum KubernetesValidate {
             return ["\(directory)/kubernetes-validate"]
         }
         guard let python = directories.map({ "\($0)/python3" }).first(where: FileManager.default.isExecutableFile),
-              (try? run([python, "-c", "import kubernetes_validate"]).status) == 0 else { return nil }
+            (try? run([python, "-c", "import kubernetes_validate"]).status) == 0
+        else { return nil }
         return [python, "-m", "kubernetes_validate"]
     }()
 
@@ -22,7 +23,8 @@ enum KubernetesValidate {
         ProcessInfo.processInfo.environment["SANDGLASS_REQUIRE_KUBERNETES_VALIDATE"] == "1"
     }
 
-    static let skipReason: Comment = "kubernetes-validate is not installed (pip install kubernetes-validate; .ci/run installs it): the manifests are not checked against Kubernetes' schemas"
+    static let skipReason: Comment =
+        "kubernetes-validate is not installed (pip install kubernetes-validate; .ci/run installs it): the manifests are not checked against Kubernetes' schemas"
 
     /// Validates `files` strictly (unknown fields are errors) against Kubernetes `version`, the
     /// package's newest when nil. Exit status 0 when every resource passed; the output names

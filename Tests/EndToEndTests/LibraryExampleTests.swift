@@ -10,7 +10,7 @@ import XCTest
 @Test("README: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
 func readmeSwiftTestingExample() async throws {
     var configuration = HostConfiguration.temporary()
-    configuration.clock = .virtual                    // days in seconds; the widget's Date() follows
+    configuration.clock = .virtual // days in seconds; the widget's Date() follows
     configuration.budgetOverrides.reloadsPerDay = 40
     let host = try await ExtensionHost(configuration)
     defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }

@@ -25,8 +25,9 @@ struct LifecycleTests {
             }
             let events = await host.events()
             for kind in ["placeholder", "snapshot", "timeline"] {
-                #expect(events.contains { $0.kind == .activationEnd && $0.string("kind") == kind && $0.string("outcome") == "ok" },
-                        "\(kind) answered")
+                #expect(
+                    events.contains { $0.kind == .activationEnd && $0.string("kind") == kind && $0.string("outcome") == "ok" },
+                    "\(kind) answered")
             }
             let idle = try await host.waitFor("killed") { $0.string("reason") == "idle" }
             let exited = try await host.waitFor("exited") { $0.pid == idle.pid }
@@ -45,7 +46,9 @@ struct LifecycleTests {
             await host.start()
             let killed = try await host.waitFor("killed") { $0.string("reason") == "timeBudget" }
             #expect(killed.bundle == "com.example.hanging.widget")
-            let end = try await host.waitFor("activation.end") { $0.bundle == "com.example.hanging.widget" && $0.string("kind") == "timeline" }
+            let end = try await host.waitFor("activation.end") {
+                $0.bundle == "com.example.hanging.widget" && $0.string("kind") == "timeline"
+            }
             #expect(end.string("outcome") == "killed")
             let ms = end.double("ms") ?? 0
             #expect(ms >= 1000 && ms < 1500, "killed 1 s after the request (TimelineSeconds = 1), not \(ms) ms")
@@ -80,7 +83,9 @@ struct LifecycleTests {
     func boundedHistory() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString.prefix(8)).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        try await withHost({ $0.eventHistoryLimit = 4; $0.logPath = log; $0.budgetOverrides.idle = .milliseconds(200) }) { host in
+        try await withHost({
+            $0.eventHistoryLimit = 4; $0.logPath = log; $0.budgetOverrides.idle = .milliseconds(200)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.start()
             let killed = try await host.waitFor("killed") { $0.string("reason") == "idle" }

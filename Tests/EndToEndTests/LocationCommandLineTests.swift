@@ -17,8 +17,10 @@ struct LocationCommandLineTests {
         let result = try await CommandLineTests.run(["run", "--help"])
         #expect(result.status == 0)
         let text = result.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for option in ["--location-auth", "--widget-location", "--position", "--route", "--visibility", "--in-use-window", "--scenario",
-                       "notDetermined, denied, restricted, whenInUse, always", "extended, declined", "always, never, often, seldom"] {
+        for option in [
+            "--location-auth", "--widget-location", "--position", "--route", "--visibility", "--in-use-window", "--scenario",
+            "notDetermined, denied, restricted, whenInUse, always", "extended, declined", "always, never, often, seldom"
+        ] {
             #expect(text.contains(option), "\(option) in run --help")
         }
     }
@@ -26,7 +28,9 @@ struct LocationCommandLineTests {
     @Test("a shipped scenario runs days on the virtual clock, meets its expectations and exits 0")
     func scenarioMet() async throws {
         let scenario = ScenarioTests.directory + "/multiple-extensions.json"
-        let result = try await CommandLineTests.run(["run", try Examples.app("Commute.app"), "--scenario", scenario, "--budget", "idle=6h", "--quiet"])
+        let result = try await CommandLineTests.run([
+            "run", try Examples.app("Commute.app"), "--scenario", scenario, "--budget", "idle=6h", "--quiet"
+        ])
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("scenario: all 6 expectations met"), "\(result.output)")
         #expect(result.output.contains("locations:"), "the summary counts locations")
@@ -34,9 +38,14 @@ struct LocationCommandLineTests {
 
     @Test("an unmet expectation exits 1 and says which; the command line's options override the scenario's start")
     func scenarioUnmet() async throws {
-        let (path, cleanUp) = try temporary("strict.json", #"{"duration": "10m", "clock": "virtual", "authorization": "denied", "expect": [{"event": "location.delivered", "atMost": 0}]}"#)
+        let (path, cleanUp) = try temporary(
+            "strict.json",
+            #"{"duration": "10m", "clock": "virtual", "authorization": "denied", "expect": [{"event": "location.delivered", "atMost": 0}]}"#
+        )
         defer { cleanUp() }
-        let result = try await CommandLineTests.run(["run", try Examples.app("Nearby.app"), "--scenario", path, "--location-auth", "always", "--quiet"])
+        let result = try await CommandLineTests.run([
+            "run", try Examples.app("Nearby.app"), "--scenario", path, "--location-auth", "always", "--quiet"
+        ])
         #expect(result.status == 1, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("✗ at most 0 location.delivered: saw"), "\(result.output)")
     }

@@ -72,11 +72,15 @@ struct LocationTests {
             await host.apply(ScenarioChange(at: .zero, authorization: .denied, note: "Settings"))
             let change = try await host.waitFor("location.authorization") { $0.string("cause") == "api" }
             #expect(change.string("authorization") == "denied")
-            guard case .array(let exts)? = change["extensions"], case .object(let fields)? = exts.first else { Issue.record("no extensions"); return }
+            guard case .array(let exts)? = change["extensions"], case .object(let fields)? = exts.first else {
+                Issue.record("no extensions"); return
+            }
             #expect(fields.first { $0.0 == "authorizedForWidgetUpdates" }?.1 == .bool(false))
             // The widget's delegate hears it; a timeline asked for now shows it.
             let outcome = await host.activate(Self.nearby, .timeline, widget: "Nearby")
-            guard case .timeline(let timeline)? = outcome, let entry = timeline.entries.first else { Issue.record("\(String(describing: outcome))"); return }
+            guard case .timeline(let timeline)? = outcome, let entry = timeline.entries.first else {
+                Issue.record("\(String(describing: outcome))"); return
+            }
             let json = try JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any]
             #expect(json?["status"] as? String == "notAuthorized")
             #expect(json?["appAuthorization"] as? Int == 2)
@@ -94,17 +98,20 @@ struct LocationTests {
             await host.start()
             func status() async throws -> String? {
                 guard case .timeline(let timeline)? = await host.activate(Self.nearby, .timeline, widget: "Nearby"),
-                      let entry = timeline.entries.first else { return nil }
+                    let entry = timeline.entries.first
+                else { return nil }
                 return (try JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["status"] as? String
             }
-            _ = try await host.waitFor("widgets.hidden")                 // at 2 s
+            _ = try await host.waitFor("widgets.hidden") // at 2 s
             await host.run(for: .milliseconds(1500))
             #expect(try await status() == "located", "about 1.5 s after the widgets were last visible, within 5 s")
             await host.run(for: .seconds(7))
             #expect(try await status() == "locationUnavailable", "about 8.5 s after, past the 5 s window")
             let unavailable = try await host.waitFor("location.unavailable")
             #expect(unavailable.string("why") == "notInUse")
-            #expect(unavailable.string("detail")?.contains("longer than the 5 s in-use window") == true, "\(unavailable.string("detail") ?? "")")
+            #expect(
+                unavailable.string("detail")?.contains("longer than the 5 s in-use window") == true, "\(unavailable.string("detail") ?? "")"
+            )
         }
     }
 
@@ -115,7 +122,8 @@ struct LocationTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let route = dir.appendingPathComponent("move.csv").path
         // Home, then 4.5 km away at 10 min.
-        try "seconds,latitude,longitude\n0,37.3688,-122.0363\n600,37.3349,-122.0090\n".write(toFile: route, atomically: true, encoding: .utf8)
+        try "seconds,latitude,longitude\n0,37.3688,-122.0363\n600,37.3349,-122.0090\n".write(
+            toFile: route, atomically: true, encoding: .utf8)
         try await withHost({
             $0.clock = .virtual
             $0.location.position = .route(try! RouteFile.load(route))

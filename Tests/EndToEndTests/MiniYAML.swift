@@ -57,7 +57,8 @@ enum MiniYAML {
 
     private static func block(_ i: inout Int, _ lines: [Line], indent: Int) throws -> Node {
         guard i < lines.count else { return .scalar("") }
-        return lines[i].text.hasPrefix("- ") || lines[i].text == "-" ? try sequence(&i, lines, indent: lines[i].indent)
+        return lines[i].text.hasPrefix("- ") || lines[i].text == "-"
+            ? try sequence(&i, lines, indent: lines[i].indent)
             : try mapping(&i, lines, indent: lines[i].indent)
     }
 
@@ -129,9 +130,11 @@ enum MiniYAML {
         var index = text.startIndex
         while index < text.endIndex {
             let c = text[index]
-            if let q = quote { if c == q { quote = nil } }
-            else if c == "\"" || c == "'" { quote = c }
-            else if c == ":" {
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == ":" {
                 let next = text.index(after: index)
                 if next == text.endIndex || text[next] == " " { return index }
             }
@@ -144,9 +147,13 @@ enum MiniYAML {
         var quote: Character?
         var previous: Character = " "
         for (offset, c) in line.enumerated() {
-            if let q = quote { if c == q { quote = nil } }
-            else if c == "\"" || c == "'" { quote = c }
-            else if c == "#" && previous == " " { return String(line.prefix(offset)) }
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "#" && previous == " " {
+                return String(line.prefix(offset))
+            }
             previous = c
         }
         return line

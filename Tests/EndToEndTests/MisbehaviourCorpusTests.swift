@@ -24,14 +24,16 @@ struct MisbehaviourCorpusTests {
         ("com.example.misbehaving.exec", .answered),
         ("com.example.memoryhog.widget", .killed(.memory)),
         ("com.example.garbage.widget", .killed(.protocolViolation)),
-        ("com.example.network.widget", .denied(["socket"])),
+        ("com.example.network.widget", .denied(["socket"]))
     ]
 
     @Test("every misbehaviour contained with its verdict, at once, beside a good widget that answers every time")
     func allAtOnce() async throws {
         // Idle termination is not what this test is about: on a loaded machine the slowest
         // misbehaviour can outlast a quick extension's default 5 s idle budget.
-        try await withHost({ $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(120) }) { host in
+        try await withHost({
+            $0.schedulesWidgets = false; $0.budgetOverrides.idle = .seconds(120)
+        }) { host in
             for app in ["Misbehaving.app", "MemoryHog.app", "Garbage.app", "Network.app", "Leaderboard.app"] {
                 try await host.install(Examples.app(app))
             }
@@ -50,7 +52,9 @@ struct MisbehaviourCorpusTests {
             let events = await host.events()
             var wrong: [String] = []
             for (bundle, verdict) in Self.expected where ContainmentVerdict.of(bundle, in: events) != verdict {
-                wrong.append("\(bundle): \(ContainmentVerdict.of(bundle, in: events)), not \(verdict) (activation: \(String(describing: outcomes[bundle] ?? nil)))")
+                wrong.append(
+                    "\(bundle): \(ContainmentVerdict.of(bundle, in: events)), not \(verdict) (activation: \(String(describing: outcomes[bundle] ?? nil)))"
+                )
             }
             // Thrown, so that the run's trace is printed with the failure.
             if !wrong.isEmpty { throw VerdictMismatch(description: wrong.joined(separator: "\n")) }
@@ -63,7 +67,9 @@ struct MisbehaviourCorpusTests {
             #expect(!events.contains { $0.kind == .killed && $0.bundle == Self.good }, "the good widget is never killed")
 
             // What each one tried did not get out.
-            let tried = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.writesoutside" }.compactMap { $0.string("message") }
+            let tried = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.writesoutside" }.compactMap {
+                $0.string("message")
+            }
             #expect(tried.contains { $0.contains("/tmp/sandglass-escape") && $0.contains("errno") })
             for pid in events.filter({ $0.kind == .spawned && $0.bundle == "com.example.misbehaving.writesoutside" }).compactMap(\.pid) {
                 #expect(!FileManager.default.fileExists(atPath: "/tmp/sandglass-escape-\(pid)"))
@@ -75,9 +81,13 @@ struct MisbehaviourCorpusTests {
             #expect(!exec.contains { $0.contains("escaped the sandbox") })
             let ptrace = events.filter { $0.kind == .sandboxDenied && $0.bundle == "com.example.misbehaving.ptrace" }
             #expect(ptrace.allSatisfy { $0.string("syscall") == "ptrace" } && ptrace.count == 2)
-            let doubled = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.doublecompletion" }.compactMap { $0.string("message") }
+            let doubled = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.doublecompletion" }.compactMap {
+                $0.string("message")
+            }
             #expect(doubled.contains { $0.contains("called its completion a second time") })
-            let bomb = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.forkbomb" }.compactMap { $0.string("message") }
+            let bomb = events.filter { $0.kind == .log && $0.bundle == "com.example.misbehaving.forkbomb" }.compactMap {
+                $0.string("message")
+            }
             #expect(bomb.contains { $0.contains("64 of 64 forks refused") })
 
             // The host is unharmed: a second round, and the good widget still answers.

@@ -71,7 +71,8 @@ struct MisbehaviourTests {
             #expect(killed.string("reason") == "protocolViolation")
             _ = try await host.waitFor("timeline") { $0.bundle == "com.example.leaderboard.widget" }
             let events = await host.events()
-            #expect(!events.contains { $0.kind == .killed && $0.bundle == "com.example.leaderboard.widget" && $0.string("reason") != "idle" })
+            #expect(
+                !events.contains { $0.kind == .killed && $0.bundle == "com.example.leaderboard.widget" && $0.string("reason") != "idle" })
         }
     }
 }

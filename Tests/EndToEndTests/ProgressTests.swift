@@ -24,7 +24,8 @@ struct ProgressTests {
 
     /// ``onTerminal(_:environment:)``, blocking this thread.
     static func onTerminal(blocking command: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let quoted = ([CommandLineTests.sandglass] + command).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(separator: " ")
+        let quoted = ([CommandLineTests.sandglass] + command).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(
+            separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", quoted, "/dev/null"]
@@ -43,8 +44,9 @@ struct ProgressTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test("a terminal: one line rewritten in place, erased before the summary; NO_COLOR turns colour off",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is needed for a pseudo-terminal"))
+    @Test(
+        "a terminal: one line rewritten in place, erased before the summary; NO_COLOR turns colour off",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is needed for a pseudo-terminal"))
     func terminal() async throws {
         let app = try Examples.app("Leaderboard.app")
         let coloured = try await Self.onTerminal(["run", app, "--duration", "1500ms", "--quiet"])

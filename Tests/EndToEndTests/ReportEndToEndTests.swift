@@ -12,8 +12,9 @@ struct ReportEndToEndTests {
         return dir
     }
 
-    @Test("the report of a run with a budget kill, a relaunch by identifier and widgets drawn as they look renders in Chromium without script errors",
-          .enabled(if: Chromium.path != nil || Chromium.isRequired, Chromium.skipReason))
+    @Test(
+        "the report of a run with a budget kill, a relaunch by identifier and widgets drawn as they look renders in Chromium without script errors",
+        .enabled(if: Chromium.path != nil || Chromium.isRequired, Chromium.skipReason))
     func rendersInBrowser() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -49,8 +50,12 @@ struct ReportEndToEndTests {
         try HTMLReport(runs: runs).write(to: page)
         let rendered = try await Chromium.open(page)
         #expect(rendered.dom.contains("data-report-ready=\"yes\""), "the page's script ran to the end")
-        #expect(!rendered.dom.contains("data-script-errors=\""), "no script error: \(rendered.dom.components(separatedBy: "data-script-errors=").dropFirst().first?.prefix(300) ?? "")")
-        let consoleErrors = rendered.log.split(separator: "\n").filter { $0.contains("CONSOLE") && ($0.contains("Uncaught") || $0.contains("Error")) }
+        #expect(
+            !rendered.dom.contains("data-script-errors=\""),
+            "no script error: \(rendered.dom.components(separatedBy: "data-script-errors=").dropFirst().first?.prefix(300) ?? "")")
+        let consoleErrors = rendered.log.split(separator: "\n").filter {
+            $0.contains("CONSOLE") && ($0.contains("Uncaught") || $0.contains("Error"))
+        }
         #expect(consoleErrors.isEmpty, "console: \(consoleErrors)")
         #expect(rendered.dom.contains("class=\"toolbar\""), "the zoom controls were added by the script")
         #expect(rendered.dom.contains("relaunched by identifier"))
@@ -63,8 +68,9 @@ struct ReportEndToEndTests {
         // Zoomed from the address: the script redraws every chart eight times as wide.
         let zoomed = try await Chromium.open(page, fragment: "zoom=8")
         #expect(!zoomed.dom.contains("data-script-errors=\""))
-        #expect(zoomed.dom.contains("class=\"timeaxis gantt\" data-duration=") && zoomed.dom.contains("width=\"8246\""),
-                "the lifecycle chart is redrawn at zoom 8")
+        #expect(
+            zoomed.dom.contains("class=\"timeaxis gantt\" data-duration=") && zoomed.dom.contains("width=\"8246\""),
+            "the lifecycle chart is redrawn at zoom 8")
     }
 
     @Test("run --trace --report --json writes a trace whose tracks and slices match the log; report merges logs")
@@ -73,16 +79,21 @@ struct ReportEndToEndTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("run.jsonl").path, trace = dir.appendingPathComponent("run.trace.json").path
         let page = dir.appendingPathComponent("run.html").path
-        let result = try await CommandLineTests.run(["run", try Examples.app("Leaderboard.app"), try Examples.app("Hanging.app"),
-                                               "--duration", "2s", "--budget", "timeline=500ms", "--log", log,
-                                               "--trace", trace, "--report", page, "--json"])
+        let result = try await CommandLineTests.run([
+            "run", try Examples.app("Leaderboard.app"), try Examples.app("Hanging.app"),
+            "--duration", "2s", "--budget", "timeline=500ms", "--log", log,
+            "--trace", trace, "--report", page, "--json"
+        ])
         #expect(result.status == 0, "\(result.error)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "stdout is the summary as JSON: \(result.output)")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+            "stdout is the summary as JSON: \(result.output)")
         #expect(summary["spawns"] as? Int ?? 0 >= 2)
         #expect(!result.output.contains("said hello"), "no trace with --json")
 
         let events = try RunLog.read(log)[0].events
-        let traceEvents = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as? [[String: Any]])
+        let traceEvents = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as? [[String: Any]])
         let spawned = Set(events.filter { $0.kind == .spawned }.compactMap { $0.pid.map(Int.init) })
         let tracks = Set(traceEvents.filter { $0["name"] as? String == "process_name" }.compactMap { $0["pid"] as? Int })
         #expect(spawned.isSubset(of: tracks) && tracks.subtracting(spawned).count == 1, "a track per extension process, and the host's")
@@ -101,8 +112,10 @@ struct ReportEndToEndTests {
         // Two logs (as two shards would give) merge into one report; the exit status is the verdict.
         let copy = dir.appendingPathComponent("second.jsonl").path
         try FileManager.default.copyItem(atPath: log, toPath: copy)
-        let merged = try await CommandLineTests.run(["report", log, copy, "-o", dir.appendingPathComponent("merged.html").path,
-                                               "--trace", dir.appendingPathComponent("merged.json").path, "--json"])
+        let merged = try await CommandLineTests.run([
+            "report", log, copy, "-o", dir.appendingPathComponent("merged.html").path,
+            "--trace", dir.appendingPathComponent("merged.json").path, "--json"
+        ])
         #expect(merged.status == 0, "\(merged.error)")
         let verdict = try #require(try JSONSerialization.jsonObject(with: Data(merged.output.utf8)) as? [String: Any], "\(merged.output)")
         #expect((verdict["runs"] as? [Any])?.count == 2)

@@ -13,7 +13,9 @@ struct RogueMessageTests {
     static let schemes = "com.example.rogue.schemes"
     static let unread = "com.example.rogue.unread"
 
-    @Test("log and reload floods are throttled, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused")
+    @Test(
+        "log and reload floods are throttled, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused"
+    )
     func contained() async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
@@ -34,10 +36,14 @@ struct RogueMessageTests {
             await host.start()
 
             // An inline download it never reads: killed before the host holds more than the channel's limit.
-            let unread = try await host.waitFor("killed", timeout: .seconds(120)) { $0.bundle == Self.unread && $0.string("reason") == "resource" }
+            let unread = try await host.waitFor("killed", timeout: .seconds(120)) {
+                $0.bundle == Self.unread && $0.string("reason") == "resource"
+            }
             #expect(unread.string("detail")?.contains("did not read its IPC channel") == true)
             // A flood of requests: killed.
-            let flood = try await host.waitFor("killed", timeout: .seconds(120)) { $0.bundle == Self.requestFlood && $0.string("reason") == "resource" }
+            let flood = try await host.waitFor("killed", timeout: .seconds(120)) {
+                $0.bundle == Self.requestFlood && $0.string("reason") == "resource"
+            }
             #expect(flood.string("detail")?.contains("sent requests to the host faster than") == true, "\(flood)")
             // Schemes other than http(s) and a method that is no token: refused, nothing reached.
             let refused = try await host.waitFor("task.refused", timeout: .seconds(120)) {
@@ -45,15 +51,20 @@ struct RogueMessageTests {
             }
             #expect(refused.string("detail")?.contains("command") == true)
             // The floods are told in counts, not an event a frame.
-            let logs = try await host.waitFor("messages.throttled", timeout: .seconds(120)) { $0.bundle == Self.logFlood && $0.string("kind") == "log" }
+            let logs = try await host.waitFor("messages.throttled", timeout: .seconds(120)) {
+                $0.bundle == Self.logFlood && $0.string("kind") == "log"
+            }
             #expect((logs.int("messages") ?? 0) > 0)
-            let reloads = try await host.waitFor("messages.throttled", timeout: .seconds(120)) { $0.bundle == Self.reloadFlood && $0.string("kind") == "reload" }
+            let reloads = try await host.waitFor("messages.throttled", timeout: .seconds(120)) {
+                $0.bundle == Self.reloadFlood && $0.string("kind") == "reload"
+            }
             #expect((reloads.int("messages") ?? 0) > 0)
 
             let events = await host.events()
             let schemeRefusals = events.filter { $0.kind == .taskRefused && $0.bundle == Self.schemes }
-            #expect(Set(schemeRefusals.compactMap { $0.string("detail") }).count == 4,
-                    "http+unix, unix, file and the JSON method: \(schemeRefusals.map { $0.string("detail") ?? "" })")
+            #expect(
+                Set(schemeRefusals.compactMap { $0.string("detail") }).count == 4,
+                "http+unix, unix, file and the JSON method: \(schemeRefusals.map { $0.string("detail") ?? "" })")
             #expect(!events.contains { $0.kind == .taskStarted && $0.bundle == Self.schemes }, "nothing was fetched for it")
             #expect(socket.acceptedConnections() == 0, "no connection reached the host's Unix socket")
             #expect(!server.requests.contains { $0.uri == "/json" }, "the request with a JSON method never left the host")
@@ -63,12 +74,16 @@ struct RogueMessageTests {
             let logged = events.filter { $0.kind == .log && $0.bundle == Self.logFlood }.compactMap { $0.string("message") }
             #expect(logged.allSatisfy { $0.utf8.count <= limits.logMessageBytes + 64 })
             #expect(logged.reduce(0) { $0 + $1.utf8.count } <= limits.logBytesPerMinute + 64 * logged.count)
-            let dropped = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.logFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
+            let dropped = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.logFlood }.reduce(0) {
+                $0 + ($1.int("messages") ?? 0)
+            }
             #expect(dropped >= 1, "what the budget dropped was counted")
             // What the reload flood got into it: a handful of events, however many frames.
             let reloadEvents = events.filter { $0.name.hasPrefix("reload.") && $0.bundle == Self.reloadFlood }
             #expect(reloadEvents.count < 1000, "\(reloadEvents.count) reload events for 50,000 frames a launch")
-            let coalesced = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.reloadFlood }.reduce(0) { $0 + ($1.int("messages") ?? 0) }
+            let coalesced = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.reloadFlood }.reduce(0) {
+                $0 + ($1.int("messages") ?? 0)
+            }
             #expect(coalesced > 1000)
         }
     }

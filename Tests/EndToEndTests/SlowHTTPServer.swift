@@ -44,7 +44,7 @@ final class SlowHTTPServer: Sendable {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                return   // the listener was shut down
+                return // the listener was shut down
             }
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             Thread.detachNewThread { [self] in
@@ -70,7 +70,8 @@ final class SlowHTTPServer: Sendable {
         var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
-        let response = Array("HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(bytes)\r\n\r\n".utf8)
+        let response =
+            Array("HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(bytes)\r\n\r\n".utf8)
             + [UInt8](repeating: UInt8(ascii: "x"), count: bytes)
         var sent = 0
         while sent < response.count {

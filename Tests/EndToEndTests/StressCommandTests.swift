@@ -8,14 +8,23 @@ import Testing
 @Suite("Stress command", .serialized)
 struct StressCommandTests {
     /// A run of `iterations` with `faults`; returns the result and the merged log's events.
-    static func stress(seed: Int, iterations: Int, faults: String, environment: [String] = []) async throws -> (CommandLineTests.Result, [HostEvent]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-test-\(UUID().uuidString.prefix(8))").path
+    static func stress(
+        seed: Int, iterations: Int, faults: String, environment: [String] = []
+    ) async throws -> (CommandLineTests.Result, [HostEvent]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sandglass-stress-test-\(UUID().uuidString.prefix(8))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/merged.jsonl"
-        let result = try await offThePool { try CommandLineTests.run(blocking: ["stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
-                                               "--seed", String(seed), "--iterations", String(iterations), "--faults", faults,
-                                               "--data-directory", directory + "/hosts", "--log", log, "--quiet"]
-                                               + environment.flatMap { ["--env", $0] }, niceness: 10) }
+        let result = try await offThePool {
+            try CommandLineTests.run(
+                blocking: [
+                    "stress", try Examples.app("Downloader.app"), try Examples.app("Leaderboard.app"),
+                    "--seed", String(seed), "--iterations", String(iterations), "--faults", faults,
+                    "--data-directory", directory + "/hosts", "--log", log, "--quiet"
+                ]
+                    + environment.flatMap { ["--env", $0] }, niceness: 10)
+        }
         return (result, (try? HostEvent.read(logAt: log)) ?? [])
     }
 
@@ -24,7 +33,10 @@ struct StressCommandTests {
         let (result, events) = try await Self.stress(seed: 11, iterations: 16, faults: "kill,host,network")
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("invariants:   all held"), "\(result.output)")
-        #expect(result.output.contains("guarantees:   0 acknowledged events lost · 0 deliveries after acknowledgement · 0 zombies · 0 leaked descriptors · 0 orphans"))
+        #expect(
+            result.output.contains(
+                "guarantees:   0 acknowledged events lost · 0 deliveries after acknowledgement · 0 zombies · 0 leaked descriptors · 0 orphans"
+            ))
         #expect(!events.contains { $0.kind == .invariantViolated })
         let ended = events.filter { $0.kind == .hostEnded }
         #expect(ended.filter { $0["killed"] == .bool(true) }.count >= 1, "at least one host died")
@@ -43,12 +55,15 @@ struct StressCommandTests {
         let server = try SlowHTTPServer(delay: .seconds(1))
         defer { server.stop() }
         // One host (no host fault): it starts on a fresh data directory, so it downloads itself.
-        let (result, events) = try await Self.stress(seed: 7, iterations: 12, faults: "kill,steps,suspend,network",
-                                                     environment: ["SANDGLASS_FIXTURE_URL=\(server.url)/feed"])
+        let (result, events) = try await Self.stress(
+            seed: 7, iterations: 12, faults: "kill,steps,suspend,network",
+            environment: ["SANDGLASS_FIXTURE_URL=\(server.url)/feed"])
         #expect(result.status == 0, "\(result.output)\n\(result.error)")
         #expect(result.output.contains("invariants:   all held"), "\(result.output)")
         let finished = events.filter { $0.name == "download.finished" }
-        #expect(!finished.isEmpty && server.requests >= finished.count, "the downloads went to the slow server: \(server.requests) requests, \(finished.count) finished")
+        #expect(
+            !finished.isEmpty && server.requests >= finished.count,
+            "the downloads went to the slow server: \(server.requests) requests, \(finished.count) finished")
         // The host made requests of its own, shut down cleanly and measured itself: no
         // connection, client or file of its network stays open.
         let lastHost = events.lastIndex { $0.name == "run.start" }.map { Array(events[$0...]) } ?? []
@@ -65,7 +80,8 @@ struct StressCommandTests {
             events.compactMap { event in
                 switch event.kind {
                 case .stressIteration: "\(event.int("iteration") ?? -1) \(event.string("action") ?? "")"
-                case .hostStarted: "host \(event.int("host") ?? -1): \(event.int("first") ?? -1)+\(event.int("iterations") ?? -1), \(event.string("ending") ?? "")"
+                case .hostStarted:
+                    "host \(event.int("host") ?? -1): \(event.int("first") ?? -1)+\(event.int("iterations") ?? -1), \(event.string("ending") ?? "")"
                 default: nil
                 }
             }
@@ -79,11 +95,14 @@ struct StressCommandTests {
 
     @Test("on a terminal: a progress line rewritten in place, then the summary")
     func progressOnTerminal() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-tty-\(UUID().uuidString.prefix(8))").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-tty-\(UUID().uuidString.prefix(8))")
+            .path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let app = try Examples.app("Leaderboard.app")
         let (status, output) = try await offThePool {
-            try ProgressTests.onTerminal(blocking: ["stress", app, "--seed", "2", "--iterations", "3", "--faults", "kill", "--data-directory", directory])
+            try ProgressTests.onTerminal(blocking: [
+                "stress", app, "--seed", "2", "--iterations", "3", "--faults", "kill", "--data-directory", directory
+            ])
         }
         #expect(status == 0, "\(output)")
         #expect(output.contains("\r\u{1B}[2K") && output.contains("iteration"), "a rewritten line: \(output.debugDescription)")
@@ -96,13 +115,20 @@ struct StressCommandTests {
         defer { try? FileManager.default.removeItem(atPath: log) }
         let lines = [
             HostEvent(t: 0, name: "run.start", fields: []),
-            HostEvent(t: 1, name: "event.delivered", fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 10), ("attempt", 1)]),
-            HostEvent(t: 2, name: "events.finished", fields: [("bundle", "com.example.w"), ("eventIds", [7]), ("pid", 10), ("identifier", "s")]),
-            HostEvent(t: 3, name: "event.delivered", fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 11), ("attempt", 2)]),
+            HostEvent(
+                t: 1, name: "event.delivered",
+                fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 10), ("attempt", 1)]),
+            HostEvent(
+                t: 2, name: "events.finished", fields: [("bundle", "com.example.w"), ("eventIds", [7]), ("pid", 10), ("identifier", "s")]),
+            HostEvent(
+                t: 3, name: "event.delivered",
+                fields: [("bundle", "com.example.w"), ("eventId", 7), ("session", "s"), ("taskId", 1), ("pid", 11), ("attempt", 2)])
         ]
         try lines.map { $0.jsonLine + "\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
         let result = try await CommandLineTests.run(["check", log])
         #expect(result.status == 1)
-        #expect(result.output.contains("\"event\":\"invariant.violated\"") && result.output.contains("noDeliveryAfterAcknowledgement"), "\(result.output)")
+        #expect(
+            result.output.contains("\"event\":\"invariant.violated\"") && result.output.contains("noDeliveryAfterAcknowledgement"),
+            "\(result.output)")
     }
 }

@@ -59,7 +59,9 @@ final class Subprocess: @unchecked Sendable {
         while true {
             if let line = output.split(separator: "\n").first(where: predicate) { return String(line) }
             if ended { throw Failure("the process ended before printing the line; output:\n\(output)\nerrors:\n\(errors)") }
-            if !condition.wait(until: deadline) { throw Failure("no such line within \(timeout) s; output:\n\(output)\nerrors:\n\(errors)") }
+            if !condition.wait(until: deadline) {
+                throw Failure("no such line within \(timeout) s; output:\n\(output)\nerrors:\n\(errors)")
+            }
         }
     }
 
@@ -104,8 +106,10 @@ final class Subprocess: @unchecked Sendable {
 
 /// Waits, up to `timeout`, for `condition` to hold, looking again every `interval` — for
 /// states only reachable by asking (a file's contents, a daemon's answer).
-func eventually(timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ what: String,
-                _ condition: () throws -> Bool) throws {
+func eventually(
+    timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ what: String,
+    _ condition: () throws -> Bool
+) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if try condition() { return }
@@ -116,8 +120,10 @@ func eventually(timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ wha
 
 /// ``eventually(timeout:interval:_:_:)`` for async tests: between looks it suspends instead of
 /// blocking a thread of the cooperative pool.
-func eventually(timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ what: String,
-                _ condition: () throws -> Bool) async throws {
+func eventually(
+    timeout: TimeInterval = 30, interval: TimeInterval = 0.05, _ what: String,
+    _ condition: () throws -> Bool
+) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if try condition() { return }

@@ -27,8 +27,10 @@ enum Examples {
 }
 
 /// Runs `body` with a fresh host, and always shuts it down and removes its data.
-func withHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
-              _ body: (ExtensionHost) async throws -> Void) async throws {
+func withHost(
+    _ configure: (inout HostConfiguration) -> Void = { _ in },
+    _ body: (ExtensionHost) async throws -> Void
+) async throws {
     var configuration = HostConfiguration.temporary()
     configure(&configuration)
     let host = try await ExtensionHost(configuration)
@@ -55,9 +57,11 @@ extension ExtensionHost {
     }
 
     /// Waits (real time) for an event named `name` matching `predicate`.
-    func waitFor(_ name: String, timeout: Duration = .seconds(20),
-                 sourceLocation: SourceLocation = #_sourceLocation,
-                 where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }) async throws -> HostEvent {
+    func waitFor(
+        _ name: String, timeout: Duration = .seconds(20),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        where predicate: @escaping @Sendable (HostEvent) -> Bool = { _ in true }
+    ) async throws -> HostEvent {
         do {
             return try await waitForEvent(timeout: timeout) { $0.name == name && predicate($0) }
         } catch HostError.timedOut {

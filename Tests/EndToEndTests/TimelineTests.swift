@@ -39,7 +39,9 @@ struct TimelineTests {
 
     @Test("on the virtual clock an hour of reloads by policy passes in real seconds")
     func virtualHour() async throws {
-        try await withHost({ $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(1) }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(1)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.start()
             await host.run(for: .seconds(3600))

@@ -44,8 +44,9 @@ struct TodayExtensionTests {
             #expect(result.string("verdict") == "mainThreadBlocked")
             let blockedMs = result.double("mainThreadBlockedMs") ?? 0
             #expect(blockedMs >= 1400 && blockedMs < 5000, "blocked \(blockedMs) ms (the example blocks 1.5 s)")
-            #expect(result.string("detail")?.contains("blocked the main thread for \(Int(blockedMs.rounded())) ms") == true,
-                    "\(result.string("detail") ?? "")")
+            #expect(
+                result.string("detail")?.contains("blocked the main thread for \(Int(blockedMs.rounded())) ms") == true,
+                "\(result.string("detail") ?? "")")
             // NSExtensionMain() serves the main queue on the main thread itself.
             let printed = try await host.waitFor("log") { $0.bundle == Self.naive && ($0.string("message") ?? "").contains("main thread:") }
             #expect(printed.string("message")?.contains("widgetPerformUpdate called on the main thread: true") == true)
@@ -75,7 +76,10 @@ struct TodayExtensionTests {
             let result = try await host.waitFor("update.result") { $0.bundle == Self.neverCompletes }
             #expect(result.string("result") == "failed")
             #expect(result.string("verdict") == "completionNeverCalled")
-            #expect(result.string("detail") == "the completion handler was never called within the 1 s budget: the extension was killed and the update recorded as failed")
+            #expect(
+                result.string("detail")
+                    == "the completion handler was never called within the 1 s budget: the extension was killed and the update recorded as failed"
+            )
             let end = try await host.waitFor("activation.end") { $0.bundle == Self.neverCompletes && $0.string("kind") == "performUpdate" }
             #expect(end.string("outcome") == "killed")
             let ms = end.double("ms") ?? 0

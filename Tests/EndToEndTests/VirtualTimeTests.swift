@@ -11,11 +11,13 @@ import Testing
 struct VirtualTimeTests {
     /// The first entry date (seconds since 1970) of the next Leaderboard timeline after `after` (ms).
     private func nextLeaderboardEntry(_ host: ExtensionHost, after t: Double) async throws -> (date: Double, event: HostEvent) {
-        let timeline = try #require(await host.advance(by: .seconds(3600)) {
-            $0.kind == .timeline && $0.string("kind") == "Leaderboard" && $0.t > t
-        })
+        let timeline = try #require(
+            await host.advance(by: .seconds(3600)) {
+                $0.kind == .timeline && $0.string("kind") == "Leaderboard" && $0.t > t
+            })
         guard case .array(let entries)? = timeline["entries"]?.resolved, case .object(let first)? = entries.first,
-              let date = first.first(where: { $0.0 == "date" })?.1.stringValue else {
+            let date = first.first(where: { $0.0 == "date" })?.1.stringValue
+        else {
             throw Failure("no entry date in \(timeline)")
         }
         return (try Date(date, strategy: .iso8601).timeIntervalSince1970, timeline)
@@ -28,7 +30,9 @@ struct VirtualTimeTests {
 
     @Test("three virtual days later, an unmodified provider's Date() is three days ahead")
     func providerSeesVirtualTime() async throws {
-        try await withHost({ $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(30) }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(30)
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.start()
             await host.advance(by: .seconds(3 * 86_400))
@@ -43,7 +47,9 @@ struct VirtualTimeTests {
 
     @Test("without the shim the same provider sees the wall clock (the check above can fail)")
     func withoutShim() async throws {
-        try await withHost({ $0.clock = .virtual; $0.extensionsFollowVirtualClock = false }) { host in
+        try await withHost({
+            $0.clock = .virtual; $0.extensionsFollowVirtualClock = false
+        }) { host in
             try await host.install(Examples.app("Leaderboard.app"))
             await host.start()
             await host.advance(by: .seconds(86_400))

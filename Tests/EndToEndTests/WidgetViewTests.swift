@@ -1,17 +1,20 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SandglassHost
 import SandglassIPC
 import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Widgets' views under the host, with real processes: rendered in the extension's process
 /// inside its activation's memory and time, recorded with the timeline, drawn by
 /// `sandglass render`.
 @Suite("Widget views", .serialized)
 struct WidgetViewTests {
-    @Test("a view that draws a 4000 × 3000 photo is killed with reason memory while rendering its entry; a body that traps crashes its activation")
+    @Test(
+        "a view that draws a 4000 × 3000 photo is killed with reason memory while rendering its entry; a body that traps crashes its activation"
+    )
     func viewsMisbehave() async throws {
         try await withHost { host in
             try await host.install(Examples.app("HeavyView.app"))
@@ -19,12 +22,15 @@ struct WidgetViewTests {
             let killed = try await host.waitFor("killed", timeout: .seconds(60)) { $0.string("reason") == "memory" }
             #expect(killed.bundle == "com.example.heavyview.photo")
             let end = try await host.waitFor("activation.end", timeout: .seconds(60)) { $0.bundle == killed.bundle && $0.pid == killed.pid }
-            #expect(end.string("outcome") == "killed" && end.string("reason") == "memory",
-                    "the provider answered at once: the view's decoded bitmap took the memory")
+            #expect(
+                end.string("outcome") == "killed" && end.string("reason") == "memory",
+                "the provider answered at once: the view's decoded bitmap took the memory")
 
             let crashed = try await host.waitFor("exited", timeout: .seconds(60)) { $0.bundle == "com.example.heavyview.trap" }
             #expect(["SIGILL", "SIGTRAP"].contains(crashed.string("signal") ?? ""), "\(crashed.jsonLine)")
-            let failed = try await host.waitFor("activation.end", timeout: .seconds(60)) { $0.bundle == "com.example.heavyview.trap" && $0.pid == crashed.pid }
+            let failed = try await host.waitFor("activation.end", timeout: .seconds(60)) {
+                $0.bundle == "com.example.heavyview.trap" && $0.pid == crashed.pid
+            }
             #expect(failed.string("outcome") == "failed")
             #expect(!(await host.events()).contains { $0.kind == .timeline && $0.bundle?.hasPrefix("com.example.heavyview") == true })
         }
@@ -37,7 +43,8 @@ struct WidgetViewTests {
             await host.start()
             let timeline = try await host.waitFor("timeline") { $0.bundle == "com.example.applestyle.widget" }
             guard case .array(let entries)? = timeline["entries"], case .array(let views)? = timeline["views"],
-                  case .array(let texts)? = timeline["texts"] else {
+                case .array(let texts)? = timeline["texts"]
+            else {
                 Issue.record("no entries, views or texts: \(timeline.jsonLine.prefix(400))"); return
             }
             #expect(views.count == entries.count)
@@ -49,9 +56,12 @@ struct WidgetViewTests {
                 #expect(rendering.light.nodes.contains { $0.flags.contains(.containerBackground) })
             }
             #expect((timeline.double("renderMs") ?? 0) > 0)
-            let end = try await host.waitFor("activation.end") { $0.bundle == "com.example.applestyle.widget" && $0.string("kind") == "timeline" }
-            #expect((end.double("renderMs") ?? 0) > 0 && (end.double("renderMs") ?? 0) <= (end.double("ms") ?? 0),
-                    "the render is part of the activation")
+            let end = try await host.waitFor("activation.end") {
+                $0.bundle == "com.example.applestyle.widget" && $0.string("kind") == "timeline"
+            }
+            #expect(
+                (end.double("renderMs") ?? 0) > 0 && (end.double("renderMs") ?? 0) <= (end.double("ms") ?? 0),
+                "the render is part of the activation")
         }
     }
 
@@ -74,7 +84,8 @@ struct WidgetViewTests {
                 let texts = drawn(timeline)
                 #expect(!texts.isEmpty && texts.allSatisfy { $0.contains(text) }, "\(kind): \(texts)")
                 guard case .array(let views)? = timeline["views"], let first = views.first,
-                      let rendering = ViewRendering(json: first) else {
+                    let rendering = ViewRendering(json: first)
+                else {
                     Issue.record("\(kind): no rendered view"); continue
                 }
                 #expect(rendering.light.family == "systemSmall" && rendering.light.width == 170)
@@ -83,11 +94,15 @@ struct WidgetViewTests {
         }
     }
 
-    @Test("sandglass render writes each entry as a standalone SVG file, light and dark; a family the widget lacks is said; a bad one is refused")
+    @Test(
+        "sandglass render writes each entry as a standalone SVG file, light and dark; a family the widget lacks is said; a bad one is refused"
+    )
     func renderCommand() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-e2e-render-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try await CommandLineTests.run(["render", try Examples.app("Leaderboard.app"), "--family", "systemMedium", "-o", dir.path])
+        let result = try await CommandLineTests.run([
+            "render", try Examples.app("Leaderboard.app"), "--family", "systemMedium", "-o", dir.path
+        ])
         #expect(result.status == 0, "\(result.error)")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(files.contains("Leaderboard-systemMedium-placeholder-light.svg"))
@@ -103,10 +118,13 @@ struct WidgetViewTests {
             let page = try await Chromium.open(dir.appendingPathComponent("NextMatch-systemMedium-0-dark.svg").path)
             #expect(page.dom.contains("class=\"widget-drawing\"") && !page.dom.contains("parsererror"), "\(page.dom.prefix(300))")
         }
-        let placeholder = try String(contentsOf: dir.appendingPathComponent("Leaderboard-systemMedium-placeholder-light.svg"), encoding: .utf8)
+        let placeholder = try String(
+            contentsOf: dir.appendingPathComponent("Leaderboard-systemMedium-placeholder-light.svg"), encoding: .utf8)
         #expect(placeholder.contains("class=\"redacted\"") && !placeholder.contains(">Round "))
 
-        let inline = try await CommandLineTests.run(["render", try Examples.app("Leaderboard.app"), "--family", "accessoryInline", "-o", dir.path])
+        let inline = try await CommandLineTests.run([
+            "render", try Examples.app("Leaderboard.app"), "--family", "accessoryInline", "-o", dir.path
+        ])
         #expect(inline.status == 0)
         #expect(inline.output.contains("Leaderboard (com.example.leaderboard.widget) does not support accessoryInline"))
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("NextMatch-accessoryInline-0-dark.svg").path))

@@ -1,5 +1,6 @@
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// A bundle's `SandglassLimits` lower its budgets and never raise them.
 @Suite("Budget ceiling")
@@ -18,10 +19,11 @@ struct BudgetCeilingTests {
         #expect(budgets.idle == .seconds(2))
         #expect(budgets.containerBytes == 1 << 20)
         #expect(budgets.snapshot == ceiling.snapshot)
-        #expect(caps == [
-            BudgetCap(key: "TimelineSeconds", asked: 1e9, granted: 30),
-            BudgetCap(key: "MemoryMiB", asked: 100_000, granted: 30),
-        ])
+        #expect(
+            caps == [
+                BudgetCap(key: "TimelineSeconds", asked: 1e9, granted: 30),
+                BudgetCap(key: "MemoryMiB", asked: 100_000, granted: 30)
+            ])
     }
 
     @Test("the operator's budgets are the ceiling: higher than the defaults, a bundle may ask for up to them")

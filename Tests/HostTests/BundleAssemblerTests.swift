@@ -59,14 +59,18 @@ extension BundleTests {
             try f.writePlist(["com.apple.security.application-groups": ["group.com.example.scores"]], to: "src/Widget.entitlements")
             let app = try BundleAssembler.assemble(
                 executable: f.path("build/LeaderboardWidget"), extensionInfo: f.path("src/Widget-Info.plist"),
-                appInfo: f.path("src/App-Info.plist"), entitlements: f.path("src/Widget.entitlements"), output: f.path("out/Leaderboard.app"))
+                appInfo: f.path("src/App-Info.plist"), entitlements: f.path("src/Widget.entitlements"),
+                output: f.path("out/Leaderboard.app"))
             #expect(app.extensions.first?.appGroups == ["group.com.example.scores"])
-            #expect(FileManager.default.fileExists(atPath: f.path("out/Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget.entitlements")))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: f.path("out/Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget.entitlements")))
             try f.writePlist(["com.apple.security.application-groups": "group.com.example.scores"], to: "src/Widget.entitlements")
             do {
                 _ = try BundleAssembler.assemble(
                     executable: f.path("build/LeaderboardWidget"), extensionInfo: f.path("src/Widget-Info.plist"),
-                    appInfo: f.path("src/App-Info.plist"), entitlements: f.path("src/Widget.entitlements"), output: f.path("out/Leaderboard.app"))
+                    appInfo: f.path("src/App-Info.plist"), entitlements: f.path("src/Widget.entitlements"),
+                    output: f.path("out/Leaderboard.app"))
                 Issue.record("a malformed entitlements file was assembled")
             } catch let error as BundleError {
                 #expect(error.key == "com.apple.security.application-groups")

@@ -51,7 +51,8 @@ struct BundleFixture {
     /// Copies `/bin/true` to `relative` with `mode`.
     func installExecutable(at relative: String, mode: Int = 0o755) throws {
         let destination = path(relative)
-        try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "/bin/true", toPath: destination)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: destination)
     }
@@ -66,7 +67,7 @@ struct BundleFixture {
         [
             "CFBundleIdentifier": widgetIdentifier,
             "CFBundleExecutable": "LeaderboardWidget",
-            "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"],
+            "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"]
         ]
     }
 

@@ -17,14 +17,17 @@ struct BundleFuzzCorpusTests {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let app = base + "/Fuzz.app"
         try FileManager.default.createDirectory(atPath: app + "/PlugIns/Widget.appex", withIntermediateDirectories: true)
-        #expect(FileManager.default.createFile(atPath: app + "/PlugIns/Widget.appex/Widget", contents: Data("#!/bin/sh\n".utf8),
-                                               attributes: [.posixPermissions: 0o755]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: app + "/PlugIns/Widget.appex/Widget", contents: Data("#!/bin/sh\n".utf8),
+                attributes: [.posixPermissions: 0o755]))
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.corpus).sorted()
         #expect(names.count >= 10)
         var loaded = 0
         for name in names {
             let input = try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + name))
-            var appInfo = Data("<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>com.example.fuzz</string></dict></plist>".utf8)
+            var appInfo = Data(
+                "<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>com.example.fuzz</string></dict></plist>".utf8)
             var extensionInfo = input
             if let split = input.firstRange(of: Data([0, 0, 0, 0])) {
                 appInfo = input[input.startIndex..<split.lowerBound]

@@ -78,8 +78,9 @@ extension BundleTests {
         @Test("the app's Info.plist is not a property list; the parser's complaint is included")
         func appInfoMalformed() throws {
             let error = try refusal {
-                try $0.write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>CFBundleIdentifier</key>\n</dict>\n</plist>\n",
-                             to: "Leaderboard.app/Info.plist")
+                try $0.write(
+                    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>CFBundleIdentifier</key>\n</dict>\n</plist>\n",
+                    to: "Leaderboard.app/Info.plist")
             }
             #expect(error.file == appInfo)
             #expect(error.key == nil)
@@ -90,7 +91,9 @@ extension BundleTests {
         @Test("the app's Info.plist is an array, not a dictionary")
         func appInfoNotADictionary() throws {
             let error = try refusal {
-                try $0.write(PropertyListSerialization.data(fromPropertyList: ["a", "b"], format: .xml, options: 0), to: "Leaderboard.app/Info.plist")
+                try $0.write(
+                    PropertyListSerialization.data(fromPropertyList: ["a", "b"], format: .xml, options: 0), to: "Leaderboard.app/Info.plist"
+                )
             }
             #expect(error.file == appInfo)
             #expect(error.key == nil)
@@ -98,16 +101,18 @@ extension BundleTests {
             #expect(error.message.contains("must be a dictionary"))
         }
 
-        @Test("the app's CFBundleIdentifier: missing, empty, not a string, invalid characters", arguments: [
-            (.absent, "is missing"),
-            (.string(""), "is empty"),
-            (.string("  "), "is empty"),
-            (.integer(42), "is an integer (42); it must be a string"),
-            (.bool(true), "is a Boolean (true); it must be a string"),
-            (.string("com.example/Leaderboard"), "contains \"/\""),
-            (.string("com.example.Leader board"), "contains a space"),
-            (.string("com.example..Leaderboard"), "has an empty component"),
-        ] as [(TestPlistValue, String)])
+        @Test(
+            "the app's CFBundleIdentifier: missing, empty, not a string, invalid characters",
+            arguments: [
+                (.absent, "is missing"),
+                (.string(""), "is empty"),
+                (.string("  "), "is empty"),
+                (.integer(42), "is an integer (42); it must be a string"),
+                (.bool(true), "is a Boolean (true); it must be a string"),
+                (.string("com.example/Leaderboard"), "contains \"/\""),
+                (.string("com.example.Leader board"), "contains a space"),
+                (.string("com.example..Leaderboard"), "has an empty component")
+            ] as [(TestPlistValue, String)])
         func appIdentifier(value: TestPlistValue, problem: String) throws {
             let error = try refusal(app: { $0["CFBundleIdentifier"] = value.value })
             #expect(error.file == appInfo)
@@ -176,9 +181,11 @@ extension BundleTests {
             #expect(error.message.contains("com.example.Leaderboard.LeaderboardWidget"), "an example identifier: \(error)")
         }
 
-        @Test("the extension's CFBundleIdentifier does not extend the app's", arguments: [
-            "com.other.Widget", "com.example.Leaderboard", "com.example.LeaderboardWidget", "com.example.Leaderboard.",
-        ])
+        @Test(
+            "the extension's CFBundleIdentifier does not extend the app's",
+            arguments: [
+                "com.other.Widget", "com.example.Leaderboard", "com.example.LeaderboardWidget", "com.example.Leaderboard."
+            ])
         func widgetIdentifierNotPrefixed(identifier: String) throws {
             let error = try refusal(widget: { $0["CFBundleIdentifier"] = identifier })
             #expect(error.file == widgetInfo)
@@ -188,12 +195,14 @@ extension BundleTests {
             }
         }
 
-        @Test("the extension's CFBundleExecutable is missing, not a string, or a path", arguments: [
-            (.absent, "is missing"),
-            (.integer(7), "is an integer (7)"),
-            (.string("../LeaderboardWidget"), "without a slash"),
-            (.string(".."), "without a slash"),
-        ] as [(TestPlistValue, String)])
+        @Test(
+            "the extension's CFBundleExecutable is missing, not a string, or a path",
+            arguments: [
+                (.absent, "is missing"),
+                (.integer(7), "is an integer (7)"),
+                (.string("../LeaderboardWidget"), "without a slash"),
+                (.string(".."), "without a slash")
+            ] as [(TestPlistValue, String)])
         func executableKey(value: TestPlistValue, problem: String) throws {
             let error = try refusal(widget: { $0["CFBundleExecutable"] = value.value })
             #expect(error.file == widgetInfo)
@@ -212,12 +221,15 @@ extension BundleTests {
         @Test("the executable has no execute bit")
         func executableNotExecutable() throws {
             let error = try refusal {
-                try FileManager.default.setAttributes([.posixPermissions: 0o644],
-                                                      ofItemAtPath: $0.path("Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget"))
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: 0o644],
+                    ofItemAtPath: $0.path("Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget"))
             }
             #expect(error.file == widgetInfo)
             #expect(error.key == "CFBundleExecutable")
-            #expect(error.message.contains("Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget is not executable (mode 644)"), "\(error)")
+            #expect(
+                error.message.contains("Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget is not executable (mode 644)"),
+                "\(error)")
         }
 
         @Test("the executable is a directory")
@@ -260,11 +272,12 @@ extension BundleTests {
             let error = try refusal(widget: { $0.set("com.apple.share-services", at: "NSExtensionPointIdentifier", in: "NSExtension") })
             #expect(error.file == widgetInfo)
             #expect(error.key == "NSExtension.NSExtensionPointIdentifier")
-            #expect(error.description == """
-                Leaderboard.app/PlugIns/LeaderboardWidget.appex/Info.plist: NSExtension.NSExtensionPointIdentifier is \
-                "com.apple.share-services"; a widget extension needs com.apple.widgetkit-extension (WidgetKit) or \
-                com.apple.widget-extension (Today)
-                """)
+            #expect(
+                error.description == """
+                    Leaderboard.app/PlugIns/LeaderboardWidget.appex/Info.plist: NSExtension.NSExtensionPointIdentifier is \
+                    "com.apple.share-services"; a widget extension needs com.apple.widgetkit-extension (WidgetKit) or \
+                    com.apple.widget-extension (Today)
+                    """)
         }
 
         @Test("a Today extension without NSExtensionPrincipalClass")
@@ -275,10 +288,12 @@ extension BundleTests {
             #expect(error.message.contains("LeaderboardWidget.TodayViewController"))
         }
 
-        @Test("a Today principal class not in Module.ClassName form", arguments: [
-            "TodayViewController", "A.B.C", ".TodayViewController", "Module.", "1Module.Class", "My-Module.Class",
-            "$(PRODUCT_MODULE_NAME).TodayViewController",
-        ])
+        @Test(
+            "a Today principal class not in Module.ClassName form",
+            arguments: [
+                "TodayViewController", "A.B.C", ".TodayViewController", "Module.", "1Module.Class", "My-Module.Class",
+                "$(PRODUCT_MODULE_NAME).TodayViewController"
+            ])
         func todayPrincipalClassForm(name: String) throws {
             let error = try refusal(widget: {
                 $0.set("com.apple.widget-extension", at: "NSExtensionPointIdentifier", in: "NSExtension")
@@ -298,9 +313,11 @@ extension BundleTests {
             #expect(try BundleLoader.load(fixture.appPath).extensions.first?.principalClass == nil)
         }
 
-        @Test("NSWidgetWantsLocation is not a Boolean", arguments: [
-            .integer(1), .integer(0), .string("YES"), .string("true"), .real(1),
-        ] as [TestPlistValue])
+        @Test(
+            "NSWidgetWantsLocation is not a Boolean",
+            arguments: [
+                .integer(1), .integer(0), .string("YES"), .string("true"), .real(1)
+            ] as [TestPlistValue])
         func wantsLocationNotABool(value: TestPlistValue) throws {
             let error = try refusal(
                 app: { $0["NSLocationWhenInUseUsageDescription"] = "Nearby scores." },
@@ -324,15 +341,18 @@ extension BundleTests {
             #expect(empty.key == "NSLocationWhenInUseUsageDescription")
             #expect(empty.message.hasPrefix("NSLocationWhenInUseUsageDescription is empty"))
 
-            let another = try refusal(app: { $0["NSLocationAlwaysUsageDescription"] = "Old key." }, widget: { $0["NSWidgetWantsLocation"] = true })
+            let another = try refusal(
+                app: { $0["NSLocationAlwaysUsageDescription"] = "Old key." }, widget: { $0["NSWidgetWantsLocation"] = true })
             #expect(another.key == "NSLocationWhenInUseUsageDescription")
         }
 
-        @Test("NSWidgetWantsLocation with either purpose string, or set to false, loads", arguments: [
-            ("NSLocationWhenInUseUsageDescription", true),
-            ("NSLocationAlwaysAndWhenInUseUsageDescription", true),
-            ("NSCameraUsageDescription", false),
-        ])
+        @Test(
+            "NSWidgetWantsLocation with either purpose string, or set to false, loads",
+            arguments: [
+                ("NSLocationWhenInUseUsageDescription", true),
+                ("NSLocationAlwaysAndWhenInUseUsageDescription", true),
+                ("NSCameraUsageDescription", false)
+            ])
         func wantsLocationAccepted(key: String, wants: Bool) throws {
             let fixture = try BundleFixture()
             defer { fixture.remove() }
@@ -357,18 +377,21 @@ extension BundleTests {
             let error = try refusal(widget: { $0["SandglassLimits"] = ["LaunchSeconds": 1, "MemoryMB": 20] as [String: Any] })
             #expect(error.file == widgetInfo)
             #expect(error.key == "SandglassLimits.MemoryMB")
-            #expect(error.description == """
-                Leaderboard.app/PlugIns/LeaderboardWidget.appex/Info.plist: SandglassLimits.MemoryMB is not a known limit; \
-                the known keys are LaunchSeconds, PlaceholderSeconds, SnapshotSeconds, TimelineSeconds, \
-                BackgroundEventsSeconds, PerformUpdateSeconds, IdleSeconds, MemoryMiB, ReloadsPerDay, ContainerMiB, ContainerFiles
-                """)
+            #expect(
+                error.description == """
+                    Leaderboard.app/PlugIns/LeaderboardWidget.appex/Info.plist: SandglassLimits.MemoryMB is not a known limit; \
+                    the known keys are LaunchSeconds, PlaceholderSeconds, SnapshotSeconds, TimelineSeconds, \
+                    BackgroundEventsSeconds, PerformUpdateSeconds, IdleSeconds, MemoryMiB, ReloadsPerDay, ContainerMiB, ContainerFiles
+                    """)
         }
 
-        @Test("a time limit that is not a positive number of seconds", arguments: [
-            ("LaunchSeconds", .integer(0)), ("PlaceholderSeconds", .integer(-1)), ("SnapshotSeconds", .real(-0.5)),
-            ("TimelineSeconds", .real(0)), ("BackgroundEventsSeconds", .string("30")), ("PerformUpdateSeconds", .bool(true)),
-            ("IdleSeconds", .integer(2_000_000_000)), ("IdleSeconds", .real(.infinity)), ("TimelineSeconds", .strings(["1"])),
-        ] as [(String, TestPlistValue)])
+        @Test(
+            "a time limit that is not a positive number of seconds",
+            arguments: [
+                ("LaunchSeconds", .integer(0)), ("PlaceholderSeconds", .integer(-1)), ("SnapshotSeconds", .real(-0.5)),
+                ("TimelineSeconds", .real(0)), ("BackgroundEventsSeconds", .string("30")), ("PerformUpdateSeconds", .bool(true)),
+                ("IdleSeconds", .integer(2_000_000_000)), ("IdleSeconds", .real(.infinity)), ("TimelineSeconds", .strings(["1"]))
+            ] as [(String, TestPlistValue)])
         func limitsBadSeconds(key: String, value: TestPlistValue) throws {
             let error = try refusal(widget: { $0["SandglassLimits"] = [key: value.value!] })
             #expect(error.file == widgetInfo)
@@ -376,10 +399,12 @@ extension BundleTests {
             #expect(error.message.contains("must be a positive number of seconds"), "\(error)")
         }
 
-        @Test("a count limit that is not a positive integer", arguments: [
-            ("MemoryMiB", .integer(0)), ("MemoryMiB", .integer(-16)), ("MemoryMiB", .real(16.5)), ("MemoryMiB", .string("16")),
-            ("MemoryMiB", .integer(.max)), ("ReloadsPerDay", .integer(0)), ("ReloadsPerDay", .real(2)), ("ReloadsPerDay", .bool(false)),
-        ] as [(String, TestPlistValue)])
+        @Test(
+            "a count limit that is not a positive integer",
+            arguments: [
+                ("MemoryMiB", .integer(0)), ("MemoryMiB", .integer(-16)), ("MemoryMiB", .real(16.5)), ("MemoryMiB", .string("16")),
+                ("MemoryMiB", .integer(.max)), ("ReloadsPerDay", .integer(0)), ("ReloadsPerDay", .real(2)), ("ReloadsPerDay", .bool(false))
+            ] as [(String, TestPlistValue)])
         func limitsBadCounts(key: String, value: TestPlistValue) throws {
             let error = try refusal(widget: { $0["SandglassLimits"] = [key: value.value!] })
             #expect(error.file == widgetInfo)

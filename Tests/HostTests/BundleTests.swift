@@ -105,10 +105,11 @@ struct BundleTests {
         #expect(app.infoPlistPath == fixture.appPath + "/Info.plist")
         #expect(app.bundleIdentifier == "com.example.Leaderboard")
         #expect(app.displayName == "Leaderboard ⚽️")
-        #expect(app.locationPurposeStrings == [
-            "NSLocationWhenInUseUsageDescription": "Shows the scores of clubs near you.",
-            "NSLocationAlwaysAndWhenInUseUsageDescription": "Keeps nearby scores fresh.",
-        ])
+        #expect(
+            app.locationPurposeStrings == [
+                "NSLocationWhenInUseUsageDescription": "Shows the scores of clubs near you.",
+                "NSLocationAlwaysAndWhenInUseUsageDescription": "Keeps nearby scores fresh."
+            ])
         #expect(app.extensions.count == 1)
 
         let widget = try #require(app.extensions.first)

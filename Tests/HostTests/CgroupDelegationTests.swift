@@ -1,6 +1,7 @@
 import Foundation
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// cgroup v2 in a container or a systemd service: the host's own cgroup offers the memory
 /// controller but, holding the host, cannot enable it for children. The host must then not

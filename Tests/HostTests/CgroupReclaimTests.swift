@@ -1,8 +1,9 @@
 import CSandbox
 import Foundation
 import Glibc
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// A host SIGKILLed leaves its cgroups — and any process that escaped its parent-death signal
 /// in them. The next host finds them by name, kills what is in them and removes them.
@@ -26,9 +27,10 @@ struct CgroupReclaimTests {
         // A process that escaped its host: no parent-death signal, in the dead host's group.
         let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(devNull) }
-        let spawned = try Spawner.spawn(SpawnRequest(
-            executable: "/bin/sleep", arguments: ["1000"], environment: [:], workingDirectory: "/",
-            policy: .bare, memoryBytes: 64 << 20, seccomp: nil, landlockRuleset: nil, cgroup: group, devNull: devNull))
+        let spawned = try Spawner.spawn(
+            SpawnRequest(
+                executable: "/bin/sleep", arguments: ["1000"], environment: [:], workingDirectory: "/",
+                policy: .bare, memoryBytes: 64 << 20, seccomp: nil, landlockRuleset: nil, cgroup: group, devNull: devNull))
         defer {
             _ = sg_pidfd_send_signal(spawned.pidfd, SIGKILL)
             var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0
@@ -58,9 +60,10 @@ struct CgroupReclaimTests {
         let group = try #require(try controller.makeGroup(name: "com.example.left", memoryBytes: 64 << 20, maxTasks: 16))
         let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(devNull) }
-        let spawned = try Spawner.spawn(SpawnRequest(
-            executable: "/bin/sleep", arguments: ["1000"], environment: [:], workingDirectory: "/",
-            policy: .bare, memoryBytes: 64 << 20, seccomp: nil, landlockRuleset: nil, cgroup: group, devNull: devNull))
+        let spawned = try Spawner.spawn(
+            SpawnRequest(
+                executable: "/bin/sleep", arguments: ["1000"], environment: [:], workingDirectory: "/",
+                policy: .bare, memoryBytes: 64 << 20, seccomp: nil, landlockRuleset: nil, cgroup: group, devNull: devNull))
         defer {
             _ = sg_pidfd_send_signal(spawned.pidfd, SIGKILL)
             var status: Int32 = 0, cpu: UInt64 = 0, rss: UInt64 = 0

@@ -1,9 +1,10 @@
 import CSandbox
 import Foundation
 import Glibc
-@testable import SandglassHost
 import SandglassIPC
 import Testing
+
+@testable import SandglassHost
 
 /// The host's channel passes a descriptor with the first byte of its frame, however a full
 /// socket splits the frames: the read that returns it holds that byte (the kernel may join
@@ -46,7 +47,7 @@ struct ChannelDescriptorTests {
             (.downloadFinished(session: "", taskIdentifier: 1, nil, file: "one", response), try file("first")),
             (.taskData(session: "", taskIdentifier: 2, [UInt8](repeating: 7, count: 600_000)), nil),
             (.downloadFinished(session: "s", taskIdentifier: 3, nil, file: "two", response), try file("second")),
-            (.ping(2), nil),
+            (.ping(2), nil)
         ]
         var starts: [Int] = []
         var offset = 0

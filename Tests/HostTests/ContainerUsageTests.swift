@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// The measure of a container: allocated bytes and entries, never through a symbolic link,
 /// stopping once past the entry limit.
@@ -21,7 +22,7 @@ struct ContainerUsageTests {
         try Data(repeating: 2, count: 4096).write(to: URL(fileURLWithPath: dir + "/two"))
         try FileManager.default.createSymbolicLink(atPath: dir + "/a/root", withDestinationPath: "/usr")
         let usage = try #require(ContainerUsage.measure(dir, inodeLimit: 10_000))
-        #expect(usage.inodes == 5)   // a, a/b, a/b/one, two, a/root
+        #expect(usage.inodes == 5) // a, a/b, a/b/one, two, a/root
         #expect(usage.bytes >= (1 << 20) + 4096)
         #expect(usage.bytes < 2 << 20, "the link to /usr was followed")
         #expect(!usage.stoppedEarly)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SandglassIPC
 import Testing
+
 @testable import SandglassHost
 
 /// The budgets and checks that stand between an extension's (or a file's) input and the host.
@@ -48,7 +49,9 @@ struct ContainmentInputTests {
         let burst = (0..<5).map { budget.admit(.other, now: 1_000_000_002 + UInt64($0)) }
         #expect(burst.allSatisfy { $0 == .accept })
         #expect(budget.admit(.other, now: 1_500_000_010) == .accept, "half a second refilled one")
-        guard case .kill(let why) = budget.admit(.other, now: 1_500_000_020) else { Issue.record("a sustained flood is not a kill"); return }
+        guard case .kill(let why) = budget.admit(.other, now: 1_500_000_020) else {
+            Issue.record("a sustained flood is not a kill"); return
+        }
         #expect(why.contains("faster than 2 a second"))
         #expect(MessageBudget.kind(of: .log(LogRecord(level: .info, message: "x"))) == .log)
         #expect(MessageBudget.kind(of: .error(ErrorReport(code: .other, message: "x"))) == .log)
@@ -58,7 +61,7 @@ struct ContainmentInputTests {
 
     @Test("a cut message keeps whole characters and says how much was cut")
     func cut() {
-        let text = String(repeating: "é", count: 10)   // 2 bytes each
+        let text = String(repeating: "é", count: 10) // 2 bytes each
         let cut = MessageBudget.cut(text, to: 5)
         #expect(cut.hasPrefix("éé") && !cut.hasPrefix("ééé"))
         #expect(cut.hasSuffix("[16 more bytes cut]"))
@@ -104,8 +107,10 @@ struct ContainmentInputTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let secret = "root:$y$j9T$SECRETHASH:19000:0:99999:7:::"
-        for (name, text) in [("shadow.csv", secret + "\n"), ("header.csv", "secret,latitude,longitude\n1,2,3\n"),
-                             ("cells.csv", "1,SECRET,3\n"), ("time.csv", "SECRET,1,2\n"), ("alt.csv", "1,2,3,SECRET\n")] {
+        for (name, text) in [
+            ("shadow.csv", secret + "\n"), ("header.csv", "secret,latitude,longitude\n1,2,3\n"),
+            ("cells.csv", "1,SECRET,3\n"), ("time.csv", "SECRET,1,2\n"), ("alt.csv", "1,2,3,SECRET\n")
+        ] {
             let path = dir.appendingPathComponent(name).path
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             do {

@@ -1,5 +1,6 @@
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 private let second: UInt64 = 1_000_000_000
 

@@ -1,8 +1,9 @@
 import CSandbox
 import Foundation
 import Glibc
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// The deadline thread with real child processes (`/bin/sleep`) and real pidfds: a deadline
 /// taken back before it comes never kills; one that came kills through the pidfd, and settling
@@ -120,7 +121,7 @@ struct DeadlineKillerTests {
         let cancelled = try Child(), released = try Child()
         let cancelledTarget = try #require(killer.target(pidfd: cancelled.pidfd, channelFD: -1))
         let releasedTarget = try #require(killer.target(pidfd: released.pidfd, channelFD: -1))
-        let deadline = sg_monotonic_ns() + 1_000_000_000   // room for a starved test thread to take it back first
+        let deadline = sg_monotonic_ns() + 1_000_000_000 // room for a starved test thread to take it back first
         let id = try #require(killer.arm(cancelledTarget, at: deadline))
         _ = try #require(killer.arm(releasedTarget, at: deadline))
         #expect(killer.settle(id) == .cancelled)
@@ -162,7 +163,7 @@ struct DeadlineKillerTests {
         }
         var outcomes: [DeadlineKiller.Settlement] = []
         for i in 0..<count {
-            while sg_monotonic_ns() < settleAt[i] {}   // to the instant, not a synchronisation
+            while sg_monotonic_ns() < settleAt[i] {} // to the instant, not a synchronisation
             outcomes.append(killer.settle(ids[i]))
         }
         try Self.passThread(killer, beyond: deadlines.last!)
@@ -185,19 +186,21 @@ struct DeadlineKillerTests {
         killer.stop()
     }
 
-    @Test("input the host has not read or is reading, or a call waiting for its seccomp verdict, leaves the deadline to the loop: nothing is sent")
+    @Test(
+        "input the host has not read or is reading, or a call waiting for its seccomp verdict, leaves the deadline to the loop: nothing is sent"
+    )
     func unreadInputLeftToLoop() throws {
         let killer = try #require(DeadlineKiller())
         var pair: [Int32] = [-1, -1]
         #expect(sg_socketpair_stream(&pair) == 0)
         defer { close(pair[0]); close(pair[1]) }
         var byte: UInt8 = 1
-        #expect(write(pair[1], &byte, 1) == 1)   // a reply the loop has not read yet
+        #expect(write(pair[1], &byte, 1) == 1) // a reply the loop has not read yet
 
         var verdict: [Int32] = [-1, -1]
         #expect(sg_pipe(&verdict) == 0)
         defer { close(verdict[0]); close(verdict[1]) }
-        #expect(write(verdict[1], &byte, 1) == 1)   // a notification the loop has not answered
+        #expect(write(verdict[1], &byte, 1) == 1) // a notification the loop has not answered
 
         let unread = try Child(), reading = try Child(), forgotten = try Child(), waiting = try Child()
         let waitingTarget = try #require(killer.target(pidfd: waiting.pidfd, channelFD: -1, listenerFD: verdict[0]))
@@ -212,8 +215,9 @@ struct DeadlineKillerTests {
         #expect(killer.settle(ids[0]) == .leftToLoop)
         #expect(killer.settle(ids[1]) == .leftToLoop)
         #expect(killer.settle(ids[3]) == .leftToLoop, "a call waiting for the host's seccomp verdict")
-        #expect(unread.terminate() == SIGTERM && reading.terminate() == SIGTERM && waiting.terminate() == SIGTERM,
-                "left to the loop: not killed")
+        #expect(
+            unread.terminate() == SIGTERM && reading.terminate() == SIGTERM && waiting.terminate() == SIGTERM,
+            "left to the loop: not killed")
         guard case .killed = killer.settle(ids[2]) else { Issue.record("a channel forgotten is not looked at: killed"); return }
         #expect(Self.killedBySIGKILL(forgotten.waitForEnd()))
         for target in [unreadTarget, readingTarget, forgottenTarget, waitingTarget] { target.release() }

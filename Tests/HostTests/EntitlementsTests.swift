@@ -28,8 +28,9 @@ struct EntitlementsTests {
     @Test("the groups of the extension's and the app's entitlements are read; the app shares its extensions'")
     func declared() throws {
         let app = try load { fixture in
-            try fixture.writePlist([key: ["group.com.example.scores", "group.com.example.shared"], "aps-environment": "development"],
-                                   to: widgetEntitlements)
+            try fixture.writePlist(
+                [key: ["group.com.example.scores", "group.com.example.shared"], "aps-environment": "development"],
+                to: widgetEntitlements)
             try fixture.writePlist([key: ["group.com.example.app-only"]], to: "Leaderboard.app/Leaderboard.entitlements")
         }.get()
         #expect(app.extensions[0].appGroups == ["group.com.example.scores", "group.com.example.shared"])
@@ -66,7 +67,8 @@ struct EntitlementsTests {
         let garbage = try refusal { try $0.write("<plist><dict><key>x", to: widgetEntitlements) }
         #expect(garbage.file == widgetEntitlements && garbage.message.contains("not a property list"))
         let array = try refusal { fixture in
-            try fixture.write(PropertyListSerialization.data(fromPropertyList: ["group.x"], format: .xml, options: 0), to: widgetEntitlements)
+            try fixture.write(
+                PropertyListSerialization.data(fromPropertyList: ["group.x"], format: .xml, options: 0), to: widgetEntitlements)
         }
         #expect(array.file == widgetEntitlements && array.message.contains("dictionary"))
         let link = try refusal { fixture in

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// The event log's names are a contract (issue #15): every name has a case, the reference page
 /// in the DocC catalog documents each one, and a log line reads back to its case.

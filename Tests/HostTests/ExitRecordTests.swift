@@ -1,6 +1,7 @@
 import Glibc
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 @Suite("Exit record")
 struct ExitRecordTests {

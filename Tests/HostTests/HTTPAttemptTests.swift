@@ -2,9 +2,10 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
-@testable import SandglassHost
 import SandglassIPC
 import Testing
+
+@testable import SandglassHost
 
 /// HTTP attempts against the real fixture server on 127.0.0.1.
 @Suite("HTTP attempts")
@@ -39,9 +40,12 @@ struct HTTPAttemptTests {
     @Test("a body streams to the file with its response and validator")
     func download() async throws {
         try await withServer { server, client, path in
-            let attempt = HTTPAttempt(client: client, request: HTTPRequestPayload(url: server.url("/bytes/300000")), resumeFrom: 0, validator: nil)
+            let attempt = HTTPAttempt(
+                client: client, request: HTTPRequestPayload(url: server.url("/bytes/300000")), resumeFrom: 0, validator: nil)
             let sink = FileSink(path: path, existing: 0) { _, _ in }
-            guard case .completed(let response, let validator) = await attempt.run(into: sink) else { Issue.record("not completed"); return }
+            guard case .completed(let response, let validator) = await attempt.run(into: sink) else {
+                Issue.record("not completed"); return
+            }
             sink.close()
             #expect(response.statusCode == 200)
             #expect(response.expectedContentLength == 300_000)
@@ -56,14 +60,18 @@ struct HTTPAttemptTests {
             let request = HTTPRequestPayload(url: server.url("/drop/200000?after=70000"))
             let first = HTTPAttempt(client: client, request: request, resumeFrom: 0, validator: nil)
             let sink = FileSink(path: path, existing: 0) { _, _ in }
-            guard case .failed(let error, let transient, _, let validator) = await first.run(into: sink) else { Issue.record("the cut-off attempt completed"); return }
+            guard case .failed(let error, let transient, _, let validator) = await first.run(into: sink) else {
+                Issue.record("the cut-off attempt completed"); return
+            }
             sink.close()
             #expect(transient)
             #expect(error.code == -1005, "\(error.message)")
             #expect(sink.written > 0 && sink.written <= 70_000)
             let second = HTTPAttempt(client: client, request: request, resumeFrom: sink.written, validator: validator)
             let resumed = FileSink(path: path, existing: sink.written) { _, _ in }
-            guard case .completed(let response, _) = await second.run(into: resumed) else { Issue.record("the resumed attempt failed"); return }
+            guard case .completed(let response, _) = await second.run(into: resumed) else {
+                Issue.record("the resumed attempt failed"); return
+            }
             resumed.close()
             #expect(response.statusCode == 206)
             #expect(server.requests.last?.range == "bytes=\(sink.written)-")
@@ -74,15 +82,22 @@ struct HTTPAttemptTests {
     @Test("503 is transient; a refused connection is -1004 and transient")
     func failures() async throws {
         try await withServer { server, client, path in
-            let flaky = HTTPAttempt(client: client, request: HTTPRequestPayload(url: server.url("/flaky/10?failures=1")), resumeFrom: 0, validator: nil)
-            guard case .failed(_, let transient, let response, _) = await flaky.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
+            let flaky = HTTPAttempt(
+                client: client, request: HTTPRequestPayload(url: server.url("/flaky/10?failures=1")), resumeFrom: 0, validator: nil)
+            guard case .failed(_, let transient, let response, _) = await flaky.run(into: FileSink(path: path, existing: 0) { _, _ in })
+            else {
                 Issue.record("503 was not a failure"); return
             }
             #expect(transient)
             #expect(response?.statusCode == 503)
-            guard case .completed = await flaky.run(into: FileSink(path: path, existing: 0) { _, _ in }) else { Issue.record("second attempt failed"); return }
-            let refused = HTTPAttempt(client: client, request: HTTPRequestPayload(url: "http://127.0.0.1:1/x"), resumeFrom: 0, validator: nil)
-            guard case .failed(let error, let refusedTransient, _, _) = await refused.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
+            guard case .completed = await flaky.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
+                Issue.record("second attempt failed"); return
+            }
+            let refused = HTTPAttempt(
+                client: client, request: HTTPRequestPayload(url: "http://127.0.0.1:1/x"), resumeFrom: 0, validator: nil)
+            guard
+                case .failed(let error, let refusedTransient, _, _) = await refused.run(into: FileSink(path: path, existing: 0) { _, _ in })
+            else {
                 Issue.record("connected to port 1"); return
             }
             #expect(error.code == -1004)

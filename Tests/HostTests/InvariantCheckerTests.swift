@@ -34,7 +34,7 @@ struct InvariantCheckerTests {
             e(17, "exited", ["bundle": bundle, "pid": 11, "signal": "SIGKILL"]),
             e(18, "run.end"),
             e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 0, "processesLeft": []]),
-            e(19, "server.completed", ["uri": "/bytes/10", "count": 1]),
+            e(19, "server.completed", ["uri": "/bytes/10", "count": 1])
         ]
     }
 
@@ -72,17 +72,20 @@ struct InvariantCheckerTests {
 
     @Test("a body the server sent whole with no task that finished")
     func serverCompletedButNotFinished() {
-        let log = Self.good.filter { $0.kind != .downloadFinished && $0.kind != .eventDelivered && $0.kind != .eventsFinished && $0.kind != .eventsAcknowledging }
+        let log = Self.good.filter {
+            $0.kind != .downloadFinished && $0.kind != .eventDelivered && $0.kind != .eventsFinished && $0.kind != .eventsAcknowledging
+        }
         Self.expectBroken(log, [.downloadsAcknowledged])
         #expect(Self.check(log).violations[0].detail.contains("the server sent /bytes/10 whole"))
     }
 
     @Test("an event delivered after its acknowledgement, in the next host")
     func deliveryAfterAcknowledgement() {
-        let log = Self.good + [
-            Self.e(0, "run.start", ["pid": 200]),
-            Self.e(1, "event.delivered", ["bundle": Self.bundle, "pid": 30, "session": "feed", "taskId": 1, "eventId": 5, "attempt": 2]),
-        ]
+        let log =
+            Self.good + [
+                Self.e(0, "run.start", ["pid": 200]),
+                Self.e(1, "event.delivered", ["bundle": Self.bundle, "pid": 30, "session": "feed", "taskId": 1, "eventId": 5, "attempt": 2])
+            ]
         Self.expectBroken(log, [.noDeliveryAfterAcknowledgement])
     }
 
@@ -96,10 +99,11 @@ struct InvariantCheckerTests {
         // The commit did not happen: the events come again, and are acknowledged then.
         var again = Array(Self.good.prefix(14)) + [Self.e(0, "run.start", ["pid": 200])]
         again += [
-            Self.e(1, "activation.start", ["bundle": Self.bundle, "pid": 31, "activation": 1, "kind": "backgroundEvents", "session": "feed"]),
+            Self.e(
+                1, "activation.start", ["bundle": Self.bundle, "pid": 31, "activation": 1, "kind": "backgroundEvents", "session": "feed"]),
             Self.e(2, "event.delivered", ["bundle": Self.bundle, "pid": 31, "session": "feed", "taskId": 1, "eventId": 5, "attempt": 2]),
             Self.e(3, "event.delivered", ["bundle": Self.bundle, "pid": 31, "session": "feed", "taskId": 1, "eventId": 6, "attempt": 2]),
-            Self.e(4, "events.finished", ["bundle": Self.bundle, "pid": 31, "identifier": "feed", "eventIds": [5, 6]]),
+            Self.e(4, "events.finished", ["bundle": Self.bundle, "pid": 31, "identifier": "feed", "eventIds": [5, 6]])
         ]
         Self.expectBroken(again, [])
         // …but redelivered and then never acknowledged is a violation.
@@ -109,7 +113,9 @@ struct InvariantCheckerTests {
     @Test("an activation that ends twice, or never in a host that shut down")
     func activationOutcomes() {
         var twice = Self.good
-        twice.insert(Self.e(5.5, "activation.end", ["bundle": Self.bundle, "pid": 10, "activation": 1, "kind": "timeline", "outcome": "killed"]), at: 6)
+        twice.insert(
+            Self.e(5.5, "activation.end", ["bundle": Self.bundle, "pid": 10, "activation": 1, "kind": "timeline", "outcome": "killed"]),
+            at: 6)
         Self.expectBroken(twice, [.oneOutcomePerActivation])
         let never = Self.good.filter { !($0.kind == .activationEnd && $0.int("activation") == 1) }
         Self.expectBroken(never, [.oneOutcomePerActivation])
@@ -117,7 +123,8 @@ struct InvariantCheckerTests {
         let died = never.filter { $0.kind != .runEnd && $0.kind != .hygiene }
         Self.expectBroken(died, [])
         var badOutcome = Self.good
-        badOutcome[5] = Self.e(5, "activation.end", ["bundle": Self.bundle, "pid": 10, "activation": 1, "kind": "timeline", "outcome": "maybe"])
+        badOutcome[5] = Self.e(
+            5, "activation.end", ["bundle": Self.bundle, "pid": 10, "activation": 1, "kind": "timeline", "outcome": "maybe"])
         Self.expectBroken(badOutcome, [.oneOutcomePerActivation])
     }
 
@@ -125,18 +132,29 @@ struct InvariantCheckerTests {
     func orphans() {
         Self.expectBroken(Self.good.filter { !($0.kind == .exited && $0.int("pid") == 11) }, [.noOrphans])
         Self.expectBroken(Self.good + [Self.e(20, "host.ended", ["hostPid": 100, "killed": true, "survivors": [11]])], [.noOrphans])
-        Self.expectBroken(Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 0, "processesLeft": [11]]) : $0 }, [.noOrphans])
+        Self.expectBroken(
+            Self.good.map {
+                $0.kind == .hygiene
+                    ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 0, "processesLeft": [11]]) : $0
+            }, [.noOrphans])
     }
 
     @Test("zombies left by the host or the conductor")
     func zombies() {
-        Self.expectBroken(Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 2]) : $0 }, [.noZombies])
+        Self.expectBroken(
+            Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 12, "zombies": 2]) : $0 },
+            [.noZombies])
         Self.expectBroken(Self.good + [Self.e(20, "stress.hygiene", ["zombies": 1])], [.noZombies])
     }
 
     @Test("descriptors over the baseline after shutdown")
     func descriptors() {
-        let log = Self.good.map { $0.kind == .hygiene ? Self.e(18, "hygiene", ["hostPid": 100, "fdBaseline": 12, "fds": 14, "zombies": 0, "leaked": ["fd 13 → socket:[1]", "fd 14 → /tmp/x"]]) : $0 }
+        let log = Self.good.map {
+            $0.kind == .hygiene
+                ? Self.e(
+                    18, "hygiene",
+                    ["hostPid": 100, "fdBaseline": 12, "fds": 14, "zombies": 0, "leaked": ["fd 13 → socket:[1]", "fd 14 → /tmp/x"]]) : $0
+        }
         Self.expectBroken(log, [.descriptorsReturn])
         #expect(Self.check(log).violations[0].detail.contains("fd 14 → /tmp/x"))
     }
@@ -145,7 +163,10 @@ struct InvariantCheckerTests {
     func reloadBudget() {
         var log = Self.good
         for i in 0..<4 {
-            log.insert(Self.e(Double(i) * 1000, "reload.requested", ["bundle": Self.bundle, "kind": "Feed", "family": "systemSmall", "charged": true, "limit": 3]), at: 3)
+            log.insert(
+                Self.e(
+                    Double(i) * 1000, "reload.requested",
+                    ["bundle": Self.bundle, "kind": "Feed", "family": "systemSmall", "charged": true, "limit": 3]), at: 3)
         }
         Self.expectBroken(log, [.reloadBudget])
         Self.expectBroken(Array(log.dropFirst(0).filter { !($0.kind == .reloadRequested && $0.t == 3000) }), [])

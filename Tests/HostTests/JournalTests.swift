@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import SandglassHost
 import SandglassIPC
 import Testing
+
+@testable import SandglassHost
 
 @Suite("Journal")
 struct JournalTests {
@@ -14,14 +15,16 @@ struct JournalTests {
     }
 
     private func session(_ identifier: String = "feed") -> SessionRecord {
-        SessionRecord(app: "com.example.app", identifier: identifier, bundle: "com.example.app.widget", sendsLaunchEvents: true,
-                      isDiscretionary: false, requestTimeout: 60, resourceTimeout: 3600)
+        SessionRecord(
+            app: "com.example.app", identifier: identifier, bundle: "com.example.app.widget", sendsLaunchEvents: true,
+            isDiscretionary: false, requestTimeout: 60, resourceTimeout: 3600)
     }
 
     private func task(_ session: String = "feed") -> TaskRecord {
-        TaskRecord(app: "com.example.app", session: session, bundle: "com.example.app.widget", taskIdentifier: 0, kind: .download,
-                   state: .suspended, request: HTTPRequestPayload(url: "http://127.0.0.1/x"), taskDescription: "token",
-                   expectsSend: 0, expectsReceive: 100, createdAt: 0)
+        TaskRecord(
+            app: "com.example.app", session: session, bundle: "com.example.app.widget", taskIdentifier: 0, kind: .download,
+            state: .suspended, request: HTTPRequestPayload(url: "http://127.0.0.1/x"), taskDescription: "token",
+            expectsSend: 0, expectsReceive: 100, createdAt: 0)
     }
 
     @Test("task identifiers are per session, stable and increasing; the journal is in WAL mode")
@@ -46,10 +49,15 @@ struct JournalTests {
                 try journal.saveSession(session())
                 var record = try journal.createTask(task())
                 record.state = .finished
-                let events = try journal.finish(record, events: [
-                    EventRecord(app: record.app, session: "feed", bundle: record.bundle, taskIdentifier: 1, kind: .downloadFinished, file: "/f", createdAt: 1),
-                    EventRecord(app: record.app, session: "feed", bundle: record.bundle, taskIdentifier: 1, kind: .taskCompleted, createdAt: 1),
-                ])
+                let events = try journal.finish(
+                    record,
+                    events: [
+                        EventRecord(
+                            app: record.app, session: "feed", bundle: record.bundle, taskIdentifier: 1, kind: .downloadFinished, file: "/f",
+                            createdAt: 1),
+                        EventRecord(
+                            app: record.app, session: "feed", bundle: record.bundle, taskIdentifier: 1, kind: .taskCompleted, createdAt: 1)
+                    ])
                 ids = events.compactMap(\.id)
                 try journal.markDelivered(ids)
             }
@@ -75,22 +83,31 @@ struct JournalTests {
             for round in 0..<50 {
                 var ended = try journal.createTask(task())
                 ended.state = round % 2 == 0 ? .finished : .failed
-                let events = try journal.finish(ended, events: [
-                    EventRecord(app: ended.app, session: "feed", bundle: ended.bundle, taskIdentifier: ended.taskIdentifier,
-                                kind: .taskCompleted, createdAt: 1),
-                ])
+                let events = try journal.finish(
+                    ended,
+                    events: [
+                        EventRecord(
+                            app: ended.app, session: "feed", bundle: ended.bundle, taskIdentifier: ended.taskIdentifier,
+                            kind: .taskCompleted, createdAt: 1)
+                    ])
                 let attachable = try journal.attachableTasks(app: "com.example.app", session: "feed")
                 #expect(attachable.map(\.taskIdentifier) == [live.taskIdentifier, ended.taskIdentifier])
                 #expect(attachable.last?.snapshot.state == .completed && attachable.last?.taskDescription == "token")
-                #expect(try journal.liveTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [live.taskIdentifier],
-                        "getAllTasks lists what has not ended")
+                #expect(
+                    try journal.liveTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [live.taskIdentifier],
+                    "getAllTasks lists what has not ended")
                 try journal.acknowledge(events.compactMap(\.id))
             }
             #expect(try journal.taskCount() == 1, "50 ended and acknowledged tasks leave nothing behind")
             // Invalidated with its tasks cancelled: the dropped events take their ended tasks along.
             live.state = .cancelled
-            _ = try journal.finish(live, events: [EventRecord(app: live.app, session: "feed", bundle: live.bundle,
-                                                              taskIdentifier: live.taskIdentifier, kind: .taskCompleted, createdAt: 2)])
+            _ = try journal.finish(
+                live,
+                events: [
+                    EventRecord(
+                        app: live.app, session: "feed", bundle: live.bundle,
+                        taskIdentifier: live.taskIdentifier, kind: .taskCompleted, createdAt: 2)
+                ])
             #expect(try journal.dropEvents(app: "com.example.app", session: "feed") == 1)
             #expect(try journal.taskCount() == 0)
             #expect(try journal.createTask(task()).taskIdentifier == 52, "identifiers are never reused")
@@ -105,18 +122,24 @@ struct JournalTests {
                 try journal.saveSession(session())
                 var waiting = try journal.createTask(task())
                 waiting.state = .finished
-                _ = try journal.finish(waiting, events: [EventRecord(app: waiting.app, session: "feed", bundle: waiting.bundle,
-                                                                     taskIdentifier: waiting.taskIdentifier, kind: .taskCompleted, createdAt: 1)])
+                _ = try journal.finish(
+                    waiting,
+                    events: [
+                        EventRecord(
+                            app: waiting.app, session: "feed", bundle: waiting.bundle,
+                            taskIdentifier: waiting.taskIdentifier, kind: .taskCompleted, createdAt: 1)
+                    ])
                 _ = try journal.createTask(task())
             }
             // As the first version left it: finished tasks whose events were acknowledged, no index.
             let old = try DatabaseQueue(path: path)
             try old.write { db in
                 for identifier in 10..<20 {
-                    try db.execute(sql: """
-                        INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
-                        VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
-                        """, arguments: [identifier])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
+                            VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
+                            """, arguments: [identifier])
                 }
                 try db.execute(sql: "DROP INDEX task_by_state")
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v2%'")

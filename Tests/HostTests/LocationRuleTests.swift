@@ -1,5 +1,6 @@
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// Who may receive location: the seed's matrix of the app's authorization × the widget's
 /// approval, and the extension's key.
@@ -10,10 +11,13 @@ struct LocationRuleTests {
         for authorization in LocationAuthorization.allCases {
             for approval in WidgetLocationApproval.allCases {
                 let expected = authorization == .always || (authorization == .whenInUse && approval == .extended)
-                #expect(LocationService.authorizesWidgetUpdates(wantsLocation: true, authorization: authorization, approval: approval) == expected,
-                        "\(authorization) × \(approval)")
-                #expect(!LocationService.authorizesWidgetUpdates(wantsLocation: false, authorization: authorization, approval: approval),
-                        "without the key: never (\(authorization) × \(approval))")
+                #expect(
+                    LocationService.authorizesWidgetUpdates(wantsLocation: true, authorization: authorization, approval: approval)
+                        == expected,
+                    "\(authorization) × \(approval)")
+                #expect(
+                    !LocationService.authorizesWidgetUpdates(wantsLocation: false, authorization: authorization, approval: approval),
+                    "without the key: never (\(authorization) × \(approval))")
             }
         }
     }

@@ -1,5 +1,6 @@
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 private let hour: UInt64 = 3_600_000_000_000
 private let day = 24 * hour
@@ -9,7 +10,7 @@ struct ReloadBudgetTests {
     @Test("a rolling 24-hour window: the 61st reload waits until the oldest charge leaves it")
     func rollingWindow() {
         var budget = ReloadBudget(limit: 60)
-        for i in 0..<60 { budget.charge(at: UInt64(i) * 5 * 60_000_000_000) }   // every 5 min from 0
+        for i in 0..<60 { budget.charge(at: UInt64(i) * 5 * 60_000_000_000) } // every 5 min from 0
         let now = 6 * hour
         #expect(budget.used(at: now) == 60)
         #expect(budget.remaining(at: now) == 0)
@@ -25,19 +26,26 @@ struct ReloadBudgetTests {
         #expect(ReloadDecision.decide(.policy, budget: budget, now: 0, appExemption: nil, debug: false) == .charged(remaining: 1))
         budget.charge(at: 0)
         budget.charge(at: hour)
-        #expect(ReloadDecision.decide(.reloadTimelines, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
+        #expect(
+            ReloadDecision.decide(.reloadTimelines, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
                 == .denied(until: day, used: 2))
-        #expect(ReloadDecision.decide(.reloadTimelines, budget: budget, now: 2 * hour, appExemption: .appForeground, debug: false)
+        #expect(
+            ReloadDecision.decide(.reloadTimelines, budget: budget, now: 2 * hour, appExemption: .appForeground, debug: false)
                 == .exempt(.appForeground, remaining: 0))
-        #expect(ReloadDecision.decide(.appIntent, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
+        #expect(
+            ReloadDecision.decide(.appIntent, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
                 == .exempt(.appIntent, remaining: 0))
-        #expect(ReloadDecision.decide(.localeChange, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
+        #expect(
+            ReloadDecision.decide(.localeChange, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
                 == .exempt(.systemChange, remaining: 0))
-        #expect(ReloadDecision.decide(.significantLocationChange, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
+        #expect(
+            ReloadDecision.decide(.significantLocationChange, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
                 == .exempt(.significantLocationChange, remaining: 0))
-        #expect(ReloadDecision.decide(.policy, budget: budget, now: 2 * hour, appExemption: nil, debug: true)
+        #expect(
+            ReloadDecision.decide(.policy, budget: budget, now: 2 * hour, appExemption: nil, debug: true)
                 == .exempt(.debugReloads, remaining: 0))
-        #expect(ReloadDecision.decide(.initial, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
+        #expect(
+            ReloadDecision.decide(.initial, budget: budget, now: 2 * hour, appExemption: nil, debug: false)
                 == .exempt(.widgetAdded, remaining: 0))
         #expect(ReloadDecision.decide(.retry, budget: budget, now: day, appExemption: nil, debug: false) == .charged(remaining: 0))
     }
@@ -83,9 +91,11 @@ struct ReloadBudgetTests {
         #expect(ReloadAudit.maximumInAnyWindow([54.179, 54.179 + w], windowMs: w).count == 1, "exactly 24 h apart")
         #expect(ReloadAudit.maximumInAnyWindow([54.179, 54.178 + w], windowMs: w).count == 2)
         let events = (0..<3).map { i in
-            HostEvent(t: Double(i) * 1000, name: "reload.requested", fields: [
-                ("bundle", "b"), ("kind", "K"), ("family", "systemSmall"), ("reason", "policy"), ("charged", true), ("limit", 2),
-            ])
+            HostEvent(
+                t: Double(i) * 1000, name: "reload.requested",
+                fields: [
+                    ("bundle", "b"), ("kind", "K"), ("family", "systemSmall"), ("reason", "policy"), ("charged", true), ("limit", 2)
+                ])
         }
         let violations = ReloadAudit.budgetViolations(in: events)
         #expect(violations.count == 1)

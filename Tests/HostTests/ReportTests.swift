@@ -1,6 +1,7 @@
 import Foundation
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// The report's reading of a run: processes, activations, kills, relaunches linked to their
 /// download, widgets' entries, the ledger and the verdicts; the page is self-contained.
@@ -44,7 +45,8 @@ struct ReportTests {
         #expect(!a.verdicts.contains { $0.title.contains("hostShutdown") }, "shutdown kills are not verdicts")
         #expect(!a.passed)
         #expect(a.otherEvents.map(\.name) == ["event.delivered", "events.finished", "location.delivered"])
-        #expect(a.otherEvents.contains { $0.name == "location.delivered" && $0.count == 1 }, "an event kind the report does not know is kept")
+        #expect(
+            a.otherEvents.contains { $0.name == "location.delivered" && $0.count == 1 }, "an event kind the report does not know is kept")
     }
 
     @Test("the page is one self-contained file with the run's parts in it")
@@ -55,16 +57,20 @@ struct ReportTests {
         for external in ["<link", "src=", "href=\"http", "@import"] {
             #expect(!html.contains(external), "nothing is fetched: \(external)")
         }
-        #expect(html.components(separatedBy: "url(").count == html.components(separatedBy: "url(#").count,
-                "url() only refers to the page's own gradients and clips")
-        #expect(html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1,
-                "the only URLs are SVG namespaces")
+        #expect(
+            html.components(separatedBy: "url(").count == html.components(separatedBy: "url(#").count,
+            "url() only refers to the page's own gradients and clips")
+        #expect(
+            html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count
+                - 1,
+            "the only URLs are SVG namespaces")
         #expect(html.contains("Ada leads with 2"), "entries show their text rendering")
         // Each entry drawn light and dark, its timer read at the entry's date.
         #expect(html.components(separatedBy: "class=\"widget-drawing\"").count - 1 == 4)
         #expect(html.contains(">5:00</text>"), "the timer five minutes ahead of each entry's date")
-        #expect(html.contains("<figure class=\"frame\" title=\"t=") && html.contains("\n{&quot;score&quot;:2}\""),
-                "hovering an entry shows its data")
+        #expect(
+            html.contains("<figure class=\"frame\" title=\"t=") && html.contains("\n{&quot;score&quot;:2}\""),
+            "hovering an entry shows its data")
         #expect(html.contains("killed: timeBudget"))
         #expect(html.contains("relaunched by identifier for session feed"))
         #expect(html.contains("class=\"link\""), "the relaunch is linked to its download")
@@ -80,7 +86,9 @@ struct ReportTests {
         let first = try ReportFixture.write(ReportFixture.events(shard: "0/2"), name: "shard-0.jsonl")
         let second = try ReportFixture.write(ReportFixture.events(shard: "1/2"), name: "shard-1.jsonl")
         defer {
-            for path in [first, second] { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+            for path in [first, second] {
+                try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            }
         }
         let runs = try RunLog.read([first, second])
         #expect(runs.map(\.shard) == ["0/2", "1/2"])
@@ -112,10 +120,12 @@ struct ReportTests {
         }
     }
 
-    @Test("ISO 8601 dates of the log are read back exactly", arguments: [
-        ("1970-01-01T00:00:00Z", 0.0), ("2026-11-21T22:13:40.641Z", 1_795_299_220.641),
-        ("2000-02-29T12:00:00+02:00", 951_818_400.0), ("2026-11-21T22:13:40.641", nil),
-    ])
+    @Test(
+        "ISO 8601 dates of the log are read back exactly",
+        arguments: [
+            ("1970-01-01T00:00:00Z", 0.0), ("2026-11-21T22:13:40.641Z", 1_795_299_220.641),
+            ("2000-02-29T12:00:00+02:00", 951_818_400.0), ("2026-11-21T22:13:40.641", nil)
+        ])
     func dates(_ text: String, _ seconds: Double?) {
         let parsed = ISO8601Instant.seconds(text)
         if let seconds {

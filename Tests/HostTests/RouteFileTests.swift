@@ -1,6 +1,7 @@
 import Foundation
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// Positions from route files, GPX and CSV, and the errors that name the file and the line.
 @Suite("Route files")
@@ -43,7 +44,9 @@ struct RouteFileTests {
 
     @Test("GPX track points with times (ISO 8601) and elevations")
     func gpx() throws {
-        let path = try file("r.gpx", """
+        let path = try file(
+            "r.gpx",
+            """
             <?xml version="1.0"?>
             <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
             <trkpt lat="37.3688" lon="-122.0363"><ele>30</ele><time>2026-05-04T08:00:00Z</time></trkpt>
@@ -77,8 +80,11 @@ struct RouteFileTests {
             ("far.csv", "95,10\n", "far.csv, line 1: 95.0,10.0 is not a position"),
             ("head.csv", "when,lat,lon\n", "head.csv, line 1: header column 1 is not one of"),
             ("empty.csv", "# nothing\n", "empty.csv: holds no points"),
-            ("bad.gpx", "<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>", "bad.gpx, trkpt 1 (line 1): needs numeric lat and lon"),
-            ("kml.gpx", "<kml><Placemark/></kml>", "kml.gpx: is not GPX: its root element is <kml>, not <gpx>"),
+            (
+                "bad.gpx", "<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>",
+                "bad.gpx, trkpt 1 (line 1): needs numeric lat and lon"
+            ),
+            ("kml.gpx", "<kml><Placemark/></kml>", "kml.gpx: is not GPX: its root element is <kml>, not <gpx>")
         ]
         for (name, text, expected) in cases {
             let path = try file(name, text)

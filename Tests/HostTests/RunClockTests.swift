@@ -1,8 +1,9 @@
 import CSandbox
 import Foundation
-@testable import SandglassHost
 import SandglassIPC
 import Testing
+
+@testable import SandglassHost
 
 /// Drives a run clock on its own event loop thread.
 actor ClockDriver {

@@ -1,8 +1,9 @@
 import CSandbox
 import Foundation
 import Glibc
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// The sandbox as a child sees it: each test spawns the real `sandbox-probe` binary through the
 /// production spawn path and checks what it was allowed to do.
@@ -214,8 +215,9 @@ struct SandboxTests {
 
 @Suite("Sandbox identity")
 struct SandboxIdentityTests {
-    @Test("a host running as root runs each extension as a uid of its own from the range, which cannot read root's files",
-          .enabled(if: getuid() == 0))
+    @Test(
+        "a host running as root runs each extension as a uid of its own from the range, which cannot read root's files",
+        .enabled(if: getuid() == 0))
     func unprivilegedUser() async throws {
         let runner = try ProbeRunner()
         let other = try ProbeRunner(identifier: "other", sharing: runner)
@@ -234,8 +236,9 @@ struct SandboxIdentityTests {
         }
     }
 
-    @Test("an extension's uid is the owner of its container: the same after a restart, another for another container",
-          .enabled(if: getuid() == 0))
+    @Test(
+        "an extension's uid is the owner of its container: the same after a restart, another for another container",
+        .enabled(if: getuid() == 0))
     func stableIdentity() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("identities-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -253,8 +256,9 @@ struct SandboxIdentityTests {
         #expect(try restarted.identity(for: "com.example.c") != a)
     }
 
-    @Test("uids the user database knows are skipped; a container of a uid outside the range is moved aside, not chowned",
-          .enabled(if: getuid() == 0))
+    @Test(
+        "uids the user database knows are skipped; a container of a uid outside the range is moved aside, not chowned",
+        .enabled(if: getuid() == 0))
     func knownUIDsAndForeignContainers() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("identities-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -278,8 +282,9 @@ struct SandboxIdentityTests {
         #expect(stat(path, &st) == 0 && st.st_uid == identity.uid && st.st_mode & 0o777 == 0o700)
     }
 
-    @Test("a symlink where a container belongs is replaced by a real directory; nothing outside is touched",
-          .enabled(if: getuid() == 0))
+    @Test(
+        "a symlink where a container belongs is replaced by a real directory; nothing outside is touched",
+        .enabled(if: getuid() == 0))
     func containerSymlinkRepaired() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("containers-\(UUID().uuidString.prefix(8))").path
         let victim = root + "-victim"
@@ -303,7 +308,8 @@ struct SandboxIdentityTests {
 struct CrossExtensionTests {
     /// Runs `body` with A serving (`serve` action: a path socket in its container, its pid in a
     /// marker file) and B ready to run probes; A is killed afterwards.
-    private func withTarget(_ body: (_ a: ProbeRunner, _ b: ProbeRunner, _ pid: Int32, _ socket: String) async throws -> Void) async throws {
+    private func withTarget(_ body: (_ a: ProbeRunner, _ b: ProbeRunner, _ pid: Int32, _ socket: String) async throws -> Void) async throws
+    {
         let a = try ProbeRunner(identifier: "com.example.a")
         let b = try ProbeRunner(identifier: "com.example.b", sharing: a)
         let marker = a.container + "/Documents/pid"
@@ -402,7 +408,7 @@ struct CrossExtensionTests {
             try DataDirectory.prepare(data)
             _ = try Journal(path: data + "/journal.sqlite")
             var policy = SandboxPolicy.standard
-            policy.landlock = false  // the modes alone must hold
+            policy.landlock = false // the modes alone must hold
             let journal = try await runner.run(["read", data + "/journal.sqlite"], policy: policy)
             #expect(journal.int("fd") == -1)
             #expect(journal.int("errno") == Int(EACCES))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// Scenario files: the shipped ones load; mistakes are refused naming file and key;
 /// expectations count events, with paths into their JSON.
@@ -20,8 +21,11 @@ struct ScenarioFileTests {
     @Test("the six shipped scenarios load, each with an app, a duration on the virtual clock and expectations")
     func shipped() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory).filter { $0.hasSuffix(".json") }.sorted()
-        #expect(names == ["app-authorization-changed.json", "extended-when-added.json", "multiple-extensions.json",
-                          "not-extended.json", "pages-often-and-seldom.json", "widget-approval-changed.json"])
+        #expect(
+            names == [
+                "app-authorization-changed.json", "extended-when-added.json", "multiple-extensions.json",
+                "not-extended.json", "pages-often-and-seldom.json", "widget-approval-changed.json"
+            ])
         for name in names {
             let s = try Scenario.load(Self.directory + "/" + name)
             #expect(s.app != nil && s.duration != nil && s.clock == .virtual && !s.expectations.isEmpty, "\(name)")
@@ -37,7 +41,9 @@ struct ScenarioFileTests {
 
     @Test("apply sets the configuration's location, visibility, changes and clock")
     func apply() throws {
-        let (path, cleanUp) = try scenario(#"{"authorization": "always", "widgetLocation": "declined", "visibility": {"every": "1h", "for": "1m"}, "position": {"latitude": 1, "longitude": 2}, "inUseWindow": "5m", "significantChangeMeters": 250, "clock": "virtual", "changes": [{"at": "2h", "visibility": "never"}, {"at": "1h", "position": "3,4"}]}"#)
+        let (path, cleanUp) = try scenario(
+            #"{"authorization": "always", "widgetLocation": "declined", "visibility": {"every": "1h", "for": "1m"}, "position": {"latitude": 1, "longitude": 2}, "inUseWindow": "5m", "significantChangeMeters": 250, "clock": "virtual", "changes": [{"at": "2h", "visibility": "never"}, {"at": "1h", "position": "3,4"}]}"#
+        )
         defer { cleanUp() }
         var configuration = HostConfiguration(dataDirectory: "/tmp/unused")
         try Scenario.load(path).apply(to: &configuration)
@@ -53,7 +59,8 @@ struct ScenarioFileTests {
 
     @Test("configurations: each widget's intent parameters, as a JSON object; anything else refused naming the widget")
     func configurations() throws {
-        let (path, cleanUp) = try scenario(#"{"configurations": {"Leg": {"runner": "amy", "leg": 3}, "com.example.relay.widget/Hero": {}}}"#)
+        let (path, cleanUp) = try scenario(
+            #"{"configurations": {"Leg": {"runner": "amy", "leg": 3}, "com.example.relay.widget/Hero": {}}}"#)
         defer { cleanUp() }
         var configuration = HostConfiguration(dataDirectory: "/tmp/unused")
         try Scenario.load(path).apply(to: &configuration)
@@ -68,8 +75,14 @@ struct ScenarioFileTests {
     func refusals() throws {
         let cases: [(String, String)] = [
             (#"{"autorization": "always"}"#, "s.json: autorization is not a scenario key here"),
-            (#"{"authorization": "sometimes"}"#, "s.json: authorization is \"sometimes\"; expected one of notDetermined, denied, restricted, whenInUse, always"),
-            (#"{"changes": [{"at": "1d", "widgetLocation": "yes"}]}"#, "s.json: changes[0].widgetLocation is \"yes\"; expected extended or declined"),
+            (
+                #"{"authorization": "sometimes"}"#,
+                "s.json: authorization is \"sometimes\"; expected one of notDetermined, denied, restricted, whenInUse, always"
+            ),
+            (
+                #"{"changes": [{"at": "1d", "widgetLocation": "yes"}]}"#,
+                "s.json: changes[0].widgetLocation is \"yes\"; expected extended or declined"
+            ),
             (#"{"changes": [{"at": "soon", "authorization": "denied"}]}"#, "s.json: changes[0].at is \"soon\""),
             (#"{"changes": [{"authorization": "denied"}]}"#, "s.json: changes[0].at is missing"),
             (#"{"changes": [{"at": "1h"}]}"#, "s.json: changes[0] changes nothing"),
@@ -79,7 +92,7 @@ struct ScenarioFileTests {
             (#"{"expect": [{"event": "x"}]}"#, "s.json: expect[0] needs atLeast or atMost"),
             (#"{"expect": [{"event": "x", "atLeast": true}]}"#, "s.json: expect[0].atLeast must be a whole number"),
             (#"[1, 2]"#, "s.json: must hold a JSON object"),
-            (#"{"duration": "#, "s.json: is not valid JSON"),
+            (#"{"duration": "#, "s.json: is not valid JSON")
         ]
         for (json, expected) in cases {
             let (path, cleanUp) = try scenario(json)
@@ -96,12 +109,15 @@ struct ScenarioFileTests {
     @Test("expectations count matching events in a window, with paths into the JSON")
     func expectations() {
         let events = [
-            HostEvent(t: 1000, name: "timeline", fields: [("bundle", "a"), ("entries", .array([.raw(#"{"status":"located","n":1,"ok":true}"#)]))]),
-            HostEvent(t: 90_000_000, name: "timeline", fields: [("bundle", "a"), ("entries", .array([.raw(#"{"status":"notAuthorized"}"#)]))]),
-            HostEvent(t: 2000, name: "location.delivered", fields: [("bundle", "a")]),
+            HostEvent(
+                t: 1000, name: "timeline", fields: [("bundle", "a"), ("entries", .array([.raw(#"{"status":"located","n":1,"ok":true}"#)]))]),
+            HostEvent(
+                t: 90_000_000, name: "timeline", fields: [("bundle", "a"), ("entries", .array([.raw(#"{"status":"notAuthorized"}"#)]))]),
+            HostEvent(t: 2000, name: "location.delivered", fields: [("bundle", "a")])
         ]
         #expect(ScenarioExpectation(event: "timeline", fields: ["entries.0.status": "located"], atLeast: 1).count(in: events) == 1)
-        #expect(ScenarioExpectation(event: "timeline", fields: ["entries.0.n": "1", "entries.0.ok": "true"], atLeast: 1).count(in: events) == 1)
+        #expect(
+            ScenarioExpectation(event: "timeline", fields: ["entries.0.n": "1", "entries.0.ok": "true"], atLeast: 1).count(in: events) == 1)
         #expect(ScenarioExpectation(event: "timeline", fields: ["entries.1.status": "located"]).count(in: events) == 0)
         let late = ScenarioExpectation(event: "timeline", atLeast: 2, from: .seconds(60))
         #expect(late.count(in: events) == 1)

@@ -1,5 +1,6 @@
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// `--shard i/n`: the shards of a campaign do its work exactly once between them.
 @Suite("Shards")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// The Perfetto trace: valid JSON, a track per extension process, activations as complete
 /// slices on their process, kills as process-wide instants.
@@ -45,12 +46,14 @@ struct TraceEventTests {
         #expect(Set(lifetimes.compactMap { $0["pid"] as? Int }) == [101, 201, 202])
         let downloads = trace.filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "download" }
         #expect(downloads.count == 1)
-        #expect(trace.contains { $0["name"] as? String == "location.delivered" && $0["ph"] as? String == "i" }, "unknown events become instants")
+        #expect(
+            trace.contains { $0["name"] as? String == "location.delivered" && $0["ph"] as? String == "i" }, "unknown events become instants"
+        )
     }
 
     @Test("what is still open when the log ends is closed at its last event")
     func unfinished() throws {
-        let events = Array(ReportFixture.events().prefix(7))   // pid 101 and 201 alive, an activation open
+        let events = Array(ReportFixture.events().prefix(7)) // pid 101 and 201 alive, an activation open
         var converter = TraceEventConverter()
         var lines = events.flatMap { converter.convert($0) }
         lines += converter.finish()
@@ -66,8 +69,11 @@ struct TraceEventTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("merged.json").path
-        try PerfettoTrace.write([RunLog(source: "a", events: ReportFixture.events(shard: "0/2")),
-                                 RunLog(source: "b", events: ReportFixture.events(shard: "1/2"))], to: path)
+        try PerfettoTrace.write(
+            [
+                RunLog(source: "a", events: ReportFixture.events(shard: "0/2")),
+                RunLog(source: "b", events: ReportFixture.events(shard: "1/2"))
+            ], to: path)
         let names = try Self.parse(path).filter { $0["name"] as? String == "process_name" }
         #expect(Set(names.compactMap { $0["pid"] as? Int }).count == 8)
     }

@@ -1,5 +1,6 @@
-@testable import SandglassHost
 import Testing
+
+@testable import SandglassHost
 
 /// When the widgets are on screen, by schedule.
 @Suite("Visibility schedules")

@@ -1,10 +1,12 @@
 import Foundation
+import SandglassIPC
+import Testing
+
+@testable import SandglassHost
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import SandglassIPC
-@testable import SandglassHost
-import Testing
 
 /// The drawing of a widget's view: what the log records reads back as it was; the SVG is the
 /// tree's layout, resolves dynamic dates at the instant drawn, redacts placeholders, and stays

@@ -9,16 +9,21 @@ struct WidgetExplanationTests {
     }
 
     private var added: [HostEvent] {
-        [HostEvent(t: 0, name: "run.start", fields: [("epoch", 1_800_000_000.0), ("clock", "virtual")]),
-         event(1, "widget.added", [("reloadsPerDay", 2)])]
+        [
+            HostEvent(t: 0, name: "run.start", fields: [("epoch", 1_800_000_000.0), ("clock", "virtual")]),
+            event(1, "widget.added", [("reloadsPerDay", 2)])
+        ]
     }
 
     @Test("by its policy: the next reload date")
     func scheduled() throws {
-        let events = added + [
-            event(2, "reload.requested", [("reason", "initial"), ("charged", false), ("exempt", "widgetAdded"), ("remaining", 2), ("limit", 2)]),
-            event(3, "timeline", [("policy", "after"), ("nextReload", 300_003.0)]),
-        ]
+        let events =
+            added + [
+                event(
+                    2, "reload.requested",
+                    [("reason", "initial"), ("charged", false), ("exempt", "widgetAdded"), ("remaining", 2), ("limit", 2)]),
+                event(3, "timeline", [("policy", "after"), ("nextReload", 300_003.0)])
+            ]
         let explanation = try #require(WidgetExplanation.explain("K", in: events, now: 10).first)
         #expect(explanation.status == .scheduled(at: 300_003, retry: false))
         #expect(explanation.statusText.contains("reloads by its timeline's policy at"))
@@ -28,13 +33,16 @@ struct WidgetExplanationTests {
 
     @Test("budget exhausted until T, with the counts of the last 24 hours")
     func budget() throws {
-        let events = added + [
-            event(10, "reload.requested", [("reason", "policy"), ("charged", true), ("remaining", 1), ("limit", 2)]),
-            event(11, "timeline", [("policy", "never"), ("nextReload", .null)]),
-            event(20, "reload.requested", [("reason", "reloadTimelines"), ("charged", true), ("remaining", 0), ("limit", 2)]),
-            event(21, "timeline", [("policy", "never"), ("nextReload", .null)]),
-            event(30, "reload.denied", [("reason", "budgetExhausted"), ("requested", "reloadTimelines"), ("until", 86_400_010.0), ("used", 2), ("limit", 2)]),
-        ]
+        let events =
+            added + [
+                event(10, "reload.requested", [("reason", "policy"), ("charged", true), ("remaining", 1), ("limit", 2)]),
+                event(11, "timeline", [("policy", "never"), ("nextReload", .null)]),
+                event(20, "reload.requested", [("reason", "reloadTimelines"), ("charged", true), ("remaining", 0), ("limit", 2)]),
+                event(21, "timeline", [("policy", "never"), ("nextReload", .null)]),
+                event(
+                    30, "reload.denied",
+                    [("reason", "budgetExhausted"), ("requested", "reloadTimelines"), ("until", 86_400_010.0), ("used", 2), ("limit", 2)])
+            ]
         let explanation = try #require(WidgetExplanation.explain("com.example.w/K/systemSmall", in: events, now: 40).first)
         #expect(explanation.status == .budgetExhausted(until: 86_400_010))
         #expect(explanation.chargedInWindow == 2)
@@ -48,11 +56,12 @@ struct WidgetExplanationTests {
 
     @Test("a retry waiting for the extension's backoff is blocked by the backoff; a permanent failure blocks for good")
     func backoffAndFailure() throws {
-        var events = added + [
-            event(10, "reload.requested", [("reason", "initial"), ("charged", false), ("exempt", "widgetAdded")]),
-            HostEvent(t: 1010, name: "backoff.scheduled", fields: [("bundle", "com.example.w"), ("failures", 3), ("until", 5010.0)]),
-            event(1011, "reload.failed", [("outcome", "killed"), ("retryAt", 5010.0), ("backoff", true)]),
-        ]
+        var events =
+            added + [
+                event(10, "reload.requested", [("reason", "initial"), ("charged", false), ("exempt", "widgetAdded")]),
+                HostEvent(t: 1010, name: "backoff.scheduled", fields: [("bundle", "com.example.w"), ("failures", 3), ("until", 5010.0)]),
+                event(1011, "reload.failed", [("outcome", "killed"), ("retryAt", 5010.0), ("backoff", true)])
+            ]
         let inBackoff = try #require(WidgetExplanation.explain("K", in: events, now: 2000).first)
         #expect(inBackoff.status == .backoff(until: 5010, failures: 3))
         let afterBackoff = try #require(WidgetExplanation.explain("K", in: events, now: 6000).first)
@@ -67,11 +76,14 @@ struct WidgetExplanationTests {
 
     @Test("events read back from JSON lines explain the same (booleans stay booleans)")
     func readBack() throws {
-        let events = added + [
-            event(10, "reload.requested", [("reason", "policy"), ("charged", true), ("remaining", 1), ("limit", 2)]),
-            event(11, "reload.requested", [("reason", "appIntent"), ("charged", false), ("exempt", "appIntent"), ("remaining", 1), ("limit", 2)]),
-            event(12, "timeline", [("policy", "never"), ("nextReload", .null)]),
-        ]
+        let events =
+            added + [
+                event(10, "reload.requested", [("reason", "policy"), ("charged", true), ("remaining", 1), ("limit", 2)]),
+                event(
+                    11, "reload.requested",
+                    [("reason", "appIntent"), ("charged", false), ("exempt", "appIntent"), ("remaining", 1), ("limit", 2)]),
+                event(12, "timeline", [("policy", "never"), ("nextReload", .null)])
+            ]
         let parsed = events.compactMap { HostEvent(jsonLine: $0.jsonLine) }
         #expect(parsed.count == events.count)
         #expect(parsed[2]["charged"] == .bool(true))

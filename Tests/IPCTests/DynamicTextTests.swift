@@ -29,7 +29,9 @@ struct DynamicTextTests {
         #expect(timer.text(at: now + 60) == "1:29:00")
         #expect(timer.text(at: now + 9999) == "0:00")
         #expect(DynamicText(style: .timerInterval, date: now, end: now + 5400, showsHours: false).text(at: now) == "90:00")
-        #expect(DynamicText(style: .timerInterval, date: now, end: now + 600, countsDown: false, pauseTime: now + 30).text(at: now + 300) == "0:30")
+        #expect(
+            DynamicText(style: .timerInterval, date: now, end: now + 600, countsDown: false, pauseTime: now + 30).text(at: now + 300)
+                == "0:30")
         #expect(abs(timer.fraction(at: now + 2700) - 0.5) < 1e-9)
     }
 }

@@ -69,13 +69,17 @@ struct FrameRejectionTests {
         }
     }
 
-    @Test("after an error the decoder keeps throwing it, whatever arrives next", arguments: [
-        (Wire.header(2_000_000), ProtocolError.oversizeFrame(length: 2_000_000, limit: 1_048_576)),
-        (Wire.header(0), ProtocolError.emptyFrame),
-        (Wire.header(5) + [0xEE], ProtocolError.unknownMessageType(0xEE)),
-        (Wire.frame(.reloadAllTimelines, payload: [1]),
-         ProtocolError.malformedPayload(.reloadAllTimelines, reason: "1 trailing bytes after the message", offset: 0, payloadSize: 1)),
-    ])
+    @Test(
+        "after an error the decoder keeps throwing it, whatever arrives next",
+        arguments: [
+            (Wire.header(2_000_000), ProtocolError.oversizeFrame(length: 2_000_000, limit: 1_048_576)),
+            (Wire.header(0), ProtocolError.emptyFrame),
+            (Wire.header(5) + [0xEE], ProtocolError.unknownMessageType(0xEE)),
+            (
+                Wire.frame(.reloadAllTimelines, payload: [1]),
+                ProtocolError.malformedPayload(.reloadAllTimelines, reason: "1 trailing bytes after the message", offset: 0, payloadSize: 1)
+            )
+        ])
     func errorIsFinal(bytes: [UInt8], expected: ProtocolError) throws {
         var decoder = FrameDecoder()
         decoder.append(bytes)
@@ -88,8 +92,9 @@ struct FrameRejectionTests {
     @Test("a bad frame between good ones: the first comes out, then the error, for good")
     func badFrameMidStream() throws {
         var decoder = FrameDecoder()
-        decoder.append(Frame.encode(.reloadTimelines(kind: "a")) + Wire.frame(.log, payload: [9, 0])
-                       + Frame.encode(.reloadAllTimelines))
+        decoder.append(
+            Frame.encode(.reloadTimelines(kind: "a")) + Wire.frame(.log, payload: [9, 0])
+                + Frame.encode(.reloadAllTimelines))
         #expect(try decoder.next() == .reloadTimelines(kind: "a"))
         let expected = ProtocolError.malformedPayload(.log, reason: "log level: unknown value 9", offset: 0, payloadSize: 2)
         #expect(throws: expected) { try decoder.next() }
@@ -98,17 +103,24 @@ struct FrameRejectionTests {
 
     @Test("descriptions name the byte counts and the offending values")
     func descriptions() {
-        #expect(ProtocolError.oversizeFrame(length: 2_000_000, limit: 1_048_576).description
+        #expect(
+            ProtocolError.oversizeFrame(length: 2_000_000, limit: 1_048_576).description
                 == "oversize frame: the length prefix announces 2000000 bytes, the limit is 1048576")
-        #expect(ProtocolError.emptyFrame.description
+        #expect(
+            ProtocolError.emptyFrame.description
                 == "empty frame: the length prefix is 0, a frame needs at least its 1-byte type")
         #expect(ProtocolError.unknownMessageType(0xEE).description == "unknown message type 0xEE")
-        #expect(ProtocolError.malformedPayload(.reloadTimelines, reason: "kind: length 5 exceeds the 2 bytes left",
-                                               offset: 0, payloadSize: 3).description
+        #expect(
+            ProtocolError.malformedPayload(
+                .reloadTimelines, reason: "kind: length 5 exceeds the 2 bytes left",
+                offset: 0, payloadSize: 3
+            ).description
                 == "malformed reloadTimelines payload: kind: length 5 exceeds the 2 bytes left at byte 0 of 3")
-        #expect(ProtocolError.outOfOrder(.welcome, reason: "the host sends welcome").description
+        #expect(
+            ProtocolError.outOfOrder(.welcome, reason: "the host sends welcome").description
                 == "welcome out of protocol order: the host sends welcome")
-        #expect(String(describing: Wire.error(.reloadTimelines, payload: [5, 0x61, 0x62])!)
+        #expect(
+            String(describing: Wire.error(.reloadTimelines, payload: [5, 0x61, 0x62])!)
                 == "malformed reloadTimelines payload: kind: length 5 exceeds the 2 bytes left at byte 0 of 3")
     }
 }

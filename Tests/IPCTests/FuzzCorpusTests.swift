@@ -68,7 +68,7 @@ struct FuzzCorpusTests {
     func varintsOverIntMax() {
         var w = BinaryWriter()
         w.write("feed")
-        w.writeVarint(UInt64.max)   // task identifier
+        w.writeVarint(UInt64.max) // task identifier
         let frame = Wire.frame(.taskProgress, payload: w.bytes + [0, 0])
         var decoder = FrameDecoder()
         decoder.append(frame)

@@ -2,6 +2,7 @@ import Dispatch
 import SandglassIPC
 import Synchronization
 import Testing
+
 @testable import WidgetKit
 
 extension RuntimeTests {
@@ -32,11 +33,13 @@ extension RuntimeTests {
                 if case .attachSession(let payload) = message { return payload }
                 return nil
             }
-            #expect(attached == SessionConfigurationPayload(
-                identifier: identifier, sessionSendsLaunchEvents: true, isDiscretionary: true,
-                timeoutIntervalForRequest: 30, timeoutIntervalForResource: 604_800,
-                sharedContainerIdentifier: "group.com.example.tests"
-            ))
+            #expect(
+                attached
+                    == SessionConfigurationPayload(
+                        identifier: identifier, sessionSendsLaunchEvents: true, isDiscretionary: true,
+                        timeoutIntervalForRequest: 30, timeoutIntervalForResource: 604_800,
+                        sharedContainerIdentifier: "group.com.example.tests"
+                    ))
             try harness.host.send(.sessionAttached(identifier: identifier, tasks: []))
 
             var request = URLRequest(url: URL(string: "http://127.0.0.1:8080/bytes/65536")!)
@@ -186,10 +189,11 @@ extension RuntimeTests {
             let body = try downloadedFile("hello world")
             defer { try? FileManager.default.removeItem(atPath: body) }
             let path = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier, container: harness.welcome.containerPath)
-            try harness.host.send(.downloadFinished(
-                session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 1), file: "CFNetworkDownload_70.tmp",
-                okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
-            ), passingFileAt: body)
+            try harness.host.send(
+                .downloadFinished(
+                    session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 1), file: "CFNetworkDownload_70.tmp",
+                    okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
+                ), passingFileAt: body)
             try harness.host.expect("eventHandled 70") { message -> Void? in
                 if case .eventHandled(identifier, 70, _) = message { return () }
                 return nil
@@ -197,29 +201,33 @@ extension RuntimeTests {
             // The delegate read the file during the call; it is gone now that the call returned.
             #expect(!FileManager.default.fileExists(atPath: path))
 
-            try harness.host.send(.taskCompleted(
-                session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 1), error: nil,
-                okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
-            ))
+            try harness.host.send(
+                .taskCompleted(
+                    session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 1), error: nil,
+                    okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
+                ))
             try harness.host.expect("eventHandled 71") { message -> Void? in
                 if case .eventHandled(identifier, 71, _) = message { return () }
                 return nil
             }
 
             // Duplicates of handled events: no delegate call, still acknowledged, the file removed.
-            let duplicatePath = materialisedDownload("CFNetworkDownload_70.tmp", session: identifier, container: harness.welcome.containerPath)
-            try harness.host.send(.downloadFinished(
-                session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 2), file: "CFNetworkDownload_70.tmp",
-                okResponse(url, length: 11)
-            ), passingFileAt: body)
+            let duplicatePath = materialisedDownload(
+                "CFNetworkDownload_70.tmp", session: identifier, container: harness.welcome.containerPath)
+            try harness.host.send(
+                .downloadFinished(
+                    session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 2), file: "CFNetworkDownload_70.tmp",
+                    okResponse(url, length: 11)
+                ), passingFileAt: body)
             try harness.host.expect("eventHandled 70 again") { message -> Void? in
                 if case .eventHandled(identifier, 70, _) = message { return () }
                 return nil
             }
             #expect(!FileManager.default.fileExists(atPath: duplicatePath))
-            try harness.host.send(.taskCompleted(
-                session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 2), error: nil, okResponse(url)
-            ))
+            try harness.host.send(
+                .taskCompleted(
+                    session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 2), error: nil, okResponse(url)
+                ))
             try harness.host.expect("eventHandled 71 again") { message -> Void? in
                 if case .eventHandled(identifier, 71, _) = message { return () }
                 return nil
@@ -237,13 +245,14 @@ extension RuntimeTests {
             completion()
             try harness.host.expectNothingMore()
 
-            #expect(try delegate.waitForCalls(5) == [
-                .didWriteData(task: 5, written: 4, total: 4, expected: 11),
-                .didWriteData(task: 5, written: 7, total: 11, expected: 11),
-                .didFinishDownloading(task: 5, contents: "hello world", path: path),
-                .didComplete(task: 5, errorCode: nil, statusCode: 200),
-                .didFinishEvents,
-            ])
+            #expect(
+                try delegate.waitForCalls(5) == [
+                    .didWriteData(task: 5, written: 4, total: 4, expected: 11),
+                    .didWriteData(task: 5, written: 7, total: 11, expected: 11),
+                    .didFinishDownloading(task: 5, contents: "hello world", path: path),
+                    .didComplete(task: 5, errorCode: nil, statusCode: 200),
+                    .didFinishEvents
+                ])
             #expect(delegate.misplacedCalls.isEmpty)
             let session = try #require(sessions.withLock { $0[identifier] })
             let task = try #require(session.state.withLock { $0.byIdentifier[5] })
@@ -269,10 +278,11 @@ extension RuntimeTests {
             }
             let task = session.downloadTask(with: URL(string: "http://127.0.0.1:8080/reset")!)
             try await harness.answerResume(of: task, with: 9)
-            try harness.host.send(.taskCompleted(
-                session: identifier, taskIdentifier: 9, EventStamp(eventID: 90, attempt: 1),
-                error: TaskErrorPayload(code: -1005, message: "The network connection was lost."), nil
-            ))
+            try harness.host.send(
+                .taskCompleted(
+                    session: identifier, taskIdentifier: 9, EventStamp(eventID: 90, attempt: 1),
+                    error: TaskErrorPayload(code: -1005, message: "The network connection was lost."), nil
+                ))
             try harness.host.expect("eventHandled 90") { message -> Void? in
                 if case .eventHandled(identifier, 90, _) = message { return () }
                 return nil
@@ -357,10 +367,11 @@ extension RuntimeTests {
                 if case .attachSession = message { return () }
                 return nil
             }
-            try harness.host.send(.sessionInvalidated(
-                identifier: identifier,
-                error: TaskErrorPayload(code: -996, message: "another process holds background session '\(identifier)'")
-            ))
+            try harness.host.send(
+                .sessionInvalidated(
+                    identifier: identifier,
+                    error: TaskErrorPayload(code: -996, message: "another process holds background session '\(identifier)'")
+                ))
             #expect(try delegate.waitForCalls(1) == [.didBecomeInvalid(errorCode: -996)])
             #expect(session.delegate == nil)
 
@@ -400,10 +411,11 @@ extension RuntimeTests {
                 if case .invalidateSession(identifier, cancelTasks: true) = message { return () }
                 return nil
             }
-            #expect(try delegate.waitForCalls(2) == [
-                .didComplete(task: 12, errorCode: -999, statusCode: nil),
-                .didBecomeInvalid(errorCode: nil),
-            ])
+            #expect(
+                try delegate.waitForCalls(2) == [
+                    .didComplete(task: 12, errorCode: -999, statusCode: nil),
+                    .didBecomeInvalid(errorCode: nil)
+                ])
             _ = harness.finish()
         }
 
@@ -414,9 +426,10 @@ extension RuntimeTests {
                 _ = session.dataTask(with: URL(string: "http://127.0.0.1:8080/")!) { _, _, _ in }
             }
             let standardError = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
-            #expect(standardError.contains(
-                "Completion handler blocks are not supported in background sessions. Use a delegate instead."
-            ))
+            #expect(
+                standardError.contains(
+                    "Completion handler blocks are not supported in background sessions. Use a delegate instead."
+                ))
         }
     }
 }

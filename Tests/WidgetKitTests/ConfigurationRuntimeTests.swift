@@ -1,9 +1,10 @@
-import SwiftUI
 import AppIntents
 import Foundation
 import Intents
 import SandglassIPC
+import SwiftUI
 import Testing
+
 @testable import WidgetKit
 
 // Configurable widgets served in-process: a SiriKit custom intent and two app intents (one
@@ -53,9 +54,12 @@ struct FavoriteIntent: WidgetConfigurationIntent {
 
 struct FavoriteProvider: AppIntentTimelineProvider {
     func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
-    func snapshot(for configuration: FavoriteIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: configuration.favoriteEmoji) }
+    func snapshot(for configuration: FavoriteIntent, in context: Context) async -> TeamEntry {
+        TeamEntry(date: referenceDate, team: configuration.favoriteEmoji)
+    }
     func timeline(for configuration: FavoriteIntent, in context: Context) async -> Timeline<TeamEntry> {
-        Timeline(entries: [TeamEntry(date: referenceDate, team: "\(configuration.favoriteEmoji) × \(configuration.count ?? 0)")], policy: .never)
+        Timeline(
+            entries: [TeamEntry(date: referenceDate, team: "\(configuration.favoriteEmoji) × \(configuration.count ?? 0)")], policy: .never)
     }
 }
 
@@ -67,7 +71,9 @@ struct FavoriteWidget: Widget {
 
 struct ColorProvider: AppIntentTimelineProvider {
     func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
-    func snapshot(for configuration: ColorIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: configuration.color) }
+    func snapshot(for configuration: ColorIntent, in context: Context) async -> TeamEntry {
+        TeamEntry(date: referenceDate, team: configuration.color)
+    }
     func timeline(for configuration: ColorIntent, in context: Context) async -> Timeline<TeamEntry> {
         Timeline(entries: [TeamEntry(date: referenceDate, team: configuration.color)], policy: .never)
     }
@@ -75,7 +81,9 @@ struct ColorProvider: AppIntentTimelineProvider {
 
 struct SizeProvider: AppIntentTimelineProvider {
     func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
-    func snapshot(for configuration: SizeIntent, in context: Context) async -> TeamEntry { TeamEntry(date: referenceDate, team: "\(configuration.size)") }
+    func snapshot(for configuration: SizeIntent, in context: Context) async -> TeamEntry {
+        TeamEntry(date: referenceDate, team: "\(configuration.size)")
+    }
     func timeline(for configuration: SizeIntent, in context: Context) async -> Timeline<TeamEntry> {
         Timeline(entries: [TeamEntry(date: referenceDate, team: "size \(configuration.size)")], policy: .never)
     }
@@ -116,7 +124,8 @@ extension RuntimeTests {
             let id = harness.makeID()
             let activation = RuntimeHarness.activation(kind, family: "systemSmall")
             if let json {
-                try harness.host.send(.widgetConfiguration(id, WidgetConfigurationPayload(kind: kind, family: "systemSmall", intent: Array(json.utf8))))
+                try harness.host.send(
+                    .widgetConfiguration(id, WidgetConfigurationPayload(kind: kind, family: "systemSmall", intent: Array(json.utf8))))
             }
             try harness.host.send(.timelineRequest(id, activation))
             guard case .timelineReply(let replyID, let timeline) = try harness.host.receive(), replyID == id else { return nil }
@@ -147,11 +156,14 @@ extension RuntimeTests {
                 Issue.record("no currentConfigurationsRequest")
                 return
             }
-            try harness.host.send(.currentConfigurations(id, [
-                WidgetConfigurationPayload(kind: "Team", family: "systemSmall", intent: Array(#"{"team": "lions"}"#.utf8)),
-                WidgetConfigurationPayload(kind: "Color", family: "systemMedium", intent: Array(#"{"color": "green"}"#.utf8)),
-                WidgetConfigurationPayload(kind: "Elsewhere", family: "systemLarge", intent: []),
-            ]))
+            try harness.host.send(
+                .currentConfigurations(
+                    id,
+                    [
+                        WidgetConfigurationPayload(kind: "Team", family: "systemSmall", intent: Array(#"{"team": "lions"}"#.utf8)),
+                        WidgetConfigurationPayload(kind: "Color", family: "systemMedium", intent: Array(#"{"color": "green"}"#.utf8)),
+                        WidgetConfigurationPayload(kind: "Elsewhere", family: "systemLarge", intent: [])
+                    ]))
             let widgets = try await task.value
             #expect(widgets.map(\.kind) == ["Team", "Color", "Elsewhere"])
             #expect(widgets.map(\.family) == [.systemSmall, .systemMedium, .systemLarge])

@@ -1,9 +1,11 @@
+import SandglassIPC
+import Testing
+
+@testable import WidgetKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SandglassIPC
-import Testing
-@testable import WidgetKit
 
 /// The built `DownloaderWidget` example (`make examples`, or `swift build` in `Examples/`).
 private let downloaderExecutable: String? = {
@@ -62,8 +64,11 @@ private final class ExtensionProcess {
             if case .hello(let hello) = message { return hello }
             return nil
         }
-        try host.send(.welcome(Welcome(version: .current, clockMode: .real, clockEpoch: Date().timeIntervalSince1970,
-                                       containerPath: container)))
+        try host.send(
+            .welcome(
+                Welcome(
+                    version: .current, clockMode: .real, clockEpoch: Date().timeIntervalSince1970,
+                    containerPath: container)))
         return hello
     }
 }
@@ -84,7 +89,7 @@ struct DownloaderExampleTests {
         let url = "http://127.0.0.1:9/bytes/100"
         let environment = [
             "SANDGLASS_IPC_FD": "3", "SANDGLASS_BUNDLE_IDENTIFIER": "com.example.downloader.widget",
-            "SANDGLASS_FIXTURE_URL": url, "HOME": container, "TMPDIR": container,
+            "SANDGLASS_FIXTURE_URL": url, "HOME": container, "TMPDIR": container
         ]
         let activation = ActivationContext(kind: "Downloader", family: "systemSmall", isPreview: false, displayWidth: 0, displayHeight: 0)
         let identifier = Self.identifier
@@ -151,17 +156,22 @@ struct DownloaderExampleTests {
         let body = container + "/download-1.body"
         try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: body))
         let path = materialisedDownload("CFNetworkDownload_1.tmp", session: identifier, container: container)
-        let response = HTTPResponsePayload(url: url, statusCode: 200, headers: [HeaderField("Content-Length", "100")],
-                                           expectedContentLength: 100)
-        try second.host.send(.downloadFinished(session: identifier, taskIdentifier: 1, EventStamp(eventID: 1, attempt: 1),
-                                               file: "CFNetworkDownload_1.tmp", response), passingFileAt: body)
+        let response = HTTPResponsePayload(
+            url: url, statusCode: 200, headers: [HeaderField("Content-Length", "100")],
+            expectedContentLength: 100)
+        try second.host.send(
+            .downloadFinished(
+                session: identifier, taskIdentifier: 1, EventStamp(eventID: 1, attempt: 1),
+                file: "CFNetworkDownload_1.tmp", response), passingFileAt: body)
         try second.host.expect("eventHandled 1") { message -> Void? in
             if case .eventHandled(identifier, 1, _) = message { return () }
             return nil
         }
         #expect(!FileManager.default.fileExists(atPath: path))
-        try second.host.send(.taskCompleted(session: identifier, taskIdentifier: 1, EventStamp(eventID: 2, attempt: 1),
-                                            error: nil, response))
+        try second.host.send(
+            .taskCompleted(
+                session: identifier, taskIdentifier: 1, EventStamp(eventID: 2, attempt: 1),
+                error: nil, response))
         try second.host.expect("eventHandled 2") { message -> Void? in
             if case .eventHandled(identifier, 2, _) = message { return () }
             return nil

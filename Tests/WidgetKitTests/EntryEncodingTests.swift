@@ -1,5 +1,6 @@
 import SandglassIPC
 import Testing
+
 @testable import WidgetKit
 
 @Suite("entry encoding")
@@ -17,8 +18,9 @@ struct EntryEncodingTests {
             for: Entry(date: referenceDate, zeta: 1, alpha: "a", link: "https://example.com/x"),
             text: "rendered"
         )
-        #expect(String(decoding: payload.json, as: UTF8.self)
-            == #"{"alpha":"a","date":"2025-06-15T15:06:40Z","link":"https://example.com/x","zeta":1}"#)
+        #expect(
+            String(decoding: payload.json, as: UTF8.self)
+                == #"{"alpha":"a","date":"2025-06-15T15:06:40Z","link":"https://example.com/x","zeta":1}"#)
         #expect(payload.date == referenceDate.timeIntervalSince1970)
         #expect(payload.relevance == RelevancePayload(score: 2.5, duration: 0))
         #expect(payload.text == "rendered")

@@ -1,5 +1,6 @@
-import Synchronization
 import SwiftUI
+import Synchronization
+
 @testable import WidgetKit
 
 /// A fixed instant so replies can be compared exactly.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WidgetKit
 
 /// The SDK merges an extension's changes to an app group's defaults into the group's suite key

@@ -1,5 +1,6 @@
 import SandglassIPC
 import Testing
+
 @testable import WidgetKit
 
 extension RuntimeTests {
@@ -14,9 +15,10 @@ extension RuntimeTests {
             #expect(hello.bundleIdentifier == RuntimeHarness.bundleIdentifier)
             #expect(hello.role == .widgetKit)
             #expect(hello.sessionIdentifiers.isEmpty)
-            #expect(hello.widgets.map(\.kind) == [
-                "Scores", "AfterPolicy", "NeverPolicy", "Twice", "Mirrored", "Emoji", "Broken", "Huge", "Reloading",
-            ])
+            #expect(
+                hello.widgets.map(\.kind) == [
+                    "Scores", "AfterPolicy", "NeverPolicy", "Twice", "Mirrored", "Emoji", "Broken", "Huge", "Reloading"
+                ])
 
             let scores = try #require(hello.widgets.first)
             #expect(scores.displayName == "Scores")
@@ -26,10 +28,11 @@ extension RuntimeTests {
             let allFamilies = WidgetFamily.allCases.map(\.rawValue)
             #expect(hello.widgets[1].displayName == "")
             #expect(hello.widgets[1].supportedFamilies == allFamilies)
-            #expect(allFamilies == [
-                "systemSmall", "systemMedium", "systemLarge", "systemExtraLarge",
-                "accessoryCircular", "accessoryRectangular", "accessoryInline",
-            ])
+            #expect(
+                allFamilies == [
+                    "systemSmall", "systemMedium", "systemLarge", "systemExtraLarge",
+                    "accessoryCircular", "accessoryRectangular", "accessoryInline"
+                ])
             // A user-defined configuration is followed through its body.
             #expect(hello.widgets[6].displayName == "Broken")
             #expect(harness.finish() == .hostGone("the host closed the IPC socket"))

@@ -1,8 +1,9 @@
+import SandglassIPC
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SandglassIPC
-import Testing
 
 /// A failure of the test's host side: a timeout, a closed socket, a failed syscall.
 struct HostEndError: Error, CustomStringConvertible {

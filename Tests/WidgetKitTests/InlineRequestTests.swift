@@ -2,6 +2,7 @@ import Dispatch
 import SandglassIPC
 import Synchronization
 import Testing
+
 @testable import WidgetKit
 
 extension RuntimeTests {
@@ -60,19 +61,21 @@ extension RuntimeTests {
             let fetch = Task { try await session.data(for: request) }
             let payload = try harness.answerCreateTask(with: 302)
             #expect(payload.request.method == "POST")
-            #expect(payload.request.headers == [
-                HeaderField("Accept", "application/json"), HeaderField("User-Agent", "Sandglass-Tests"),
-            ])
+            #expect(
+                payload.request.headers == [
+                    HeaderField("Accept", "application/json"), HeaderField("User-Agent", "Sandglass-Tests")
+                ])
             #expect(payload.request.body == Array(#"{"week":7}"#.utf8))
             #expect(payload.request.timeout == 5)
             try harness.host.expect("resumeTask") { message -> Void? in
                 if case .resumeTask("", 302) = message { return () }
                 return nil
             }
-            try harness.host.send(.taskCompleted(
-                session: "", taskIdentifier: 302, nil,
-                error: TaskErrorPayload(code: -1004, message: "Could not connect to the server."), nil
-            ))
+            try harness.host.send(
+                .taskCompleted(
+                    session: "", taskIdentifier: 302, nil,
+                    error: TaskErrorPayload(code: -1004, message: "Could not connect to the server."), nil
+                ))
             let error = try await #require(throws: URLError.self) { try await fetch.value }
             #expect(error.code == .cannotConnectToHost)
             #expect(error.localizedDescription == "Could not connect to the server.")
@@ -90,8 +93,10 @@ extension RuntimeTests {
             let task = session.dataTask(with: URL(string: url)!) { data, response, error in
                 let onQueue = OperationQueue.current === session.delegateQueue
                 outcome.withLock {
-                    $0 = (data.map { String(decoding: $0, as: UTF8.self) }, (response as? HTTPURLResponse)?.statusCode,
-                          error == nil && onQueue)
+                    $0 = (
+                        data.map { String(decoding: $0, as: UTF8.self) }, (response as? HTTPURLResponse)?.statusCode,
+                        error == nil && onQueue
+                    )
                 }
                 done.signal()
             }
@@ -122,11 +127,12 @@ extension RuntimeTests {
             try harness.host.send(.taskData(session: "", taskIdentifier: 304, Array("ab".utf8)))
             try harness.host.send(.taskData(session: "", taskIdentifier: 304, Array("cd".utf8)))
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 304, nil, error: nil, okResponse(url)))
-            #expect(try delegate.waitForCalls(3) == [
-                .didReceiveData(task: 304, text: "ab"),
-                .didReceiveData(task: 304, text: "cd"),
-                .didComplete(task: 304, errorCode: nil, statusCode: 200),
-            ])
+            #expect(
+                try delegate.waitForCalls(3) == [
+                    .didReceiveData(task: 304, text: "ab"),
+                    .didReceiveData(task: 304, text: "cd"),
+                    .didComplete(task: 304, errorCode: nil, statusCode: 200)
+                ])
             #expect(delegate.misplacedCalls.isEmpty)
             _ = harness.finish()
         }
@@ -146,8 +152,9 @@ extension RuntimeTests {
             let body = try downloadedFile("file body")
             defer { try? FileManager.default.removeItem(atPath: body) }
             let path = materialisedDownload("CFNetworkDownload_inline_1_305.tmp", session: "", container: harness.welcome.containerPath)
-            try harness.host.send(.downloadFinished(session: "", taskIdentifier: 305, nil, file: "CFNetworkDownload_inline_1_305.tmp", okResponse(url)),
-                                  passingFileAt: body)
+            try harness.host.send(
+                .downloadFinished(session: "", taskIdentifier: 305, nil, file: "CFNetworkDownload_inline_1_305.tmp", okResponse(url)),
+                passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 305, nil, error: nil, okResponse(url)))
             #expect(done.wait(timeout: .now() + 10) == .success)
             let (contents, location) = try #require(outcome.withLock { $0 })
@@ -171,8 +178,9 @@ extension RuntimeTests {
             let body = try downloadedFile("archive body")
             defer { try? FileManager.default.removeItem(atPath: body) }
             let path = materialisedDownload("CFNetworkDownload_inline_1_306.tmp", session: "", container: harness.welcome.containerPath)
-            try harness.host.send(.downloadFinished(session: "", taskIdentifier: 306, nil, file: "CFNetworkDownload_inline_1_306.tmp", okResponse(url)),
-                                  passingFileAt: body)
+            try harness.host.send(
+                .downloadFinished(session: "", taskIdentifier: 306, nil, file: "CFNetworkDownload_inline_1_306.tmp", okResponse(url)),
+                passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 306, nil, error: nil, okResponse(url)))
             let (location, response) = try await fetch.value
             #expect(location.path == path)
@@ -196,9 +204,10 @@ extension RuntimeTests {
                 if case .cancelTask("", 307) = message { return () }
                 return nil
             }
-            try harness.host.send(.taskCompleted(
-                session: "", taskIdentifier: 307, nil, error: TaskErrorPayload(code: -999, message: "cancelled"), nil
-            ))
+            try harness.host.send(
+                .taskCompleted(
+                    session: "", taskIdentifier: 307, nil, error: TaskErrorPayload(code: -999, message: "cancelled"), nil
+                ))
             let error = try await #require(throws: URLError.self) { try await fetch.value }
             #expect(error.code == .cancelled)
             _ = harness.finish()

@@ -25,7 +25,9 @@ struct IntentParameterTests {
     @Test("every kind of parameter is set from JSON; those not named keep their defaults")
     func applied() throws {
         let intent = HeroIntent()
-        let problems = apply(#"{"hero": {"identifier": "spider", "displayString": "Spider"}, "count": 3, "size": 2, "tags": ["a", "b"], "since": "2026-01-02T03:04:05Z"}"#, to: intent)
+        let problems = apply(
+            #"{"hero": {"identifier": "spider", "displayString": "Spider"}, "count": 3, "size": 2, "tags": ["a", "b"], "since": "2026-01-02T03:04:05Z"}"#,
+            to: intent)
         #expect(problems.isEmpty)
         #expect(intent.hero?.identifier == "spider" && intent.hero?.displayString == "Spider")
         #expect(intent.count?.intValue == 3)

@@ -9,10 +9,11 @@ import Testing
 @MainActor
 struct LayoutTests {
     private func render<V: View>(_ view: V, width: CGFloat = 170, height: CGFloat = 170, margins: CGFloat = 16) -> ViewTree {
-        let request = WidgetRenderRequest(size: CGSize(width: width, height: height), cornerRadius: 22,
-                                          contentMargins: EdgeInsets(top: margins, leading: margins, bottom: margins, trailing: margins),
-                                          family: "systemSmall", showsContainerBackground: false,
-                                          date: Date(timeIntervalSince1970: 1_750_000_000), environment: EnvironmentValues())
+        let request = WidgetRenderRequest(
+            size: CGSize(width: width, height: height), cornerRadius: 22,
+            contentMargins: EdgeInsets(top: margins, leading: margins, bottom: margins, trailing: margins),
+            family: "systemSmall", showsContainerBackground: false,
+            date: Date(timeIntervalSince1970: 1_750_000_000), environment: EnvironmentValues())
         return WidgetRenderer.render(view, request).light
     }
 
@@ -22,7 +23,10 @@ struct LayoutTests {
 
     @Test("HStack with a Spacer: the texts at the leading and trailing margins, centred vertically in the widget")
     func spacerPushes() throws {
-        let tree = render(HStack { Text("A"); Spacer(); Text("B") })
+        let tree = render(
+            HStack {
+                Text("A"); Spacer(); Text("B")
+            })
         let a = try #require(node(tree, text: "A")), b = try #require(node(tree, text: "B"))
         #expect(a.x == 16)
         #expect(abs(b.x + b.width - 154) < 0.01)
@@ -31,7 +35,10 @@ struct LayoutTests {
 
     @Test("VStack: children 8 points apart by default; alignment leading")
     func vstackSpacing() throws {
-        let tree = render(VStack(alignment: .leading) { Text("One"); Text("Two, longer") })
+        let tree = render(
+            VStack(alignment: .leading) {
+                Text("One"); Text("Two, longer")
+            })
         let one = try #require(node(tree, text: "One")), two = try #require(node(tree, text: "Two, longer"))
         #expect(abs(two.y - (one.y + one.height + 8)) < 0.01)
         #expect(one.x == two.x)
@@ -63,23 +70,26 @@ struct LayoutTests {
 
     @Test("padding and a fixed frame: the frame's size, the text inset; ContainerRelativeShape is concentric with the widget")
     func paddingAndShapes() throws {
-        let tree = render(ZStack {
-            ContainerRelativeShape().fill(.blue)
-            Text("x").padding(10).frame(width: 100, height: 60, alignment: .topLeading)
-        }, margins: 8)
+        let tree = render(
+            ZStack {
+                ContainerRelativeShape().fill(.blue)
+                Text("x").padding(10).frame(width: 100, height: 60, alignment: .topLeading)
+            }, margins: 8)
         let shape = try #require(tree.nodes.first { $0.kind == .shape })
         #expect(shape.shape == .roundedRectangle(radius: 14), "22 less the 8-point margin")
         let text = try #require(node(tree, text: "x"))
-        #expect(text.x == 35 + 10 && text.y == 55 + 10, "the 100 × 60 frame centred in the widget, the text padded at its top leading corner")
+        #expect(
+            text.x == 35 + 10 && text.y == 55 + 10, "the 100 × 60 frame centred in the widget, the text padded at its top leading corner")
     }
 
     @Test("Gauge and ProgressView: a bar filled to the value; an inline symbol and a formatted number in a Text")
     func controls() throws {
-        let tree = render(VStack {
-            Gauge(value: 0.25) { Text("Fuel") }
-            ProgressView(value: 3, total: 4)
-            Text("\(Image(systemName: "star.fill")) \(4.5, specifier: "%.1f")")
-        })
+        let tree = render(
+            VStack {
+                Gauge(value: 0.25) { Text("Fuel") }
+                ProgressView(value: 3, total: 4)
+                Text("\(Image(systemName: "star.fill")) \(4.5, specifier: "%.1f")")
+            })
         #expect(tree.nodes.contains { $0.kind == .gauge && $0.meter?.fraction == 0.25 })
         #expect(tree.nodes.contains { $0.kind == .progress && $0.meter?.fraction == 0.75 })
         let runs = tree.nodes.compactMap(\.text).flatMap { $0.lines.flatMap(\.runs) }

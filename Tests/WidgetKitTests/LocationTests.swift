@@ -3,6 +3,7 @@ import Dispatch
 import SandglassIPC
 import Synchronization
 import Testing
+
 @testable import WidgetKit
 
 /// Records what a `CLLocationManager` told its delegate, on the main thread.
@@ -63,7 +64,7 @@ extension RuntimeTests {
             let harness = try RuntimeHarness(widgets: [], installAsCurrent: true)
             try harness.handshake()
             try harness.host.send(.locationAuthorization(LocationAuthorizationPayload(status: status, widgetApproved: approved)))
-            try harness.host.expectNothingMore()   // the runtime has read it
+            try harness.host.expectNothingMore() // the runtime has read it
             return harness
         }
 
@@ -75,10 +76,12 @@ extension RuntimeTests {
             #expect(manager.isAuthorizedForWidgetUpdates)
             let delegate = RecordingLocationDelegate()
             manager.delegate = delegate
-            #expect(try delegate.next(2) == [.authorization(.authorizedWhenInUse, onMain: true), .legacyAuthorization(.authorizedWhenInUse)])
+            #expect(
+                try delegate.next(2) == [.authorization(.authorizedWhenInUse, onMain: true), .legacyAuthorization(.authorizedWhenInUse)])
 
             try harness.host.send(.locationAuthorization(LocationAuthorizationPayload(status: .authorizedWhenInUse, widgetApproved: false)))
-            #expect(try delegate.next(2) == [.authorization(.authorizedWhenInUse, onMain: true), .legacyAuthorization(.authorizedWhenInUse)])
+            #expect(
+                try delegate.next(2) == [.authorization(.authorizedWhenInUse, onMain: true), .legacyAuthorization(.authorizedWhenInUse)])
             #expect(!manager.isAuthorizedForWidgetUpdates, "When In Use, not extended to widgets")
 
             try harness.host.send(.locationAuthorization(LocationAuthorizationPayload(status: .denied, widgetApproved: false)))
@@ -155,10 +158,11 @@ extension RuntimeTests {
             }
             try harness.host.send(.locationUpdate([LocationPayload(latitude: 10, longitude: 20, timestamp: 0)]))
             try harness.host.send(.locationUpdate([LocationPayload(latitude: 11, longitude: 21, timestamp: 60)]))
-            #expect(try delegate.next(2) == [
-                .locations([CLLocationCoordinate2D(latitude: 10, longitude: 20)], onMain: true),
-                .locations([CLLocationCoordinate2D(latitude: 11, longitude: 21)], onMain: true),
-            ])
+            #expect(
+                try delegate.next(2) == [
+                    .locations([CLLocationCoordinate2D(latitude: 10, longitude: 20)], onMain: true),
+                    .locations([CLLocationCoordinate2D(latitude: 11, longitude: 21)], onMain: true)
+                ])
             manager.stopUpdatingLocation()
             _ = try harness.host.expect("locationRequest(.stop)") { message -> Void? in
                 if case .locationRequest(.stop) = message { return () }

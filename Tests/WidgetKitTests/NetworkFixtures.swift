@@ -2,6 +2,7 @@ import Dispatch
 import SandglassIPC
 import Synchronization
 import Testing
+
 @testable import WidgetKit
 
 // MARK: The host's side: frames other than log lines, and files the host hands over
@@ -104,10 +105,14 @@ final class RecordingDelegate: NSObject, URLSessionDownloadDelegate, URLSessionD
         signal.signal()
     }
 
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
-        record(.didWriteData(task: downloadTask.taskIdentifier, written: bytesWritten, total: totalBytesWritten,
-                             expected: totalBytesExpectedToWrite), session)
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        record(
+            .didWriteData(
+                task: downloadTask.taskIdentifier, written: bytesWritten, total: totalBytesWritten,
+                expected: totalBytesExpectedToWrite), session)
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetKit
 
 @Suite("URLRequest, URLResponse and configurations")
@@ -25,13 +26,14 @@ struct NetworkTypesTests {
 
     @Test("HTTPURLResponse: MIME type, charset, length and file name from the header fields")
     func response() throws {
-        let response = try #require(HTTPURLResponse(
-            url: URL(string: "https://example.com/files/report")!, statusCode: 404, httpVersion: "HTTP/1.1",
-            headerFields: [
-                "Content-Type": "Text/HTML; charset=\"ISO-8859-1\"", "Content-Length": "120",
-                "Content-Disposition": "attachment; filename=\"week 7.html\"",
-            ]
-        ))
+        let response = try #require(
+            HTTPURLResponse(
+                url: URL(string: "https://example.com/files/report")!, statusCode: 404, httpVersion: "HTTP/1.1",
+                headerFields: [
+                    "Content-Type": "Text/HTML; charset=\"ISO-8859-1\"", "Content-Length": "120",
+                    "Content-Disposition": "attachment; filename=\"week 7.html\""
+                ]
+            ))
         #expect(response.statusCode == 404)
         #expect(response.mimeType == "text/html")
         #expect(response.textEncodingName == "iso-8859-1")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import os
 import Testing
+
+@testable import os
 
 /// `OSLogMessage` interpolation and `os_log` format strings: privacy, masks, formats and
 /// alignment, as the event log shows them.

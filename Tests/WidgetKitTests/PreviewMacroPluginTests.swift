@@ -61,17 +61,22 @@ struct PluginRun {
 
 /// The request the compiler sends for `source`, a use of the SDK's macro.
 private func expansionRequest(_ source: String, typeName: String = "PreviewMacro", conditions: [String] = ["DEBUG"]) throws -> [UInt8] {
-    let configuration = String(decoding: try JSONSerialization.data(withJSONObject: ["customConditions": conditions, "compilerVersion": ["components": [6, 3]]]),
-                               as: UTF8.self)
-    return try PluginRun.frame(json: ["expandFreestandingMacro": [
-        "macro": ["moduleName": "SandglassPreviewMacros", "typeName": typeName, "name": "Preview"],
-        "macroRole": "declaration",
-        "discriminator": discriminator,
-        "syntax": ["kind": "declaration", "source": source,
-                   "location": ["fileID": "MyWidget/MyWidget.swift", "fileName": "/src/MyWidget.swift", "offset": 120, "line": 9, "column": 1]],
-        "lexicalContext": [],
-        "staticBuildConfiguration": configuration,
-    ] as [String: Any]])
+    let configuration = String(
+        decoding: try JSONSerialization.data(withJSONObject: ["customConditions": conditions, "compilerVersion": ["components": [6, 3]]]),
+        as: UTF8.self)
+    return try PluginRun.frame(json: [
+        "expandFreestandingMacro": [
+            "macro": ["moduleName": "SandglassPreviewMacros", "typeName": typeName, "name": "Preview"],
+            "macroRole": "declaration",
+            "discriminator": discriminator,
+            "syntax": [
+                "kind": "declaration", "source": source,
+                "location": ["fileID": "MyWidget/MyWidget.swift", "fileName": "/src/MyWidget.swift", "offset": 120, "line": 9, "column": 1]
+            ],
+            "lexicalContext": [],
+            "staticBuildConfiguration": configuration
+        ] as [String: Any]
+    ])
 }
 
 private let discriminator = "$s8MyWidget0012MyWidgetswift_tiAIefMX8_0_33_0123456789ABCDEF0123456789ABCDEFLl7PreviewfMf_"
@@ -82,7 +87,9 @@ private let goodbye = PluginRun.frame([])
 
 /// The `expandMacroResult` of a reply.
 private func expansion(_ reply: [String: Any]?) -> (source: String?, diagnostics: [[String: Any]])? {
-    guard let result = reply?["expandMacroResult"] as? [String: Any], let diagnostics = result["diagnostics"] as? [[String: Any]] else { return nil }
+    guard let result = reply?["expandMacroResult"] as? [String: Any], let diagnostics = result["diagnostics"] as? [[String: Any]] else {
+        return nil
+    }
     return (result["expandedSource"] as? String, diagnostics)
 }
 
@@ -107,14 +114,15 @@ struct PreviewMacroPluginTests {
         let version = ((run.replies[0]["getCapabilityResult"] as? [String: Any])?["capability"] as? [String: Any])?["protocolVersion"]
         #expect(version as? Int == 7)
         let expandedWidget = try #require(expansion(run.replies[1]))
-        #expect(expandedWidget.source == function + """
-            DeveloperToolsSupport.Preview(as: .systemSmall) {
-                MyWidget()
-            } timeline: {
-                SimpleEntry(date: .now, emoji: "😀")
-            }
-            }
-            """)
+        #expect(
+            expandedWidget.source == function + """
+                DeveloperToolsSupport.Preview(as: .systemSmall) {
+                    MyWidget()
+                } timeline: {
+                    SimpleEntry(date: .now, emoji: "😀")
+                }
+                }
+                """)
         #expect(expandedWidget.diagnostics.isEmpty)
         let expandedView = try #require(expansion(run.replies[2]))
         #expect(expandedView.source == function + "DeveloperToolsSupport.Preview(\"Dark\") { SomeView() }\n}")
@@ -130,7 +138,8 @@ struct PreviewMacroPluginTests {
 
     @Test("in a module built with -D SANDGLASS_SKIP_PREVIEWS a preview expands to nothing")
     func skipCondition() throws {
-        let run = try PluginRun.run(capability + expansionRequest("#Preview { Text(\"a\") }", conditions: ["DEBUG", "SANDGLASS_SKIP_PREVIEWS"]))
+        let run = try PluginRun.run(
+            capability + expansionRequest("#Preview { Text(\"a\") }", conditions: ["DEBUG", "SANDGLASS_SKIP_PREVIEWS"]))
         #expect(run.status == 0, "stderr: \(run.standardError)")
         #expect(try #require(expansion(run.replies.last)).source == "")
     }

@@ -61,11 +61,13 @@ struct PreviewedWidget: Widget {
 
 // Named, the labels written out, a loop in the timeline, and an availability attribute.
 @available(iOS 17.0, macOS 14.0, *)
-#Preview("Loop", as: .systemMedium, widget: { PreviewedWidget() }, timeline: {
-    for emoji in ["🥳", "🫠"] {
-        PreviewedEntry(date: .now, emoji: emoji)
-    }
-})
+#Preview(
+    "Loop", as: .systemMedium, widget: { PreviewedWidget() },
+    timeline: {
+        for emoji in ["🥳", "🫠"] {
+            PreviewedEntry(date: .now, emoji: emoji)
+        }
+    })
 
 #Preview(as: .accessoryRectangular) {
     PreviewedWidget()
@@ -157,8 +159,8 @@ struct PreviewedINProvider: IntentTimelineProvider {
 // A view preview given a widget's context, as some widget files write it.
 @available(iOS 17.0, *)
 #Preview {
-        PreviewedEntryView(entry: PreviewedEntry(date: Date(), emoji: "🙂"))
-            .previewContext(WidgetPreviewContext(family: .systemSmall))
+    PreviewedEntryView(entry: PreviewedEntry(date: Date(), emoji: "🙂"))
+        .previewContext(WidgetPreviewContext(family: .systemSmall))
 }
 
 /* A block comment, /* nested */, before the macro. */

@@ -1,9 +1,11 @@
+import SandglassIPC
+import Testing
+
+@testable import WidgetKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SandglassIPC
-import Testing
-@testable import WidgetKit
 
 /// Runs the process's runtime as `@main` does, but parks the test's task instead of calling
 /// `dispatchMain()` (which libdispatch refuses inside a main-queue block): the runtime's

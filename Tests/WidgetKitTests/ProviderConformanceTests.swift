@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WidgetKit
 
 // Compile-time proof, in Swift 6 language mode: providers spelled with `@escaping @Sendable`
@@ -11,11 +12,11 @@ struct MixedSpellingProvider: TimelineProvider {
         PolicyEntry(date: referenceDate)
     }
 
-    func getSnapshot(in context: Context, completion: @escaping @Sendable (PolicyEntry) -> ()) {
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (PolicyEntry) -> Void) {
         completion(PolicyEntry(date: referenceDate))
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> ()) {
+    func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void) {
         completion(Timeline(entries: [], policy: .never))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import SandglassIPC
-@testable import WidgetKit
 import Testing
+
+@testable import WidgetKit
 
 /// The SDK closes every descriptor the host sends that no `downloadFinished` takes, and the one a
 /// `downloadFinished` takes once its file is made.
@@ -44,8 +45,9 @@ struct ReceivedDescriptorTests {
         let path = try downloadedFile("orphan body")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let response = HTTPResponsePayload(url: "http://127.0.0.1/x", statusCode: 200, headers: [], expectedContentLength: 11)
-        try harness.host.send(.downloadFinished(session: "", taskIdentifier: 999, nil, file: "CFNetworkDownload_inline_1_999.tmp", response),
-                              passingFileAt: path)
+        try harness.host.send(
+            .downloadFinished(session: "", taskIdentifier: 999, nil, file: "CFNetworkDownload_inline_1_999.tmp", response),
+            passingFileAt: path)
         try harness.host.send(.ping(42))
         try harness.host.expect("pong 42") { message -> Void? in
             if case .pong(42) = message { return () }

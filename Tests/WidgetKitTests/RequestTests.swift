@@ -1,5 +1,6 @@
 import SandglassIPC
 import Testing
+
 @testable import WidgetKit
 
 extension RuntimeTests {
@@ -153,10 +154,13 @@ extension RuntimeTests {
                         replies.append(message)
                     }
                 }
-                #expect(logs == [LogRecord(
-                    level: .warning,
-                    message: "\(call) for kind 'Twice' called its completion a second time; the second call is ignored"
-                )])
+                #expect(
+                    logs == [
+                        LogRecord(
+                            level: .warning,
+                            message: "\(call) for kind 'Twice' called its completion a second time; the second call is ignored"
+                        )
+                    ])
                 #expect(replies.count == 1)
                 switch replies.first {
                 case .entryReply(let replyID, let entry)?:
@@ -189,7 +193,9 @@ extension RuntimeTests {
             #expect(report.message.hasPrefix("no widget of kind 'NoSuchWidget'; this extension has 'Scores', 'AfterPolicy'"))
 
             let (familyID, familyReply) = try harness.placeholder(RuntimeHarness.activation("Scores", family: "systemHuge"))
-            #expect(familyReply == .error(ErrorReport(requestID: familyID, code: .unsupportedRequest, message: "unknown widget family 'systemHuge'")))
+            #expect(
+                familyReply
+                    == .error(ErrorReport(requestID: familyID, code: .unsupportedRequest, message: "unknown widget family 'systemHuge'")))
             _ = harness.finish()
         }
 

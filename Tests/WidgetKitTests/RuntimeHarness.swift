@@ -1,8 +1,9 @@
-import Foundation
 import Dispatch
+import Foundation
 import SandglassIPC
 import Synchronization
 import Testing
+
 @testable import WidgetKit
 
 /// Records how a runtime ended, and lets a test wait for it with a deadline.
@@ -40,7 +41,8 @@ final class RuntimeHarness {
         version: .current,
         clockMode: .real,
         clockEpoch: 1_700_000_000,
-        containerPath: FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-harness-\(UUID().uuidString.prefix(8))").path
+        containerPath: FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-harness-\(UUID().uuidString.prefix(8))")
+            .path
     )
 
     /// A harness serving `widgets`; installed as the process's runtime for `WidgetCenter` when asked.

@@ -1,5 +1,6 @@
 import SandglassIPC
 import Testing
+
 @testable import WidgetKit
 
 /// Every test that runs a runtime over a socketpair. Serialized: the tests block a thread while

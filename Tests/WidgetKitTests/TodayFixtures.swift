@@ -2,6 +2,7 @@ import Dispatch
 import NotificationCenter
 import SandglassIPC
 import Synchronization
+
 @_spi(SandglassRuntime) @testable import WidgetKit
 
 /// What the test principal classes saw.

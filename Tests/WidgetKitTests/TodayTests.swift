@@ -1,6 +1,7 @@
 import NotificationCenter
 import SandglassIPC
 import Testing
+
 @testable import WidgetKit
 
 extension RuntimeTests {
@@ -131,7 +132,8 @@ extension RuntimeTests {
         @Test("Module.ClassName is found with NSClassFromString and made with its required init()")
         func found() async {
             let made = await MainActor.run { () -> String? in
-                guard case .success(let (controller, name)) = TodayExtensionMain.makePrincipal(named: "WidgetKitTests.NewDataController") else { return nil }
+                guard case .success(let (controller, name)) = TodayExtensionMain.makePrincipal(named: "WidgetKitTests.NewDataController")
+                else { return nil }
                 return "\(type(of: controller)) \(name)"
             }
             #expect(made == "NewDataController WidgetKitTests.NewDataController")

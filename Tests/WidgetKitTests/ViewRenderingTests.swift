@@ -1,5 +1,6 @@
 import SandglassIPC
 import Testing
+
 @testable import WidgetKit
 
 extension RuntimeTests {
@@ -33,12 +34,17 @@ extension RuntimeTests {
                 #expect(entry.text == "Waiting for Ada\nNext turn in\n\(["1:00:00", "45:00", "30:00"][index])")
                 let timer = try #require(runs(tree).first { $0.dynamic != nil })
                 #expect(timer.dynamic?.style == .timer)
-                #expect(timer.dynamic?.text(at: entry.date + 60) == ["59:00", "44:00", "29:00"][index], "the host resolves it again when it draws")
+                #expect(
+                    timer.dynamic?.text(at: entry.date + 60) == ["59:00", "44:00", "29:00"][index],
+                    "the host resolves it again when it draws")
                 #expect(runs(tree).first { $0.text == "Waiting for Ada" }?.weight == 600, "headline is semibold")
                 for node in tree.nodes where node.kind == .text {
-                    #expect(node.x >= 16 && node.y >= 16 && node.x + node.width <= 154 && node.y + node.height <= 154, "inside the content margins: \(node)")
+                    #expect(
+                        node.x >= 16 && node.y >= 16 && node.x + node.width <= 154 && node.y + node.height <= 154,
+                        "inside the content margins: \(node)")
                 }
-                #expect(tree.nodes.contains { $0.flags.contains(.containerBackground) }, "containerBackground(for: .widget) is drawn behind")
+                #expect(
+                    tree.nodes.contains { $0.flags.contains(.containerBackground) }, "containerBackground(for: .widget) is drawn behind")
                 #expect(tree.notes.isEmpty)
             }
         }
@@ -54,7 +60,9 @@ extension RuntimeTests {
 
             let inline = try #require(try await timeline("com.mygame.game-status", family: "accessoryInline").entries.first?.view)
             #expect(inline.light.plainText == "Next turn 1 hr")
-            #expect(!inline.light.nodes.contains { $0.flags.contains(.containerBackground) }, "the Lock Screen removes the container background")
+            #expect(
+                !inline.light.nodes.contains { $0.flags.contains(.containerBackground) }, "the Lock Screen removes the container background"
+            )
         }
 
         @Test("the placeholder is rendered redacted")

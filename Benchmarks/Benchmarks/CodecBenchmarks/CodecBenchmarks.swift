@@ -3,16 +3,19 @@ import SandglassIPC
 
 /// The messages of a refresh as the host and the SDK exchange them.
 enum Samples {
-    static let context = ActivationContext(kind: "Leaderboard", family: "systemSmall", isPreview: false,
-                                           displayWidth: 170, displayHeight: 170)
+    static let context = ActivationContext(
+        kind: "Leaderboard", family: "systemSmall", isPreview: false,
+        displayWidth: 170, displayHeight: 170)
     static let request = Message.timelineRequest(RequestID(42), context)
 
     /// Six entries of about 120 bytes of JSON each, with their text, `.atEnd`: a Leaderboard reply.
     static let reply: Message = {
         let entries = (0..<6).map { i in
-            EntryPayload(date: 1_790_000_000 + Double(i) * 600,
-                         json: Array("{\"date\":\(1_790_000_000 + i * 600),\"leader\":\"Team \(i)\",\"points\":\(40 + i),\"games\":[1,2,3,4,5]}".utf8),
-                         text: "Team \(i) leads with \(40 + i) points")
+            EntryPayload(
+                date: 1_790_000_000 + Double(i) * 600,
+                json: Array(
+                    "{\"date\":\(1_790_000_000 + i * 600),\"leader\":\"Team \(i)\",\"points\":\(40 + i),\"games\":[1,2,3,4,5]}".utf8),
+                text: "Team \(i) leads with \(40 + i) points")
         }
         return .timelineReply(RequestID(42), TimelinePayload(entries: entries, policy: .atEnd))
     }()
@@ -21,8 +24,9 @@ enum Samples {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
-                                           maxDuration: .seconds(2), maxIterations: 1_000_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        maxDuration: .seconds(2), maxIterations: 1_000_000)
 
     for (name, message) in [("timeline request", Samples.request), ("timeline reply (6 entries)", Samples.reply), ("ping", Samples.ping)] {
         Benchmark("encode \(name)") { benchmark in

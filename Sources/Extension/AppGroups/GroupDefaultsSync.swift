@@ -15,8 +15,9 @@ import Synchronization
 /// brought in and `UserDefaults` reloads it. A provider reads what the app wrote before the
 /// activation began; what it writes reaches the app when its completion is called.
 final class GroupDefaultsSync: Sendable {
-    static let shared = GroupDefaultsSync(groups: AppGroupContainers.declared,
-                                          preferences: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"])
+    static let shared = GroupDefaultsSync(
+        groups: AppGroupContainers.declared,
+        preferences: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"])
 
     private let groups: [String: String]
     private let preferences: String?
@@ -54,13 +55,14 @@ final class GroupDefaultsSync: Sendable {
         // only what it changed since counts as its changes.
         let recorded: Data?? = synchronised.withLock { $0[group] }
         let base = recorded ?? Self.contents(own + "/" + file)
-        _ = defaults?.synchronize()   // the extension's pending writes, into its own file
+        _ = defaults?.synchronize() // the extension's pending writes, into its own file
         let mine = Self.contents(own + "/" + file)
         var latest: Data?
         if mine != base {
             latest = try Self.withLock(on: shared) {
-                let merged = Self.merge(base: Self.dictionary(base), mine: Self.dictionary(mine),
-                                        into: Self.dictionary(Self.contents(shared + "/" + file)))
+                let merged = Self.merge(
+                    base: Self.dictionary(base), mine: Self.dictionary(mine),
+                    into: Self.dictionary(Self.contents(shared + "/" + file)))
                 let data = try PropertyListSerialization.data(fromPropertyList: merged, format: .binary, options: 0)
                 try Self.replace(shared + "/" + file, with: data, mode: 0o660)
                 return data
@@ -79,7 +81,7 @@ final class GroupDefaultsSync: Sendable {
             _ = unlink(own + "/" + file)
         }
         synchronised.withLock { $0[group] = .some(latest) }
-        _ = defaults?.synchronize()   // nothing pending: drops the cache, the next read is the file's
+        _ = defaults?.synchronize() // nothing pending: drops the cache, the next read is the file's
     }
 
     /// `into` with every key whose value differs between `base` and `mine` set as in `mine`

@@ -1,3 +1,5 @@
+import SwiftUI
+
 /// The description of a widget: its kind, provider, names and families.
 ///
 /// The configurations to use are ``StaticConfiguration`` and ``AppIntentConfiguration``,
@@ -13,8 +15,6 @@ public protocol WidgetConfiguration {
     /// for use by extensions.
     var _widgetDescriptors: _WidgetDescriptors? { get }
 }
-
-import SwiftUI
 
 /// `Never` is the body of the primitive configurations (its `body` is SwiftUI's).
 extension Never: WidgetConfiguration {}

@@ -22,7 +22,8 @@ enum ConfiguredIntent {
     /// with its `@INParameter`s set.
     static func makeAppIntent<Intent: WidgetConfigurationIntent>(_ type: Intent.Type, configuration json: [UInt8], kind: String) -> Intent {
         if !json.isEmpty, let decodable = Intent.self as? any Decodable.Type,
-           let decoded = try? JSONDecoder().decode(decodable, from: Data(json)) as? Intent {
+            let decoded = try? JSONDecoder().decode(decodable, from: Data(json)) as? Intent
+        {
             return decoded
         }
         return make({ Intent() }, configuration: json, kind: kind)

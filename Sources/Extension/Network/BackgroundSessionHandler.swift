@@ -37,8 +37,10 @@ struct BackgroundSessionHandler: Sendable {
             let gate = CompletionGate()
             handler.run(identifier) {
                 guard gate.claim() else {
-                    runtime.log(.warning, "the completion handler for background session '\(identifier)' "
-                        + "was called a second time; the second call is ignored")
+                    runtime.log(
+                        .warning,
+                        "the completion handler for background session '\(identifier)' "
+                            + "was called a second time; the second call is ignored")
                     return
                 }
                 runtime.send(.eventsFinished(identifier: identifier))

@@ -19,15 +19,17 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
         let fields = (headerFields ?? [:]).sorted { $0.key < $1.key }.map { HTTPHeaderFields.Field(name: $0.key, value: $0.value) }
         self.statusCode = statusCode
         self.headers = HTTPHeaderFields(fields)
-        super.init(url: url, mimeType: Self.mimeType(headers), expectedLength: Self.contentLength(headers),
-                   textEncodingName: Self.charset(headers))
+        super.init(
+            url: url, mimeType: Self.mimeType(headers), expectedLength: Self.contentLength(headers),
+            textEncodingName: Self.charset(headers))
     }
 
     init(url: URL?, statusCode: Int, fields: [HTTPHeaderFields.Field], expectedContentLength: Int64) {
         self.statusCode = statusCode
         self.headers = HTTPHeaderFields(fields)
-        super.init(url: url, mimeType: Self.mimeType(headers), expectedLength: expectedContentLength,
-                   textEncodingName: Self.charset(headers))
+        super.init(
+            url: url, mimeType: Self.mimeType(headers), expectedLength: expectedContentLength,
+            textEncodingName: Self.charset(headers))
     }
 
     /// Every header field, keyed by name as the server spelled it.
@@ -47,7 +49,8 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
     /// The file name from `Content-Disposition`, else the URL's last path component.
     open override var suggestedFilename: String? {
         if let disposition = headers.value(for: "Content-Disposition"),
-           let name = Self.parameter("filename", in: disposition), !name.isEmpty {
+            let name = Self.parameter("filename", in: disposition), !name.isEmpty
+        {
             return name
         }
         return super.suggestedFilename
@@ -79,7 +82,7 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
         415: "unsupported media type", 416: "requested range not satisfiable", 417: "expectation failed",
         429: "too many requests",
         500: "internal server error", 501: "unimplemented", 502: "bad gateway", 503: "service unavailable",
-        504: "gateway timed out", 505: "unsupported version",
+        504: "gateway timed out", 505: "unsupported version"
     ]
 
     private static func mimeType(_ headers: HTTPHeaderFields) -> String? {
@@ -101,7 +104,7 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
         for part in field.split(separator: ";").dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2,
-                  pair[0].trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(name) == .orderedSame
+                pair[0].trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(name) == .orderedSame
             else { continue }
             var value = pair[1].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {

@@ -11,7 +11,8 @@ extension URLRequest {
         for field in configuration.additionalHeaderFields where fields.value(for: field.name) == nil {
             fields.set(field.value, for: field.name)
         }
-        let timeout = timeoutInterval == URLRequest.defaultTimeoutInterval
+        let timeout =
+            timeoutInterval == URLRequest.defaultTimeoutInterval
             ? configuration.timeoutIntervalForRequest
             : timeoutInterval
         return HTTPRequestPayload(

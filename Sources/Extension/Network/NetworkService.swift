@@ -52,22 +52,26 @@ final class NetworkService: RuntimeService {
             return true
         }
         guard isFirst else {
-            connection?.log(.warning, "a second URLSession with background identifier '\(identifier)' in one process "
-                + "(undefined on Apple platforms): its events go to the first")
+            connection?.log(
+                .warning,
+                "a second URLSession with background identifier '\(identifier)' in one process "
+                    + "(undefined on Apple platforms): its events go to the first")
             return
         }
         if session.delegate == nil {
             connection?.log(.warning, "background URLSession '\(identifier)' has no delegate: its events cannot be delivered")
         }
         let configuration = session.storedConfiguration
-        connection?.send(.attachSession(SessionConfigurationPayload(
-            identifier: identifier,
-            sessionSendsLaunchEvents: configuration.sessionSendsLaunchEvents,
-            isDiscretionary: configuration.isDiscretionary,
-            timeoutIntervalForRequest: configuration.timeoutIntervalForRequest,
-            timeoutIntervalForResource: configuration.timeoutIntervalForResource,
-            sharedContainerIdentifier: configuration.sharedContainerIdentifier
-        )))
+        connection?.send(
+            .attachSession(
+                SessionConfigurationPayload(
+                    identifier: identifier,
+                    sessionSendsLaunchEvents: configuration.sessionSendsLaunchEvents,
+                    isDiscretionary: configuration.isDiscretionary,
+                    timeoutIntervalForRequest: configuration.timeoutIntervalForRequest,
+                    timeoutIntervalForResource: configuration.timeoutIntervalForResource,
+                    sharedContainerIdentifier: configuration.sharedContainerIdentifier
+                )))
     }
 
     /// Frees the identifier of an invalidated session: a new session may take it.
@@ -125,7 +129,8 @@ final class NetworkService: RuntimeService {
             withSession(identifier, message, runtime) { $0.attached(tasks) }
         case .sessionInvalidated(let identifier, let error):
             withSession(identifier, message, runtime) { session in
-                let error = error?.error(failingURL: nil)
+                let error =
+                    error?.error(failingURL: nil)
                     ?? urlError(.backgroundSessionInUseByAnotherProcess, "another process holds background session '\(identifier)'")
                 session.invalidatedByHost(error)
             }
@@ -168,8 +173,10 @@ final class NetworkService: RuntimeService {
         _ body: (URLSession) -> Void
     ) {
         guard let session = session(identifier) else {
-            runtime.log(.warning, "the host sent \(message.type) for background session '\(identifier)', "
-                + "which this process has not created; dropped")
+            runtime.log(
+                .warning,
+                "the host sent \(message.type) for background session '\(identifier)', "
+                    + "which this process has not created; dropped")
             return
         }
         body(session)
@@ -189,8 +196,10 @@ final class NetworkService: RuntimeService {
     ) {
         if sessionIdentifier.isEmpty {
             guard let task = inlineTasks.withLock({ $0[taskIdentifier] }), let session = task.session else {
-                runtime.log(.debug, "the host sent \(message.type) for inline task \(taskIdentifier), "
-                    + "which has completed or is not this process's; dropped")
+                runtime.log(
+                    .debug,
+                    "the host sent \(message.type) for inline task \(taskIdentifier), "
+                        + "which has completed or is not this process's; dropped")
                 return
             }
             body(session, { task })

@@ -25,11 +25,12 @@ extension URLSession {
         let url = task.properties.withLock { $0.originalRequest?.url }
         let frameLength = Frame.encode(.createTask(RequestID(0), payload)).count - Frame.lengthSize
         guard frameLength <= Frame.defaultMaximumLength else {
-            return .failure(urlError(
-                .dataLengthExceedsMaximum,
-                "the request encodes to \(frameLength) bytes, over the host's \(Frame.defaultMaximumLength)-byte frame limit",
-                url: url
-            ))
+            return .failure(
+                urlError(
+                    .dataLengthExceedsMaximum,
+                    "the request encodes to \(frameLength) bytes, over the host's \(Frame.defaultMaximumLength)-byte frame limit",
+                    url: url
+                ))
         }
         let service = NetworkService.shared
         let isBackground = backgroundIdentifier != nil
@@ -50,11 +51,12 @@ extension URLSession {
         case .success(let other):
             return .failure(urlError(.badServerResponse, "the host answered createTask with \(other.type)", url: url))
         case .failure(.notUnderHost):
-            return .failure(urlError(
-                .notConnectedToInternet,
-                "not running under the Sandglass host, which performs every request",
-                url: url
-            ))
+            return .failure(
+                urlError(
+                    .notConnectedToInternet,
+                    "not running under the Sandglass host, which performs every request",
+                    url: url
+                ))
         case .failure(.refused(let reason)):
             return .failure(urlError(.unknown, "the host refused the task: \(reason)", url: url))
         case .failure(.timedOut(let seconds)):
@@ -78,10 +80,11 @@ extension URLSession {
     func task(identifier: Int, kind: TaskKind) -> URLSessionTask {
         state.withLock { state in
             if let task = state.byIdentifier[identifier] { return task }
-            let task: URLSessionTask = switch kind {
-            case .data: URLSessionDataTask(session: self, kind: .data, request: nil)
-            case .download: URLSessionDownloadTask(session: self, kind: .download, request: nil)
-            }
+            let task: URLSessionTask =
+                switch kind {
+                case .data: URLSessionDataTask(session: self, kind: .data, request: nil)
+                case .download: URLSessionDownloadTask(session: self, kind: .download, request: nil)
+                }
             task.properties.withLock { $0.identifier = identifier }
             state.byIdentifier[identifier] = task
             state.live[ObjectIdentifier(task)] = task
@@ -104,8 +107,12 @@ extension URLSession {
             queue.addOperations([BlockOperation {}], waitUntilFinished: true)
         }
         let delegate = delegate
-        withExtendedLifetime((delegate is any URLSessionDownloadDelegate, delegate is any URLSessionDataDelegate,
-                              delegate is any URLSessionTaskDelegate)) {}
+        withExtendedLifetime(
+            (
+                delegate is any URLSessionDownloadDelegate, delegate is any URLSessionDataDelegate,
+                delegate is any URLSessionTaskDelegate
+            )
+        ) {}
     }
 
     // MARK: Events (called on the reader thread; they only enqueue)
@@ -137,7 +144,8 @@ extension URLSession {
                 return written
             }
             guard let written, let downloadTask = task as? URLSessionDownloadTask,
-                  let delegate = delegate as? any URLSessionDownloadDelegate else { return }
+                let delegate = delegate as? any URLSessionDownloadDelegate
+            else { return }
             onDelegateQueue {
                 delegate.urlSession(
                     self, downloadTask: downloadTask, didWriteData: written,
@@ -172,7 +180,8 @@ extension URLSession {
                 return false
             }
             guard toDelegate, let dataTask = task as? URLSessionDataTask,
-                  let delegate = delegate as? any URLSessionDataDelegate else { return }
+                let delegate = delegate as? any URLSessionDataDelegate
+            else { return }
             let data = Data(bytes)
             onDelegateQueue { delegate.urlSession(self, dataTask: dataTask, didReceive: data) }
         }
@@ -207,7 +216,8 @@ extension URLSession {
             switch consumer {
             case .delegate?:
                 if let downloadTask = task as? URLSessionDownloadTask,
-                   let delegate = delegate as? any URLSessionDownloadDelegate {
+                    let delegate = delegate as? any URLSessionDownloadDelegate
+                {
                     let location = URL(fileURLWithPath: path)
                     onDelegateQueue {
                         call.mark()

@@ -272,11 +272,12 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
             let (payload, failure) = properties.withLock { properties in
                 (session.taskPayload(kind: kind, properties: properties), properties.failure)
             }
-            let result: Result<Int, any Error> = if let failure {
-                .failure(failure)
-            } else {
-                session.register(self, payload)
-            }
+            let result: Result<Int, any Error> =
+                if let failure {
+                    .failure(failure)
+                } else {
+                    session.register(self, payload)
+                }
             switch result {
             case .success(let identifier):
                 properties.withLock { $0.identifier = identifier }

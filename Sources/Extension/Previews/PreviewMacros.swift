@@ -16,26 +16,34 @@ import SwiftUI
 /// }
 /// ```
 @freestanding(declaration)
-public macro Preview<W: Widget>(_ name: String? = nil, as family: WidgetFamily, widget: @escaping () -> W,
-                                @PreviewTimelineBuilder timeline: @escaping @MainActor () async -> [any TimelineEntry]) =
+public macro Preview<W: Widget>(
+    _ name: String? = nil, as family: WidgetFamily, widget: @escaping () -> W,
+    @PreviewTimelineBuilder timeline: @escaping @MainActor () async -> [any TimelineEntry]
+) =
     #externalMacro(module: "SandglassPreviewMacros", type: "PreviewMacro")
 
 /// A preview of a widget with a static configuration, its entries from `timelineProvider`.
 @freestanding(declaration)
-public macro Preview<W: Widget, Provider: TimelineProvider>(_ name: String? = nil, as family: WidgetFamily, widget: @escaping () -> W,
-                                                            timelineProvider: @escaping () -> Provider) =
+public macro Preview<W: Widget, Provider: TimelineProvider>(
+    _ name: String? = nil, as family: WidgetFamily, widget: @escaping () -> W,
+    timelineProvider: @escaping () -> Provider
+) =
     #externalMacro(module: "SandglassPreviewMacros", type: "PreviewMacro")
 
 /// A preview of a widget with an app intent configuration, its entries from `timelineProvider`
 /// for `intent`.
 @freestanding(declaration)
-public macro Preview<W: Widget, Provider: AppIntentTimelineProvider>(_ name: String? = nil, as family: WidgetFamily, using intent: Provider.Intent,
-                                                                     widget: @escaping () -> W, timelineProvider: @escaping () -> Provider) =
+public macro Preview<W: Widget, Provider: AppIntentTimelineProvider>(
+    _ name: String? = nil, as family: WidgetFamily, using intent: Provider.Intent,
+    widget: @escaping () -> W, timelineProvider: @escaping () -> Provider
+) =
     #externalMacro(module: "SandglassPreviewMacros", type: "PreviewMacro")
 
 /// A preview of a widget with a SiriKit intent configuration, its entries from
 /// `timelineProvider` for `intent`.
 @freestanding(declaration)
-public macro Preview<W: Widget, Provider: IntentTimelineProvider>(_ name: String? = nil, as family: WidgetFamily, using intent: Provider.Intent,
-                                                                  widget: @escaping () -> W, timelineProvider: @escaping () -> Provider) =
+public macro Preview<W: Widget, Provider: IntentTimelineProvider>(
+    _ name: String? = nil, as family: WidgetFamily, using intent: Provider.Intent,
+    widget: @escaping () -> W, timelineProvider: @escaping () -> Provider
+) =
     #externalMacro(module: "SandglassPreviewMacros", type: "PreviewMacro")

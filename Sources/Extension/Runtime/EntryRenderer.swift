@@ -38,8 +38,9 @@ struct WidgetRenderContext: Sendable {
         environment.showsWidgetContainerBackground = !isAccessory
         environment.widgetContentMargins = family.isAccessory ? EdgeInsets() : family.contentMargins
         if isPlaceholder { environment.redactionReasons = .placeholder }
-        return WidgetRenderRequest(size: size, cornerRadius: family.cornerRadius(for: size), contentMargins: margins,
-                                   family: family.rawValue, showsContainerBackground: !isAccessory, date: date,
-                                   environment: environment)
+        return WidgetRenderRequest(
+            size: size, cornerRadius: family.cornerRadius(for: size), contentMargins: margins,
+            family: family.rawValue, showsContainerBackground: !isAccessory, date: date,
+            environment: environment)
     }
 }

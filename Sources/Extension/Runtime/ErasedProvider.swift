@@ -78,7 +78,9 @@ struct ErasedProvider: Sendable {
             box.provider.getSnapshot(for: make(context.intentConfiguration, context.kind), in: context) { entry in done(AnyEntry(entry)) }
         }
         timeline = { context, done in
-            box.provider.getTimeline(for: make(context.intentConfiguration, context.kind), in: context) { timeline in done(AnyTimeline(timeline)) }
+            box.provider.getTimeline(for: make(context.intentConfiguration, context.kind), in: context) { timeline in
+                done(AnyTimeline(timeline))
+            }
         }
         makeIntent = make
     }

@@ -1,9 +1,10 @@
+import SandglassIPC
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SandglassIPC
 
 /// The process entry point behind `@main` on a `Widget` or `WidgetBundle`.
 ///
@@ -42,8 +43,10 @@ enum ExtensionMain {
     /// The process's runtime on the descriptor `SANDGLASS_IPC_FD` names, installed for
     /// `WidgetCenter`, ending the process through ``finish(_:)``. Exits with status 64 when
     /// the variable is missing or names no open descriptor.
-    static func makeRuntime(widgets: [WidgetDescriptor], role: ExtensionRole = .widgetKit,
-                            environment: [String: String]) -> ExtensionRuntime {
+    static func makeRuntime(
+        widgets: [WidgetDescriptor], role: ExtensionRole = .widgetKit,
+        environment: [String: String]
+    ) -> ExtensionRuntime {
         guard let fdText = environment["SANDGLASS_IPC_FD"] else {
             Syscalls.writeStandardError(notUnderHost)
             Syscalls.exitProcess(64)

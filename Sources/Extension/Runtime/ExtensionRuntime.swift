@@ -183,8 +183,10 @@ final class ExtensionRuntime: Sendable {
     private func handle(_ message: Message, descriptors: inout [Int32]) {
         if case .downloadFinished(let session, let task, let stamp, let file, let response) = message {
             let descriptor = descriptors.isEmpty ? nil : descriptors.removeFirst()
-            return handle(.downloadFinished(session: session, taskIdentifier: task, stamp,
-                                            file: materialise(descriptor, name: file, session: session), response))
+            return handle(
+                .downloadFinished(
+                    session: session, taskIdentifier: task, stamp,
+                    file: materialise(descriptor, name: file, session: session), response))
         }
         handle(message)
     }
@@ -199,7 +201,8 @@ final class ExtensionRuntime: Sendable {
             Syscalls.closeDescriptor(descriptor)
             return ""
         }
-        switch ReceivedDownload.materialise(descriptor, name: name, in: ReceivedDownload.directory(session: session, container: container)) {
+        switch ReceivedDownload.materialise(descriptor, name: name, in: ReceivedDownload.directory(session: session, container: container))
+        {
         case .success(let path): return path
         case .failure(let error):
             log(.error, "a finished download could not be delivered: \(error)")
@@ -230,11 +233,13 @@ final class ExtensionRuntime: Sendable {
             guard isServing(message) else { return }
             // A Today extension's service takes it; a widget extension has none.
             if !RuntimeServices.dispatch(message, runtime: self) {
-                send(.error(ErrorReport(
-                    requestID: id,
-                    code: .unsupportedRequest,
-                    message: "performUpdate is a Today-extension request; this is a WidgetKit extension"
-                )))
+                send(
+                    .error(
+                        ErrorReport(
+                            requestID: id,
+                            code: .unsupportedRequest,
+                            message: "performUpdate is a Today-extension request; this is a WidgetKit extension"
+                        )))
             }
         case .locationAuthorization(let authorization):
             // Kept for location managers made later, then offered to those that exist.
@@ -258,22 +263,26 @@ final class ExtensionRuntime: Sendable {
             // not whether extension code is.
             send(.pong(n))
         case .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
-             .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
-             .locationUpdate, .locationFailure:
+            .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
+            .locationUpdate, .locationFailure:
             // Background sessions, tasks, location: the services that registered for them.
             guard isServing(message) else { return }
             if !RuntimeServices.dispatch(message, runtime: self) {
                 if let id = message.requestID {
-                    send(.error(ErrorReport(requestID: id, code: .unsupportedRequest,
-                                            message: "this extension has no handler for \(message.type)")))
+                    send(
+                        .error(
+                            ErrorReport(
+                                requestID: id, code: .unsupportedRequest,
+                                message: "this extension has no handler for \(message.type)")))
                 } else {
                     log(.warning, "the host sent \(message.type), which this extension does not handle")
                 }
             }
-        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .osLog, .pong, .diagnostic,
-             .currentConfigurationsRequest,
-             .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished, .createTask,
-             .resumeTask, .cancelTask, .getTasks, .locationRequest:
+        case .hello, .entryReply, .timelineReply, .updateResultReply, .reloadTimelines, .reloadAllTimelines, .log, .osLog, .pong,
+            .diagnostic,
+            .currentConfigurationsRequest,
+            .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished, .createTask,
+            .resumeTask, .cancelTask, .getTasks, .locationRequest:
             end(.protocolViolation("the host sent \(message.type), which only an extension sends"))
         }
     }
@@ -323,39 +332,47 @@ final class ExtensionRuntime: Sendable {
     // MARK: Serving
 
     private func serve(_ id: RequestID, _ activation: ActivationContext, _ kind: Activation) {
-        let request: Message = switch kind {
-        case .placeholder: .placeholderRequest(id, activation)
-        case .snapshot: .snapshotRequest(id, activation)
-        case .timeline: .timelineRequest(id, activation)
-        }
+        let request: Message =
+            switch kind {
+            case .placeholder: .placeholderRequest(id, activation)
+            case .snapshot: .snapshotRequest(id, activation)
+            case .timeline: .timelineRequest(id, activation)
+            }
         guard isServing(request) else { return }
         let configuration = pendingConfigurations.withLock { $0.removeValue(forKey: id) } ?? []
         requests.async { [self] in
             guard let widget = widgetsByKind[activation.kind] else {
                 let known = widgets.map { "'\($0.kind)'" }.joined(separator: ", ")
-                send(.error(ErrorReport(
-                    requestID: id,
-                    code: .unknownKind,
-                    message: "no widget of kind '\(activation.kind)'; this extension has \(known)"
-                )))
+                send(
+                    .error(
+                        ErrorReport(
+                            requestID: id,
+                            code: .unknownKind,
+                            message: "no widget of kind '\(activation.kind)'; this extension has \(known)"
+                        )))
                 return
             }
             guard let family = WidgetFamily(rawValue: activation.family) else {
-                send(.error(ErrorReport(
-                    requestID: id,
-                    code: .unsupportedRequest,
-                    message: "unknown widget family '\(activation.family)'"
-                )))
+                send(
+                    .error(
+                        ErrorReport(
+                            requestID: id,
+                            code: .unsupportedRequest,
+                            message: "unknown widget family '\(activation.family)'"
+                        )))
                 return
             }
-            let size = activation.displayWidth > 0 && activation.displayHeight > 0
+            let size =
+                activation.displayWidth > 0 && activation.displayHeight > 0
                 ? CGSize(width: activation.displayWidth, height: activation.displayHeight)
                 : family.displaySize
-            let context = TimelineProviderContext(family: family, isPreview: activation.isPreview, displaySize: size,
-                                                  kind: widget.kind, intentConfiguration: configuration)
-            let rendering = WidgetRenderContext(family: family, size: size, contentMarginsDisabled: widget.contentMarginsDisabled,
-                                                isPlaceholder: kind == .placeholder)
-            synchroniseAppGroups()   // what the app wrote to the group's defaults, before the provider reads it
+            let context = TimelineProviderContext(
+                family: family, isPreview: activation.isPreview, displaySize: size,
+                kind: widget.kind, intentConfiguration: configuration)
+            let rendering = WidgetRenderContext(
+                family: family, size: size, contentMarginsDisabled: widget.contentMarginsDisabled,
+                isPlaceholder: kind == .placeholder)
+            synchroniseAppGroups() // what the app wrote to the group's defaults, before the provider reads it
             switch kind {
             case .placeholder:
                 replyEntry(id, widget.provider.placeholder(context), widget, rendering)
@@ -386,7 +403,7 @@ final class ExtensionRuntime: Sendable {
     }
 
     private func replyEntry(_ id: RequestID, _ entry: AnyEntry, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
-        synchroniseAppGroups()   // what the provider wrote, to the app
+        synchroniseAppGroups() // what the provider wrote, to the app
         payloads(for: [entry], of: widget, rendering) { [self] result in
             switch result {
             case .success(let payloads):
@@ -399,11 +416,12 @@ final class ExtensionRuntime: Sendable {
 
     private func replyTimeline(_ id: RequestID, _ timeline: AnyTimeline, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
         synchroniseAppGroups()
-        let policy: ReloadPolicyPayload = switch timeline.policy.kind {
-        case .atEnd: .atEnd
-        case .after(let date): .after(date.timeIntervalSince1970)
-        case .never: .never
-        }
+        let policy: ReloadPolicyPayload =
+            switch timeline.policy.kind {
+            case .atEnd: .atEnd
+            case .after(let date): .after(date.timeIntervalSince1970)
+            case .never: .never
+            }
         payloads(for: timeline.entries, of: widget, rendering) { [self] result in
             switch result {
             case .success(let payloads):
@@ -426,11 +444,13 @@ final class ExtensionRuntime: Sendable {
         let frame = Frame.encode(reply)
         let length = frame.count - Frame.lengthSize
         guard length <= Frame.defaultMaximumLength else {
-            send(.error(ErrorReport(
-                requestID: id,
-                code: .providerFailed,
-                message: "the reply encodes to \(length) bytes, over the \(Frame.defaultMaximumLength)-byte frame limit"
-            )))
+            send(
+                .error(
+                    ErrorReport(
+                        requestID: id,
+                        code: .providerFailed,
+                        message: "the reply encodes to \(length) bytes, over the \(Frame.defaultMaximumLength)-byte frame limit"
+                    )))
             return
         }
         switch channel.write(frame) {

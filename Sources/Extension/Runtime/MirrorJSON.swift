@@ -89,7 +89,8 @@ enum MirrorJSON {
         case let integer as any BinaryInteger: return .number(String(describing: integer))
         case let number as Double: return number.isFinite ? .number(String(describing: number)) : .string(String(describing: number))
         case let number as Float: return number.isFinite ? .number(String(describing: number)) : .string(String(describing: number))
-        case let number as CGFloat: return number.isFinite ? .number(String(describing: Double(number))) : .string(String(describing: number))
+        case let number as CGFloat:
+            return number.isFinite ? .number(String(describing: Double(number))) : .string(String(describing: number))
         case let number as Decimal: return number.isNaN ? .string("NaN") : .number(String(describing: number))
         case let date as Date: return .string(date.formatted(.iso8601))
         case let url as URL: return .string(url.absoluteString)

@@ -109,7 +109,8 @@ enum Syscalls {
             var isSocket = true
             while offset < buffer.count {
                 let remaining = buffer.count - offset
-                let count = isSocket
+                let count =
+                    isSocket
                     ? send(fd, base + offset, remaining, Int32(MSG_NOSIGNAL))
                     : write(fd, base + offset, remaining)
                 if count >= 0 {

@@ -52,7 +52,10 @@ final class MainThreadDelivery: Sendable {
         }
         if let blocked, blocked > Self.thresholdNanoseconds {
             let ms = Double(blocked) / 1e6
-            report(.mainThreadBlocked, ms, "\(call) blocked the main thread for \(Int(ms.rounded())) ms before returning; do the work off the main thread and call the completion handler when it is done")
+            report(
+                .mainThreadBlocked, ms,
+                "\(call) blocked the main thread for \(Int(ms.rounded())) ms before returning; do the work off the main thread and call the completion handler when it is done"
+            )
         }
     }
 
@@ -61,16 +64,20 @@ final class MainThreadDelivery: Sendable {
         switch state.withLock({ $0 }) {
         case .queued(let at):
             let ms = Double(now - at) / 1e6
-            report(.mainThreadBusy, ms, "\(call) has not started after \(Int(ms.rounded())) ms: the main thread is busy with something else")
+            report(
+                .mainThreadBusy, ms, "\(call) has not started after \(Int(ms.rounded())) ms: the main thread is busy with something else")
         case .running(let since):
             let ms = Double(now - since) / 1e6
-            report(.mainThreadBlocking, ms, "\(call) has been running on the main thread for \(Int(ms.rounded())) ms and has not returned: it blocks the main thread")
+            report(
+                .mainThreadBlocking, ms,
+                "\(call) has been running on the main thread for \(Int(ms.rounded())) ms and has not returned: it blocks the main thread")
         case .returned:
             break
         }
     }
 
     private func report(_ code: DiagnosticCode, _ ms: Double, _ message: String) {
-        connection.send(.diagnostic(DiagnosticReport(code: code, requestID: request, milliseconds: (ms * 1000).rounded() / 1000, message: message)))
+        connection.send(
+            .diagnostic(DiagnosticReport(code: code, requestID: request, milliseconds: (ms * 1000).rounded() / 1000, message: message)))
     }
 }

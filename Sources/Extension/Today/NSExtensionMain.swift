@@ -65,8 +65,9 @@ enum TodayExtensionMain {
         guard let executable = Bundle.main.executableURL else { return nil }
         let info = executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("Info.plist")
         guard let data = try? Data(contentsOf: info),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-              let nsExtension = plist["NSExtension"] as? [String: Any] else { return nil }
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            let nsExtension = plist["NSExtension"] as? [String: Any]
+        else { return nil }
         return nsExtension["NSExtensionPrincipalClass"] as? String
     }
 
@@ -74,7 +75,11 @@ enum TodayExtensionMain {
     @MainActor
     static func makePrincipal(environment: [String: String]) -> Result<(UIViewController, String), PrincipalClassProblem> {
         guard let name = principalClassName(environment: environment) else {
-            return .failure(PrincipalClassProblem(description: "no principal class: Info.plist's NSExtension.NSExtensionPrincipalClass names the NCWidgetProviding view controller as Module.ClassName, e.g. MyWidget.TodayViewController"))
+            return .failure(
+                PrincipalClassProblem(
+                    description:
+                        "no principal class: Info.plist's NSExtension.NSExtensionPrincipalClass names the NCWidgetProviding view controller as Module.ClassName, e.g. MyWidget.TodayViewController"
+                ))
         }
         return makePrincipal(named: name)
     }
@@ -83,10 +88,18 @@ enum TodayExtensionMain {
     @MainActor
     static func makePrincipal(named name: String) -> Result<(UIViewController, String), PrincipalClassProblem> {
         guard let found = NSClassFromString(name) else {
-            return .failure(PrincipalClassProblem(description: "NSExtensionPrincipalClass is \"\(name)\", but NSClassFromString finds no such class in this executable; write Module.ClassName with the executable's module name"))
+            return .failure(
+                PrincipalClassProblem(
+                    description:
+                        "NSExtensionPrincipalClass is \"\(name)\", but NSClassFromString finds no such class in this executable; write Module.ClassName with the executable's module name"
+                ))
         }
         guard let type = found as? UIViewController.Type else {
-            return .failure(PrincipalClassProblem(description: "NSExtensionPrincipalClass \"\(name)\" is not a UIViewController subclass; the principal class of a Today extension subclasses UIViewController and adopts NCWidgetProviding"))
+            return .failure(
+                PrincipalClassProblem(
+                    description:
+                        "NSExtensionPrincipalClass \"\(name)\" is not a UIViewController subclass; the principal class of a Today extension subclasses UIViewController and adopts NCWidgetProviding"
+                ))
         }
         return .success((type.init(), name))
     }

@@ -45,9 +45,11 @@ final class TodayService: RuntimeService {
                     provider.widgetPerformUpdate { result in completion.call(result) }
                     PerformUpdateContext.current = nil
                 } else {
-                    runtime.send(.diagnostic(DiagnosticReport(
-                        code: .performUpdateNotImplemented, requestID: id,
-                        message: "\(className) does not conform to NCWidgetProviding, so it cannot update; the update fails")))
+                    runtime.send(
+                        .diagnostic(
+                            DiagnosticReport(
+                                code: .performUpdateNotImplemented, requestID: id,
+                                message: "\(className) does not conform to NCWidgetProviding, so it cannot update; the update fails")))
                     completion.call(.failed)
                 }
                 delivery.returned()
@@ -58,8 +60,12 @@ final class TodayService: RuntimeService {
 
     /// Tells the host that the principal class implements neither form of `widgetPerformUpdate`.
     static func reportNotImplemented(by className: String, context: PerformUpdateContext?) {
-        (context?.connection ?? RuntimeServices.connection)?.send(.diagnostic(DiagnosticReport(
-            code: .performUpdateNotImplemented, requestID: context?.request,
-            message: "\(className) implements neither widgetPerformUpdate(completionHandler:) nor widgetPerformUpdate() async; without it the widget gets no updates, and this one fails")))
+        (context?.connection ?? RuntimeServices.connection)?.send(
+            .diagnostic(
+                DiagnosticReport(
+                    code: .performUpdateNotImplemented, requestID: context?.request,
+                    message:
+                        "\(className) implements neither widgetPerformUpdate(completionHandler:) nor widgetPerformUpdate() async; without it the widget gets no updates, and this one fails"
+                )))
     }
 }

@@ -26,8 +26,12 @@ final class UpdateCompletion: Sendable {
             connection.send(.updateResultReply(request, UpdateResultCode(rawValue: UInt8(result.rawValue)) ?? .failed))
             return
         }
-        connection.send(.diagnostic(DiagnosticReport(
-            code: .completionCalledTwice, requestID: request,
-            message: "widgetPerformUpdate's completion handler was called a second time (with .\(result)); the first result (.\(earlier)) counts and the second is ignored")))
+        connection.send(
+            .diagnostic(
+                DiagnosticReport(
+                    code: .completionCalledTwice, requestID: request,
+                    message:
+                        "widgetPerformUpdate's completion handler was called a second time (with .\(result)); the first result (.\(earlier)) counts and the second is ignored"
+                )))
     }
 }

@@ -139,7 +139,9 @@ public final class AppGroupDefaults: @unchecked Sendable {
     public func data(forKey key: String) -> Data? { self[key] as? Data }
 
     private func read() throws -> [String: Any] {
-        guard let data = try GroupFiles.read(relativePath, root: path, limit: AppGroup.readLimit, group: group), !data.isEmpty else { return [:] }
+        guard let data = try GroupFiles.read(relativePath, root: path, limit: AppGroup.readLimit, group: group), !data.isEmpty else {
+            return [:]
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

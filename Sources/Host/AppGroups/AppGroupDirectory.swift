@@ -20,7 +20,9 @@ enum AppGroupDirectory {
     /// The directories the container holds from the start, as on Apple's platforms.
     static let standardSubdirectories = ["Library", "Library/Preferences", "Library/Caches"]
 
-    static func prepare(root: String, app: String, group: String, ownership: GroupOwnership) throws(AppGroupError) -> (path: String, repair: Repair) {
+    static func prepare(
+        root: String, app: String, group: String, ownership: GroupOwnership
+    ) throws(AppGroupError) -> (path: String, repair: Repair) {
         for name in [app, group] where name.isEmpty || name.contains("/") || name == "." || name == ".." {
             throw AppGroupError(group, "\(name.debugDescription) is not a valid directory name")
         }
@@ -44,7 +46,8 @@ enum AppGroupDirectory {
         if fstatat(appFD, group, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             if st.st_mode & S_IFMT != S_IFDIR {
                 guard unlinkat(appFD, group, 0) == 0 else { throw .errno(group, "removing the non-directory at \(root)/\(app)/\(group)") }
-                repair = .removed("a \(st.st_mode & S_IFMT == S_IFLNK ? "symbolic link" : "file") stood where the group's container belongs")
+                repair = .removed(
+                    "a \(st.st_mode & S_IFMT == S_IFLNK ? "symbolic link" : "file") stood where the group's container belongs")
             } else if st.st_uid != ownership.uid {
                 let aside = ".\(group).owner-\(st.st_uid).\(UInt64(time(nil)))"
                 guard renameat(appFD, group, appFD, aside) == 0 else { throw .errno(group, "moving aside \(root)/\(app)/\(group)") }
@@ -83,7 +86,8 @@ final class AppGroupIdentities {
             for group in ((try? fm.contentsOfDirectory(atPath: root + "/" + app)) ?? []).sorted() where !group.hasPrefix(".") {
                 var st = stat()
                 guard lstat(root + "/" + app + "/" + group, &st) == 0, st.st_mode & S_IFMT == S_IFDIR,
-                      range.contains(st.st_gid), owners[st.st_gid] == nil else { continue }
+                    range.contains(st.st_gid), owners[st.st_gid] == nil
+                else { continue }
                 owners[st.st_gid] = app + "/" + group
             }
         }
@@ -94,7 +98,8 @@ final class AppGroupIdentities {
         let key = app + "/" + group
         if let known = owners.first(where: { $0.value == key })?.key { return known }
         guard let free = range.first(where: { owners[$0] == nil && !Self.isKnown($0) }) else {
-            throw AppGroupError(group, "no free gid is left in the range \(range.lowerBound)-\(range.upperBound); widen SandboxPolicy.appGroupRange")
+            throw AppGroupError(
+                group, "no free gid is left in the range \(range.lowerBound)-\(range.upperBound); widen SandboxPolicy.appGroupRange")
         }
         owners[free] = key
         return free

@@ -26,8 +26,10 @@ enum GroupFiles {
     /// `ownership` when missing if one is given. A link or a file standing where a directory
     /// belongs is then removed and a directory made in its place; without `ownership` the walk
     /// fails there. Returns a new descriptor.
-    static func directory(_ components: ArraySlice<String>, in parent: Int32, creating ownership: GroupOwnership?,
-                          group: String) throws(AppGroupError) -> Int32 {
+    static func directory(
+        _ components: ArraySlice<String>, in parent: Int32, creating ownership: GroupOwnership?,
+        group: String
+    ) throws(AppGroupError) -> Int32 {
         var current = dup(parent)
         guard current >= 0 else { throw .errno(group, "dup") }
         for name in components {
@@ -57,8 +59,10 @@ enum GroupFiles {
 
     /// The directory holding `relative` (a new descriptor, the caller closes it), made as
     /// needed with `ownership` when given, and the name of the last component.
-    private static func parent(of relative: String, root: String, creating ownership: GroupOwnership?,
-                               group: String) throws(AppGroupError) -> (dir: Int32, name: String) {
+    private static func parent(
+        of relative: String, root: String, creating ownership: GroupOwnership?,
+        group: String
+    ) throws(AppGroupError) -> (dir: Int32, name: String) {
         var parts = try components(relative, group: group)
         guard let name = parts.popLast() else { throw AppGroupError(group, "the path is empty") }
         let rootFD = try openRoot(root, group: group)
@@ -111,7 +115,7 @@ enum GroupFiles {
         let dir: Int32, name: String
         do {
             (dir, name) = try parent(of: relative, root: root, creating: nil, group: group)
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             return nil
         }
         defer { close(dir) }

@@ -35,8 +35,10 @@ public enum BundleAssembler {
     ///
     /// - Throws: ``BundleError`` naming the offending file: an input as given, the output, or
     ///   a file of the assembled bundle relative to the output's parent.
-    public static func assemble(executable: String, extensionInfo: String, appInfo: String?, entitlements: String? = nil,
-                                output: String) throws -> AppBundle {
+    public static func assemble(
+        executable: String, extensionInfo: String, appInfo: String?, entitlements: String? = nil,
+        output: String
+    ) throws -> AppBundle {
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         let appName = outputURL.lastPathComponent
         guard appName.hasSuffix(".app"), appName.count > ".app".count else {
@@ -48,7 +50,8 @@ public enum BundleAssembler {
         let executableName = try extensionPlist.requiredString(
             "CFBundleExecutable", remedy: "add the name the executable gets in the bundle, e.g. <string>LeaderboardWidget</string>")
         guard !executableName.contains("/"), executableName != ".", executableName != ".." else {
-            throw extensionPlist.error("CFBundleExecutable", "is \(PropertyListValue.quoted(executableName)); it must be a file name, without a slash")
+            throw extensionPlist.error(
+                "CFBundleExecutable", "is \(PropertyListValue.quoted(executableName)); it must be a file name, without a slash")
         }
         let extensionIdentifier = try extensionPlist.requiredString(
             "CFBundleIdentifier", remedy: "add the extension's bundle identifier, e.g. <string>com.example.Leaderboard.Widget</string>")
@@ -59,8 +62,9 @@ public enum BundleAssembler {
             appData = try readFile(appInfo, what: "the app's Info.plist (--app-info)")
             _ = try PropertyListDictionary.parse(appData, file: appInfo)
         } else {
-            appData = try generatedAppInfo(extensionIdentifier: extensionIdentifier, plist: extensionPlist,
-                                           name: String(appName.dropLast(".app".count)))
+            appData = try generatedAppInfo(
+                extensionIdentifier: extensionIdentifier, plist: extensionPlist,
+                name: String(appName.dropLast(".app".count)))
         }
 
         let entitlementsData = try entitlements.map { path throws(BundleError) in
@@ -76,7 +80,8 @@ public enum BundleAssembler {
         do {
             try fileManager.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw BundleError(file: output, message: "cannot be created: its directory \(parent) cannot be made (\(error.localizedDescription))")
+            throw BundleError(
+                file: output, message: "cannot be created: its directory \(parent) cannot be made (\(error.localizedDescription))")
         }
 
         let staging = parent + "/.sandglass-bundle-" + UUID().uuidString
@@ -93,7 +98,8 @@ public enum BundleAssembler {
             try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: appexPath + "/" + executableName)
             try entitlementsData?.write(to: URL(fileURLWithPath: appexPath + "/" + executableName + ".entitlements"))
         } catch {
-            throw BundleError(file: output, message: "cannot be written (\(error.localizedDescription)); check the permissions of \(parent)")
+            throw BundleError(
+                file: output, message: "cannot be written (\(error.localizedDescription)); check the permissions of \(parent)")
         }
 
         do {
@@ -137,7 +143,9 @@ public enum BundleAssembler {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            throw BundleError(file: path, message: "does not exist; pass the built extension executable with --executable (swift build prints where it is)")
+            throw BundleError(
+                file: path,
+                message: "does not exist; pass the built extension executable with --executable (swift build prints where it is)")
         }
         let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
         guard !isDirectory.boolValue, type == nil || type == .typeRegular else {
@@ -156,27 +164,35 @@ public enum BundleAssembler {
         }
         let contents = (try? fileManager.contentsOfDirectory(atPath: outputPath)) ?? []
         guard contents.isEmpty || contents.contains(markerName) else {
-            throw BundleError(file: given, message: "exists and was not made by sandglass bundle (it has no \(markerName) file); remove it or choose another output")
+            throw BundleError(
+                file: given,
+                message: "exists and was not made by sandglass bundle (it has no \(markerName) file); remove it or choose another output")
         }
         return true
     }
 
     /// An app Info.plist for an extension given alone.
-    private static func generatedAppInfo(extensionIdentifier: String, plist: PropertyListDictionary, name: String) throws(BundleError) -> Data {
+    private static func generatedAppInfo(
+        extensionIdentifier: String, plist: PropertyListDictionary, name: String
+    ) throws(BundleError) -> Data {
         let components = extensionIdentifier.split(separator: ".", omittingEmptySubsequences: false)
         guard components.count >= 2, components.allSatisfy({ !$0.isEmpty }) else {
-            throw plist.error("CFBundleIdentifier", "is \(PropertyListValue.quoted(extensionIdentifier)); without --app-info the app's identifier is this minus its last component, so it needs at least two, e.g. com.example.Leaderboard.Widget (or pass --app-info)")
+            throw plist.error(
+                "CFBundleIdentifier",
+                "is \(PropertyListValue.quoted(extensionIdentifier)); without --app-info the app's identifier is this minus its last component, so it needs at least two, e.g. com.example.Leaderboard.Widget (or pass --app-info)"
+            )
         }
         let info: [String: Any] = [
             "CFBundleIdentifier": components.dropLast().joined(separator: "."),
             "CFBundleName": name,
             "CFBundlePackageType": "APPL",
-            "CFBundleInfoDictionaryVersion": "6.0",
+            "CFBundleInfoDictionaryVersion": "6.0"
         ]
         do {
             return try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
         } catch {
-            throw BundleError(file: name + ".app/Info.plist", message: "cannot be generated (\(error.localizedDescription)); pass --app-info")
+            throw BundleError(
+                file: name + ".app/Info.plist", message: "cannot be generated (\(error.localizedDescription)); pass --app-info")
         }
     }
 }

@@ -11,7 +11,8 @@ enum BundleIdentifierRules {
     /// Why `identifier` is not a valid bundle identifier, or `nil` when it is.
     static func problem(with identifier: String) -> String? {
         if let c = invalidCharacter(in: identifier) {
-            return "contains \(c == " " ? "a space" : "\"\(c)\""); a bundle identifier may only contain letters A–Z and a–z, digits, hyphens and periods"
+            return
+                "contains \(c == " " ? "a space" : "\"\(c)\""); a bundle identifier may only contain letters A–Z and a–z, digits, hyphens and periods"
         }
         if identifier.hasPrefix(".") || identifier.hasSuffix(".") || identifier.contains("..") {
             return "has an empty component; write reverse-DNS components separated by single periods, e.g. com.example.Leaderboard"

@@ -21,7 +21,7 @@ public enum BundleLoader {
     /// The app's keys that hold a location purpose string, either of which lets an extension
     /// set `NSWidgetWantsLocation`.
     public static let widgetLocationPurposeKeys = [
-        "NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription",
+        "NSLocationWhenInUseUsageDescription", "NSLocationAlwaysAndWhenInUseUsageDescription"
     ]
 
     /// Loads and validates the app bundle at `path`.
@@ -44,7 +44,8 @@ public enum BundleLoader {
             appPath + "/Info.plist", file: appName + "/Info.plist",
             remedy: "an app bundle needs an Info.plist with at least CFBundleIdentifier")
         let identifier = try info.requiredString(
-            "CFBundleIdentifier", remedy: "add the app's bundle identifier, e.g. <key>CFBundleIdentifier</key><string>com.example.Leaderboard</string>")
+            "CFBundleIdentifier",
+            remedy: "add the app's bundle identifier, e.g. <key>CFBundleIdentifier</key><string>com.example.Leaderboard</string>")
         if let problem = BundleIdentifierRules.problem(with: identifier) {
             throw info.error("CFBundleIdentifier", "is \(PropertyListValue.quoted(identifier)); it \(problem)")
         }
@@ -66,7 +67,9 @@ public enum BundleLoader {
             if let first = fileOfIdentifier[appex.bundleIdentifier] {
                 throw BundleError(
                     file: app.relative(appex.infoPlistPath), key: "CFBundleIdentifier",
-                    message: "CFBundleIdentifier is \(PropertyListValue.quoted(appex.bundleIdentifier)), the same as in \(first); every extension needs its own identifier")
+                    message:
+                        "CFBundleIdentifier is \(PropertyListValue.quoted(appex.bundleIdentifier)), the same as in \(first); every extension needs its own identifier"
+                )
             }
             fileOfIdentifier[appex.bundleIdentifier] = app.relative(appex.infoPlistPath)
             extensions.append(appex)

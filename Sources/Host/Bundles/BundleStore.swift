@@ -54,10 +54,12 @@ enum BundleStore {
             guard let target = try? fm.destinationOfSymbolicLink(atPath: path) else { continue }
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             if resolved != root && !resolved.hasPrefix(root + "/") {
-                throw BundleError(file: bundle.lastPathComponent + "/" + relative, message: """
-                    is a symbolic link to \(target.debugDescription), outside the bundle; \
-                    put the file itself in the bundle (sandglass bundle copies executables)
-                    """)
+                throw BundleError(
+                    file: bundle.lastPathComponent + "/" + relative,
+                    message: """
+                        is a symbolic link to \(target.debugDescription), outside the bundle; \
+                        put the file itself in the bundle (sandglass bundle copies executables)
+                        """)
             }
         }
     }

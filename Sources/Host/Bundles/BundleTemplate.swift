@@ -34,8 +34,9 @@ public enum BundleTemplate {
             let name = try info.requiredString("CFBundleExecutable", remedy: "name the extension's executable")
             let source = URL(fileURLWithPath: executables).appendingPathComponent(name).path
             guard fm.isExecutableFile(atPath: source) else {
-                throw BundleError(file: infoPath, key: "CFBundleExecutable",
-                                  message: "names \(name), but \(source) is not an executable file; build it first")
+                throw BundleError(
+                    file: infoPath, key: "CFBundleExecutable",
+                    message: "names \(name), but \(source) is not an executable file; build it first")
             }
             let destination = plugIns.appendingPathComponent(appex).appendingPathComponent(name).path
             try? fm.removeItem(atPath: destination)

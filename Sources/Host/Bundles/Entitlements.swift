@@ -24,15 +24,19 @@ enum Entitlements {
             .filter { $0.hasSuffix(".entitlements") }.sorted()
         guard let name = names.first else { return [] }
         guard names.count == 1 else {
-            throw BundleError(file: shown, message: "holds \(names.count) entitlements files (\(names.joined(separator: ", "))); keep the one of this target")
+            throw BundleError(
+                file: shown,
+                message: "holds \(names.count) entitlements files (\(names.joined(separator: ", "))); keep the one of this target")
         }
         let file = shown + "/" + name
-        let plist = try PropertyListDictionary.read(directory + "/" + name, file: file,
-                                                    remedy: "an entitlements file is a property list dictionary")
+        let plist = try PropertyListDictionary.read(
+            directory + "/" + name, file: file,
+            remedy: "an entitlements file is a property list dictionary")
         guard let value = plist.values[appGroupsKey] else { return [] }
         let example = "e.g. <array><string>group.com.example.app</string></array>"
         guard let list = value as? [Any] else {
-            throw plist.error(appGroupsKey, "is \(PropertyListValue(value).summary); it must be an array of app group identifiers, \(example)")
+            throw plist.error(
+                appGroupsKey, "is \(PropertyListValue(value).summary); it must be an array of app group identifiers, \(example)")
         }
         var groups: [String] = []
         for (index, item) in list.enumerated() {

@@ -32,19 +32,26 @@ enum ExtensionBundleReader {
             throw info.error("CFBundleIdentifier", "is \(PropertyListValue.quoted(identifier)); it \(problem)")
         }
         guard BundleIdentifierRules.isEmbeddable(identifier, in: app.bundleIdentifier) else {
-            throw info.error("CFBundleIdentifier", "is \(PropertyListValue.quoted(identifier)); an extension's identifier must start with its app's identifier (\(app.bundleIdentifier)) followed by a period, e.g. \(example)")
+            throw info.error(
+                "CFBundleIdentifier",
+                "is \(PropertyListValue.quoted(identifier)); an extension's identifier must start with its app's identifier (\(app.bundleIdentifier)) followed by a period, e.g. \(example)"
+            )
         }
 
         let executableName = try info.requiredString(
             "CFBundleExecutable", remedy: "add the name of the extension's executable, e.g. <string>\(stem)</string>")
         guard !executableName.contains("/"), executableName != ".", executableName != ".." else {
-            throw info.error("CFBundleExecutable", "is \(PropertyListValue.quoted(executableName)); it must be a file name inside the .appex, without a slash")
+            throw info.error(
+                "CFBundleExecutable",
+                "is \(PropertyListValue.quoted(executableName)); it must be a file name inside the .appex, without a slash")
         }
         let executablePath = path + "/" + executableName
         try checkExecutable(executablePath, named: executableName, info: info, app: app)
 
         guard let nsExtension = try info.dictionary("NSExtension", expected: "holding NSExtensionPointIdentifier") else {
-            throw info.error("NSExtension", "is missing; add a dictionary whose NSExtensionPointIdentifier is \(ExtensionPoint.widgetKit) or \(ExtensionPoint.today)")
+            throw info.error(
+                "NSExtension",
+                "is missing; add a dictionary whose NSExtensionPointIdentifier is \(ExtensionPoint.widgetKit) or \(ExtensionPoint.today)")
         }
         let pointRemedy = "a widget extension needs \(ExtensionPoint.widgetKit) or \(ExtensionPoint.today)"
         let pointIdentifier = try nsExtension.requiredString("NSExtensionPointIdentifier", remedy: pointRemedy)
@@ -61,7 +68,10 @@ enum ExtensionBundleReader {
                 remedy: "a Today extension names its NCWidgetProviding view controller as Module.ClassName, e.g. \(classExample)")
             guard isPrincipalClassName(name) else {
                 let hint = name.contains("$(") ? " (Xcode build settings are not expanded here: write the module name)" : ""
-                throw nsExtension.error("NSExtensionPrincipalClass", "is \(PropertyListValue.quoted(name)); it must be Module.ClassName, as NSClassFromString needs it, e.g. \(classExample)\(hint)")
+                throw nsExtension.error(
+                    "NSExtensionPrincipalClass",
+                    "is \(PropertyListValue.quoted(name)); it must be Module.ClassName, as NSClassFromString needs it, e.g. \(classExample)\(hint)"
+                )
             }
             principalClass = name
         }
@@ -72,7 +82,9 @@ enum ExtensionBundleReader {
         }
 
         var limits = LimitOverrides()
-        if let dictionary = try info.dictionary(SandglassLimits.key, expected: "of limits, keys among \(SandglassLimits.knownKeys.joined(separator: ", "))") {
+        if let dictionary = try info.dictionary(
+            SandglassLimits.key, expected: "of limits, keys among \(SandglassLimits.knownKeys.joined(separator: ", "))")
+        {
             limits = try SandglassLimits.parse(dictionary)
         }
 
@@ -85,7 +97,9 @@ enum ExtensionBundleReader {
     }
 
     /// The executable must exist, be a regular file (after symbolic links) and have an execute bit.
-    private static func checkExecutable(_ executablePath: String, named name: String, info: PropertyListDictionary, app: AppContext) throws(BundleError) {
+    private static func checkExecutable(
+        _ executablePath: String, named name: String, info: PropertyListDictionary, app: AppContext
+    ) throws(BundleError) {
         let shown = app.relative(executablePath)
         let prefix = "is \(PropertyListValue.quoted(name)), but \(shown)"
         var isDirectory: ObjCBool = false
@@ -95,7 +109,8 @@ enum ExtensionBundleReader {
         guard !isDirectory.boolValue else {
             throw info.error("CFBundleExecutable", "\(prefix) is a directory; it must be the executable file")
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().path)
+        let attributes = try? FileManager.default.attributesOfItem(
+            atPath: URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().path)
         if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
             throw info.error("CFBundleExecutable", "\(prefix) is not a regular file; it must be the executable file")
         }
@@ -112,7 +127,10 @@ enum ExtensionBundleReader {
         if present.contains(where: { !$0.1.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) { return }
         let key = present.first?.0 ?? keys[0]
         let state = present.isEmpty ? "is missing, and so is \(keys[1])" : "is empty"
-        throw app.info.error(key, "\(state), but \(extensionFile) sets NSWidgetWantsLocation; add \(keys[0]) with the purpose string shown when the app asks for location, e.g. <string>Shows the scores near you.</string>")
+        throw app.info.error(
+            key,
+            "\(state), but \(extensionFile) sets NSWidgetWantsLocation; add \(keys[0]) with the purpose string shown when the app asks for location, e.g. <string>Shows the scores near you.</string>"
+        )
     }
 
     /// `Module.ClassName`: exactly two identifiers joined by a period.

@@ -41,7 +41,11 @@ struct PropertyListDictionary {
             throw BundleError(file: file, message: "is not a property list: \(Self.reason(error)); write it as an XML or binary plist")
         }
         guard case .dictionary(let values) = PropertyListValue(root) else {
-            throw BundleError(file: file, message: "is \(PropertyListValue(root).kind) at the top level; an Info.plist must be a dictionary (<plist><dict>…</dict></plist>)")
+            throw BundleError(
+                file: file,
+                message:
+                    "is \(PropertyListValue(root).kind) at the top level; an Info.plist must be a dictionary (<plist><dict>…</dict></plist>)"
+            )
         }
         return PropertyListDictionary(file: file, path: "", values: values)
     }

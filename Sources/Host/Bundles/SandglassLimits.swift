@@ -13,7 +13,7 @@ enum SandglassLimits {
     static let knownKeys = [
         "LaunchSeconds", "PlaceholderSeconds", "SnapshotSeconds", "TimelineSeconds",
         "BackgroundEventsSeconds", "PerformUpdateSeconds", "IdleSeconds", "MemoryMiB", "ReloadsPerDay",
-        "ContainerMiB", "ContainerFiles",
+        "ContainerMiB", "ContainerFiles"
     ]
 
     /// The largest time accepted, in seconds (about 31 years): larger values are surely mistakes.
@@ -56,7 +56,9 @@ enum SandglassLimits {
         }
     }
 
-    private static func positiveInteger(_ key: String, unit: String, maximum: Int, in limits: PropertyListDictionary) throws(BundleError) -> Int? {
+    private static func positiveInteger(
+        _ key: String, unit: String, maximum: Int, in limits: PropertyListDictionary
+    ) throws(BundleError) -> Int? {
         guard let value = limits.value(key) else { return nil }
         guard case .integer(let n) = value, n > 0, n <= maximum else {
             throw limits.error(key, "is \(value.summary); it must be a positive <integer> of \(unit), e.g. <integer>16</integer>")

@@ -26,7 +26,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     public init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1 else { throw ShardError(description: "a campaign has at least one shard (got \(count))") }
         guard (0..<count).contains(index) else {
-            throw ShardError(description: "shard \(index) of \(count) does not exist: shards are numbered 0 to \(count - 1) (JOB_COMPLETION_INDEX numbering)")
+            throw ShardError(
+                description:
+                    "shard \(index) of \(count) does not exist: shards are numbered 0 to \(count - 1) (JOB_COMPLETION_INDEX numbering)")
         }
         self.index = index
         self.count = count
@@ -43,7 +45,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(ShardError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-            throw ShardError(description: "\(text.debugDescription) is not a shard: write INDEX/COUNT, for example 0/8 (INDEX from 0, as JOB_COMPLETION_INDEX)")
+            throw ShardError(
+                description:
+                    "\(text.debugDescription) is not a shard: write INDEX/COUNT, for example 0/8 (INDEX from 0, as JOB_COMPLETION_INDEX)")
         }
         try self.init(index: index, count: count)
     }

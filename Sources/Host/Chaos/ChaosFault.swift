@@ -23,11 +23,14 @@ public enum ChaosFault: String, Sendable, Hashable, CaseIterable, Comparable {
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             if name == "all" { return Set(allCases) }
             guard let fault = ChaosFault(rawValue: name) else {
-                throw ChaosPlanError(description: "unknown fault \"\(name)\"; the faults are \(allCases.map(\.rawValue).joined(separator: ", ")) (or all)")
+                throw ChaosPlanError(
+                    description: "unknown fault \"\(name)\"; the faults are \(allCases.map(\.rawValue).joined(separator: ", ")) (or all)")
             }
             faults.insert(fault)
         }
-        guard !faults.isEmpty else { throw ChaosPlanError(description: "--faults names no fault; the faults are \(allCases.map(\.rawValue).joined(separator: ", "))") }
+        guard !faults.isEmpty else {
+            throw ChaosPlanError(description: "--faults names no fault; the faults are \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         return faults
     }
 }

@@ -50,16 +50,20 @@ final class ChaosHooks {
             holds.remove(at: index).hold.hold()
         }
         guard !arms.isEmpty, process.killReason == nil,
-              let index = arms.firstIndex(where: { $0.step == step && ($0.bundle == nil || $0.bundle == ext.identifier) })
+            let index = arms.firstIndex(where: { $0.step == step && ($0.bundle == nil || $0.bundle == ext.identifier) })
         else { return }
         let arm = arms.remove(at: index)
         switch arm.target {
         case .extension:
             killExtension(ext, process, "chaos at step \(step.rawValue)")
         case .host:
-            log.emit(.hostKilled, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                     ("step", .string(step.rawValue)), ("hostPid", .int(Int64(getpid()))),
-                                     ("detail", .string("chaos: the host SIGKILLs itself at step \(step.rawValue)"))])
+            log.emit(
+                .hostKilled,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("step", .string(step.rawValue)), ("hostPid", .int(Int64(getpid()))),
+                    ("detail", .string("chaos: the host SIGKILLs itself at step \(step.rawValue)"))
+                ])
             Glibc.kill(getpid(), SIGKILL)
             // SIGKILL of oneself is delivered before kill(2) returns; nothing runs after it.
             while true { pause() }

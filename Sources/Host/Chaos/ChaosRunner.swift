@@ -44,7 +44,8 @@ public final class ChaosRunner: Sendable {
         var targets: [Target] = []
         for bundle in bundles.sorted() {
             guard let hello = try? await host.waitForEvent(timeout: .seconds(10), where: { $0.kind == .hello && $0.bundle == bundle }),
-                  case .array(let kinds)? = hello["kinds"], !kinds.isEmpty else { continue }
+                case .array(let kinds)? = hello["kinds"], !kinds.isEmpty
+            else { continue }
             targets.append(Target(bundle: bundle, kinds: kinds.compactMap(\.stringValue)))
         }
         guard !targets.isEmpty else {
@@ -150,7 +151,12 @@ public final class ChaosRunner: Sendable {
         }
         // The step never came (apps without background sessions never deliver events): the host
         // dies all the same, at this moment.
-        await host.record(.hostKilled, [("step", .string("none")), ("detail", .string("chaos: \(step.rawValue) did not come within \(Self.hostStepWait); the host SIGKILLs itself now"))])
+        await host.record(
+            .hostKilled,
+            [
+                ("step", .string("none")),
+                ("detail", .string("chaos: \(step.rawValue) did not come within \(Self.hostStepWait); the host SIGKILLs itself now"))
+            ])
         Glibc.kill(getpid(), SIGKILL)
         while true { pause() }
     }
@@ -183,8 +189,12 @@ public final class ChaosRunner: Sendable {
         let deadline = self.deadline
         let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             race.begin(continuation)
-            Task { await body(); race.finish(true) }
-            Task { try? await Task.sleep(for: deadline); race.finish(false) }
+            Task {
+                await body(); race.finish(true)
+            }
+            Task {
+                try? await Task.sleep(for: deadline); race.finish(false)
+            }
         }
         if !done {
             throw Stall(description: "\(what) did not finish within \(deadline) of real time")

@@ -52,7 +52,8 @@ public enum ProcessHygiene {
     /// The state letter and parent of `pid`, `nil` when it does not exist.
     public static func status(of pid: Int32) -> (state: Character, parent: Int32)? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // pid (comm) state ppid …; comm may hold spaces and parentheses: read after the last ')'.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 1, let state = fields[0].first, let ppid = Int32(fields[1]) else { return nil }

@@ -81,7 +81,7 @@ public struct StressPlan: Sendable, Hashable {
         if faults.contains(.kill) { weighted.append((.kill, 30)) }
         if faults.contains(.suspend) { weighted.append((.suspend, 8)) }
         if faults.contains(.memory) { weighted.append((.memory, 5)) }
-        weighted.append((nil, 12))   // quiet time: reloads, downloads and deliveries on their own
+        weighted.append((nil, 12)) // quiet time: reloads, downloads and deliveries on their own
         var pick = random.int(in: 0...(weighted.map(\.1).reduce(0, +) - 1))
         var chosen: ChaosFault?
         for (fault, weight) in weighted {

@@ -97,7 +97,7 @@ public struct StressSummary: Sendable, CustomStringConvertible {
             "  events:       \(eventsDelivered) delivered, \(eventsAcknowledged) acknowledged, \(eventsRedelivered) redelivered",
             "  sandbox:      \(sandboxDenials) denials · \(protocolViolations) protocol violations",
             "  guarantees:   \(violations(of: .downloadsAcknowledged)) acknowledged events lost · \(violations(of: .noDeliveryAfterAcknowledgement)) deliveries after acknowledgement · \(violations(of: .noZombies)) zombies · \(violations(of: .descriptorsReturn)) leaked descriptors · \(violations(of: .noOrphans)) orphans",
-            "  invariants:   \(held ? "all held" : "\(violations) violation\(violations == 1 ? "" : "s")")",
+            "  invariants:   \(held ? "all held" : "\(violations) violation\(violations == 1 ? "" : "s")")"
         ]
         lines += verdicts.map { "    " + $0.description }
         return lines.joined(separator: "\n")
@@ -105,18 +105,39 @@ public struct StressSummary: Sendable, CustomStringConvertible {
 
     /// The `stress.end` event's fields.
     public var fields: [(String, JSONValue)] {
-        func object(_ counts: [String: Int]) -> JSONValue { .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }) }
+        func object(_ counts: [String: Int]) -> JSONValue {
+            .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
+        }
         return [
             ("iterations", .int(Int64(iterations))), ("hosts", .int(Int64(hosts))), ("hostKills", .int(Int64(hostKills))),
             ("hostKillsAtSteps", object(hostKillsBySteps)),
             ("kills", .int(Int64(kills))), ("killsByReason", object(killsByReason)), ("killsByStep", object(killsByStep)),
             ("spawns", .int(Int64(spawns))), ("relaunches", .int(Int64(relaunches))),
             ("activations", object(activationsByOutcome)), ("suspensions", .int(Int64(suspensions))),
-            ("downloads", .object([("finished", .int(Int64(downloadsFinished))), ("failed", .int(Int64(downloadsFailed))),
-                                   ("retries", .int(Int64(downloadRetries))), ("recovered", .int(Int64(tasksRecovered)))])),
-            ("events", .object([("delivered", .int(Int64(eventsDelivered))), ("acknowledged", .int(Int64(eventsAcknowledged))),
-                                ("redelivered", .int(Int64(eventsRedelivered)))])),
-            ("verdicts", .object(verdicts.map { ($0.invariant.rawValue, .object([("checked", .int(Int64($0.checked))), ("violations", .int(Int64($0.violations.count)))])) })),
+            (
+                "downloads",
+                .object([
+                    ("finished", .int(Int64(downloadsFinished))), ("failed", .int(Int64(downloadsFailed))),
+                    ("retries", .int(Int64(downloadRetries))), ("recovered", .int(Int64(tasksRecovered)))
+                ])
+            ),
+            (
+                "events",
+                .object([
+                    ("delivered", .int(Int64(eventsDelivered))), ("acknowledged", .int(Int64(eventsAcknowledged))),
+                    ("redelivered", .int(Int64(eventsRedelivered)))
+                ])
+            ),
+            (
+                "verdicts",
+                .object(
+                    verdicts.map {
+                        (
+                            $0.invariant.rawValue,
+                            .object([("checked", .int(Int64($0.checked))), ("violations", .int(Int64($0.violations.count)))])
+                        )
+                    })
+            )
         ]
     }
 }

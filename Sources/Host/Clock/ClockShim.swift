@@ -40,7 +40,9 @@ enum ClockShim {
             try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: destination)
             return destination
         }
-        if fm.fileExists(atPath: sourcePath), let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"].first(where: fm.isExecutableFile) {
+        if fm.fileExists(atPath: sourcePath),
+            let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"].first(where: fm.isExecutableFile)
+        {
             let include = URL(fileURLWithPath: sourcePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("CSandbox/include").path
             let process = Process()
@@ -56,10 +58,11 @@ enum ClockShim {
             }
             looked.append("\(compiler) \(sourcePath) (exit status \(process.terminationStatus))")
         }
-        throw HostSetupError(description: """
-            the virtual clock needs \(fileName), so that extensions' Date() follows it; not found \
-            (looked in: \(looked.joined(separator: ", "))). Build it with `make` (it goes next to the \
-            sandglass executable), or set SANDGLASS_CLOCK_SHIM to its path.
-            """)
+        throw HostSetupError(
+            description: """
+                the virtual clock needs \(fileName), so that extensions' Date() follows it; not found \
+                (looked in: \(looked.joined(separator: ", "))). Build it with `make` (it goes next to the \
+                sandglass executable), or set SANDGLASS_CLOCK_SHIM to its path.
+                """)
     }
 }

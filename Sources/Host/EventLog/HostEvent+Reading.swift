@@ -5,7 +5,8 @@ extension HostEvent {
     /// The event of one JSON line, `nil` when the line is not a JSON object with `t` and `event`.
     public init?(jsonLine line: String) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let name = object["event"] as? String, let t = (object["t"] as? NSNumber)?.doubleValue else { return nil }
+            let name = object["event"] as? String, let t = (object["t"] as? NSNumber)?.doubleValue
+        else { return nil }
         let fields = object.filter { $0.key != "t" && $0.key != "event" }
             .sorted { $0.key < $1.key }
             .map { ($0.key, JSONValue(foundation: $0.value)) }
@@ -25,7 +26,8 @@ extension HostEvent {
         var events: [HostEvent] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             guard let event = HostEvent(jsonLine: String(line)) else {
-                throw EventLogReadError(description: "\(path):\(index + 1) is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")")
+                throw EventLogReadError(
+                    description: "\(path):\(index + 1) is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")")
             }
             events.append(event)
         }

@@ -110,9 +110,13 @@ public enum JSONValue: Sendable, Hashable {
         switch object {
         case let s as String: self = .string(s)
         case let n as NSNumber:
-            if String(cString: n.objCType) == "c" { self = .bool(n.boolValue) }
-            else if n.doubleValue == n.doubleValue.rounded() && abs(n.doubleValue) < 9e15 { self = .int(n.int64Value) }
-            else { self = .double(n.doubleValue) }
+            if String(cString: n.objCType) == "c" {
+                self = .bool(n.boolValue)
+            } else if n.doubleValue == n.doubleValue.rounded() && abs(n.doubleValue) < 9e15 {
+                self = .int(n.int64Value)
+            } else {
+                self = .double(n.doubleValue)
+            }
         case let a as [Any]: self = .array(a.map(JSONValue.init(foundation:)))
         case let d as [String: Any]: self = .object(d.sorted { $0.key < $1.key }.map { ($0.key, JSONValue(foundation: $0.value)) })
         default: self = .null

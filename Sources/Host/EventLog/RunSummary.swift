@@ -56,10 +56,14 @@ public struct RunSummary: Sendable, CustomStringConvertible {
             fields.append(("updates", .object(updateResults.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })))
         }
         if locationsDelivered > 0 || !locationsUnavailable.isEmpty {
-            fields.append(("locations", .object([
-                ("delivered", .int(Int64(locationsDelivered))),
-                ("unavailable", .object(locationsUnavailable.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
-            ])))
+            fields.append(
+                (
+                    "locations",
+                    .object([
+                        ("delivered", .int(Int64(locationsDelivered))),
+                        ("unavailable", .object(locationsUnavailable.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }))
+                    ])
+                ))
         }
         return fields
     }
@@ -73,22 +77,31 @@ public struct RunSummary: Sendable, CustomStringConvertible {
             ("sandboxDenials", .int(Int64(sandboxDenials))),
             ("protocolViolations", .int(Int64(protocolViolations))),
             ("invariantViolations", .int(Int64(invariantViolations))),
-            ("reloads", .object([("charged", .int(Int64(reloadsCharged))), ("exempt", .int(Int64(reloadsExempt))),
-                                 ("denied", .int(Int64(reloadsDenied)))])),
-            ("backoffs", .int(Int64(backoffs))), ("permanentFailures", .int(Int64(permanentFailures))),
+            (
+                "reloads",
+                .object([
+                    ("charged", .int(Int64(reloadsCharged))), ("exempt", .int(Int64(reloadsExempt))),
+                    ("denied", .int(Int64(reloadsDenied)))
+                ])
+            ),
+            ("backoffs", .int(Int64(backoffs))), ("permanentFailures", .int(Int64(permanentFailures)))
         ]
     }
 
     public var description: String {
         let outcomes = activationsByOutcome.sorted { $0.key > $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        let kills = killsByReason.isEmpty ? "none" : killsByReason.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let kills =
+            killsByReason.isEmpty
+            ? "none" : killsByReason.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         var text = """
-        summary: \(spawns) processes spawned · \(activations) activations (\(outcomes.isEmpty ? "none" : outcomes)) · \(timelines) timelines recorded
-                 kills: \(kills) · sandbox denials: \(sandboxDenials) · protocol violations: \(protocolViolations) · invariant violations: \(invariantViolations)
-                 reloads: \(reloadsCharged) charged, \(reloadsExempt) exempt, \(reloadsDenied) withheld for budget · relaunch backoffs: \(backoffs) · failed permanently: \(permanentFailures)
-        """
+            summary: \(spawns) processes spawned · \(activations) activations (\(outcomes.isEmpty ? "none" : outcomes)) · \(timelines) timelines recorded
+                     kills: \(kills) · sandbox denials: \(sandboxDenials) · protocol violations: \(protocolViolations) · invariant violations: \(invariantViolations)
+                     reloads: \(reloadsCharged) charged, \(reloadsExempt) exempt, \(reloadsDenied) withheld for budget · relaunch backoffs: \(backoffs) · failed permanently: \(permanentFailures)
+            """
         if !updateResults.isEmpty {
-            text += "\n         Today updates: " + updateResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            text +=
+                "\n         Today updates: "
+                + updateResults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         }
         if locationsDelivered > 0 || !locationsUnavailable.isEmpty {
             let unavailable = locationsUnavailable.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

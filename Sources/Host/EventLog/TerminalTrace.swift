@@ -49,13 +49,15 @@ public enum TraceRenderer {
             }
             return parts.joined(separator: " · ")
         case .appGroupPrepared:
-            let shared = (e["extensions"]?.resolved).flatMap { value -> [String]? in
-                guard case .array(let list) = value else { return nil }
-                return list.compactMap(\.stringValue)
-            } ?? []
+            let shared =
+                (e["extensions"]?.resolved).flatMap { value -> [String]? in
+                    guard case .array(let list) = value else { return nil }
+                    return list.compactMap(\.stringValue)
+                } ?? []
             let gid = e.int("gid").map { " · gid \($0)" } ?? ""
             let seed = e.string("seededFrom").map { " · seeded from \($0)" } ?? ""
-            return "app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") shared with \(shared.isEmpty ? "no extension" : shared.joined(separator: ", "))\(gid)\(seed)"
+            return
+                "app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") shared with \(shared.isEmpty ? "no extension" : shared.joined(separator: ", "))\(gid)\(seed)"
         case .appGroupRepaired:
             return "⚠ app group \(e.string("group") ?? "?") of \(e.string("app") ?? "?") repaired: \(e.string("detail") ?? "")"
         case .widgetConfigured:
@@ -69,16 +71,19 @@ public enum TraceRenderer {
                     names.append("\(id) (\(point == "com.apple.widget-extension" ? "Today extension" : "widget extension"))")
                 }
             }
-            return "installed \(e.string("app") ?? "?") from \(URL(fileURLWithPath: e.string("path") ?? "").lastPathComponent) · extensions: \(names.joined(separator: ", "))"
+            return
+                "installed \(e.string("app") ?? "?") from \(URL(fileURLWithPath: e.string("path") ?? "").lastPathComponent) · extensions: \(names.joined(separator: ", "))"
         case .spawned:
             let mem = (e.int("memoryLimitBytes") ?? 0) >> 20
-            return "spawned \(bundle) as \(pid) (launch #\(e.int("launch") ?? 0), \(ms(e.double("ms")))) · memory limit \(mem) MiB enforced by \(e.string("memoryEnforcement") ?? "?")"
+            return
+                "spawned \(bundle) as \(pid) (launch #\(e.int("launch") ?? 0), \(ms(e.double("ms")))) · memory limit \(mem) MiB enforced by \(e.string("memoryEnforcement") ?? "?")"
         case .spawnFailed:
             return "could not spawn \(bundle): \(e.string("error") ?? "")"
         case .hello:
             var kinds: [String] = []
             if case .array(let a)? = e["kinds"] { kinds = a.compactMap(\.stringValue) }
-            return "\(pid) said hello \(ms(e.double("ms"))) after exec · protocol \(e.string("version") ?? "?")" + (kinds.isEmpty ? "" : " · widget kinds: \(kinds.joined(separator: ", "))")
+            return "\(pid) said hello \(ms(e.double("ms"))) after exec · protocol \(e.string("version") ?? "?")"
+                + (kinds.isEmpty ? "" : " · widget kinds: \(kinds.joined(separator: ", "))")
         case .widgetAdded where e.string("family") == "today":
             return "Today widget of \(bundle) added to the Today view (principal class \(e.string("principalClass") ?? "?"))"
         case .widgetAdded:
@@ -89,7 +94,8 @@ public enum TraceRenderer {
             let name = activationName(e)
             switch e.string("outcome") {
             case "ok": return "← \(name) answered in \(ms(e.double("ms")))"
-            case "killed": return "← \(name) did not finish: the extension was killed (\(e.string("reason") ?? "?")) after \(ms(e.double("ms")))"
+            case "killed":
+                return "← \(name) did not finish: the extension was killed (\(e.string("reason") ?? "?")) after \(ms(e.double("ms")))"
             default: return "← \(name) failed after \(ms(e.double("ms"))): \(e.string("error") ?? "?")"
             }
         case .reloadRequested:
@@ -105,18 +111,24 @@ public enum TraceRenderer {
             let what = "reload of \(e.string("kind") ?? "?") (\(bundle))" + (e.string("requested").map { " (\($0))" } ?? "")
             switch e.string("reason") {
             case "budgetExhausted":
-                return "\(what) withheld: budget exhausted (\(e.int("used") ?? 0) of \(e.int("limit") ?? 0) in 24 h) until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
+                return
+                    "\(what) withheld: budget exhausted (\(e.int("used") ?? 0) of \(e.int("limit") ?? 0) in 24 h) until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
             case "extensionFailed":
                 return "\(what) denied: the extension failed permanently"
             default:
                 return "\(what) denied: \(e.string("reason") ?? "?")" + (e.string("detail").map { " — \($0)" } ?? "")
             }
         case .reloadCoalesced:
-            return "reload of \(e.string("kind") ?? "?") (\(bundle)) for \(e.string("reason") ?? "?") merged into the one already due (\(e.string("into") ?? "?"))"
+            return
+                "reload of \(e.string("kind") ?? "?") (\(bundle)) for \(e.string("reason") ?? "?") merged into the one already due (\(e.string("into") ?? "?"))"
         case .reloadFailed:
-            var text = "reload of \(e.string("kind") ?? "?") (\(bundle)) produced no timeline (\(e.string("outcome") ?? "?")); " + ((e["keptTimeline"] == .bool(true)) ? "the last good timeline stays on screen" : "the widget keeps its placeholder")
+            var text =
+                "reload of \(e.string("kind") ?? "?") (\(bundle)) produced no timeline (\(e.string("outcome") ?? "?")); "
+                + ((e["keptTimeline"] == .bool(true)) ? "the last good timeline stays on screen" : "the widget keeps its placeholder")
             if let retry = e.double("retryAt") {
-                text += " · retry at \(stamp(retry).trimmingCharacters(in: .whitespaces))" + (e["backoff"] == .bool(true) ? " (after the extension's backoff)" : "")
+                text +=
+                    " · retry at \(stamp(retry).trimmingCharacters(in: .whitespaces))"
+                    + (e["backoff"] == .bool(true) ? " (after the extension's backoff)" : "")
             } else if e["retryAt"] == .null {
                 text += " · no retry: the extension failed permanently"
             }
@@ -127,13 +139,16 @@ public enum TraceRenderer {
             var next = e.string("nextReloadDate").map { "next reload at \($0)" } ?? "no automatic reload"
             if e["systemChosen"] == .bool(true) { next += " (chosen by the system: one entry, \(e.string("visibility") ?? "?") visible)" }
             if e["clamped"] == .bool(true) { next += " (its .after date was sooner than the 5-minute minimum)" }
-            return "timeline for \(e.string("kind") ?? "?") (\(bundle)): \(count) \(count == 1 ? "entry" : "entries") · policy \(e.string("policy") ?? "?") · \(next)"
+            return
+                "timeline for \(e.string("kind") ?? "?") (\(bundle)): \(count) \(count == 1 ? "entry" : "entries") · policy \(e.string("policy") ?? "?") · \(next)"
         case .backoffScheduled:
-            return "\(bundle) failed (\(e.string("cause") ?? "?")), \(e.int("failures") ?? 0) in a row: no relaunch for \(ms(e.double("delayMs"))), until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
+            return
+                "\(bundle) failed (\(e.string("cause") ?? "?")), \(e.int("failures") ?? 0) in a row: no relaunch for \(ms(e.double("delayMs"))), until \(stamp(e.double("until") ?? 0).trimmingCharacters(in: .whitespaces))"
         case .backoffCleared:
             return "\(bundle): failures in a row cleared" + (e.string("detail").map { " — \($0)" } ?? "")
         case .extensionFailedPermanently:
-            return "✗ \(bundle) failed permanently: \(e.int("failures") ?? 0) failures in a row within \(ms(e.double("withinMs"))); it is not launched again"
+            return
+                "✗ \(bundle) failed permanently: \(e.int("failures") ?? 0) failures in a row within \(ms(e.double("withinMs"))); it is not launched again"
         case .appState:
             return "app \(e.string("app") ?? "?"): \(e.string("activity") ?? "?") \(e["active"] == .bool(true) ? "began" : "ended")"
         case .visibilityChanged:
@@ -149,7 +164,8 @@ public enum TraceRenderer {
         case .exited:
             let how = e.string("signal").map { "by \($0)" } ?? "with status \(e.int("status") ?? -1)"
             let rss = Double(e.int("peakRSSKiB") ?? 0) / 1024
-            return "\(pid) (\(bundle)) ended \(how) · cpu \(e.int("cpuMs") ?? 0) ms · peak RSS \(String(format: "%.1f", rss)) MiB · lived \(ms(e.double("lifetimeMs")))"
+            return
+                "\(pid) (\(bundle)) ended \(how) · cpu \(e.int("cpuMs") ?? 0) ms · peak RSS \(String(format: "%.1f", rss)) MiB · lived \(ms(e.double("lifetimeMs")))"
         case .sandboxDenied:
             return "sandbox denied \(e.string("call") ?? e.string("syscall") ?? "?") to \(pid) (\(bundle)) → \(e.string("error") ?? "")"
         case .protocolViolation:
@@ -194,24 +210,29 @@ public enum TraceRenderer {
         case .locationPrompt:
             return "the system asked whether to extend the app's location to the widgets of \(bundle): \(e.string("answer") ?? "?")"
         case .locationDelivered:
-            return "location \(String(format: "%.5f,%.5f", e.double("latitude") ?? 0, e.double("longitude") ?? 0)) delivered to \(pid) (\(bundle)) for \(e.string("mode") ?? "?")"
+            return
+                "location \(String(format: "%.5f,%.5f", e.double("latitude") ?? 0, e.double("longitude") ?? 0)) delivered to \(pid) (\(bundle)) for \(e.string("mode") ?? "?")"
         case .locationUnavailable:
             return "no location for \(pid) (\(bundle)), \(e.string("mode") ?? "?") — \(e.string("why") ?? "?"): \(e.string("detail") ?? "")"
         case .locationSignificantChange:
             var count = 0
             if case .array(let a)? = e["widgets"] { count = a.count }
             let when = e.string("deliveredWhen") == "now" ? "now" : "when the widgets are next visible"
-            return "significant location change: moved \(Int(e.double("meters") ?? 0)) m to \(e.string("to") ?? "?"); \(count) widget\(count == 1 ? "" : "s") reloaded \(when), free of budget"
+            return
+                "significant location change: moved \(Int(e.double("meters") ?? 0)) m to \(e.string("to") ?? "?"); \(count) widget\(count == 1 ? "" : "s") reloaded \(when), free of budget"
         case .locationMoved:
             return "the device moved to \(e.string("position") ?? "?")"
         case .scenarioChange:
-            let parts = ["authorization", "widgetLocation", "visibility", "position"].compactMap { key in e.string(key).map { "\(key) → \($0)" } }
+            let parts = ["authorization", "widgetLocation", "visibility", "position"].compactMap { key in
+                e.string(key).map { "\(key) → \($0)" }
+            }
             return "scenario: \(parts.joined(separator: ", "))" + (e.string("note").map { " (\($0))" } ?? "")
         case .runEnd:
             return "run ended"
         case .taskCreated:
             let inline = e["inline"] == .bool(true)
-            return "\(pid) created \(inline ? "an inline" : "a background") \(e.string("taskKind") ?? "") task #\(e.int("taskId") ?? 0)\(inline ? "" : " in session \(e.string("session") ?? "")") for \(e.string("url") ?? "")"
+            return
+                "\(pid) created \(inline ? "an inline" : "a background") \(e.string("taskKind") ?? "") task #\(e.int("taskId") ?? 0)\(inline ? "" : " in session \(e.string("session") ?? "")") for \(e.string("url") ?? "")"
         case .taskStarted:
             return "the host performs inline task #\(e.int("taskId") ?? 0) for \(pid)"
         case .taskFinished:
@@ -221,14 +242,17 @@ public enum TraceRenderer {
         case .taskCancelled:
             return "task #\(e.int("taskId") ?? 0) of \(bundle) cancelled" + (e.string("detail").map { ": \($0)" } ?? "")
         case .taskRecovered:
-            return "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "") resumes after the host restarted (\(e.int("bytesOnDisk") ?? 0) bytes already on disk)"
+            return
+                "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "") resumes after the host restarted (\(e.int("bytesOnDisk") ?? 0) bytes already on disk)"
         case .downloadStarted:
             let from = e.int("resumeFrom") ?? 0
-            return "the host starts downloading task #\(e.int("taskId") ?? 0) for \(bundle) (attempt \(e.int("attempt") ?? 1)\(from > 0 ? ", resuming at byte \(from)" : ""))"
+            return
+                "the host starts downloading task #\(e.int("taskId") ?? 0) for \(bundle) (attempt \(e.int("attempt") ?? 1)\(from > 0 ? ", resuming at byte \(from)" : ""))"
         case .downloadRetry:
             return "download of task #\(e.int("taskId") ?? 0) failed (\(e.string("error") ?? "")); retry in \(ms(e.double("delayMs")))"
         case .downloadFinished:
-            return "download of task #\(e.int("taskId") ?? 0) finished: HTTP \(e.int("status") ?? 0), \(e.int("bytes") ?? 0) bytes — events queued for session \(e.string("session") ?? "")"
+            return
+                "download of task #\(e.int("taskId") ?? 0) finished: HTTP \(e.int("status") ?? 0), \(e.int("bytes") ?? 0) bytes — events queued for session \(e.string("session") ?? "")"
         case .downloadFailed:
             return "download of task #\(e.int("taskId") ?? 0) failed for good: \(e.string("error") ?? "")"
         case .sessionAttached:
@@ -236,15 +260,19 @@ public enum TraceRenderer {
             return "\(pid) attached background session \(e.string("session") ?? "") (\(e.int("tasks") ?? 0) tasks of it still open"
                 + (ended > 0 ? ", \(ended) ended with events waiting)" : ")")
         case .sessionInvalidated:
-            return "session \(e.string("session") ?? "") of \(pid) invalidated" + (e.string("reason").map { " (\($0): pid \(e.int("holder") ?? 0) holds it)" } ?? " by the extension")
+            return "session \(e.string("session") ?? "") of \(pid) invalidated"
+                + (e.string("reason").map { " (\($0): pid \(e.int("holder") ?? 0) holds it)" } ?? " by the extension")
         case .eventDelivered:
             return "delivered \(e.string("callback") ?? "") for task #\(e.int("taskId") ?? 0) to \(pid) (attempt \(e.int("attempt") ?? 1))"
         case .eventsFinished:
-            return "\(pid) called the completion handler: \(e.int("acknowledged") ?? 0) events of session \(e.string("identifier") ?? "") acknowledged and dropped from the journal"
+            return
+                "\(pid) called the completion handler: \(e.int("acknowledged") ?? 0) events of session \(e.string("identifier") ?? "") acknowledged and dropped from the journal"
         case .eventsDeclined:
-            return "no configuration of \(bundle) takes session \(e.string("session") ?? ""): its \(e.int("events") ?? 0) events stay queued"
+            return
+                "no configuration of \(bundle) takes session \(e.string("session") ?? ""): its \(e.int("events") ?? 0) events stay queued"
         case .eventsRedelivery:
-            return "events of session \(e.string("session") ?? "") not acknowledged (\(e.string("outcome") ?? "")); delivering again in \(ms(e.double("delayMs")))"
+            return
+                "events of session \(e.string("session") ?? "") not acknowledged (\(e.string("outcome") ?? "")); delivering again in \(ms(e.double("delayMs")))"
         case .eventsWaiting:
             return "\(e.int("events") ?? 0) events of session \(e.string("session") ?? "") wait for \(bundle) to be installed"
         default:

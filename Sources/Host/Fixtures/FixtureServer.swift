@@ -181,8 +181,9 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             case ("status", 2):
                 sendSimple(HTTPResponseStatus(statusCode: Int(parts[1]) ?? 500), "status \(parts[1])", context: context)
             case ("json", 1):
-                sendSimple(.ok, #"{"players":[{"name":"Ada","points":51},{"name":"Grace","points":47}],"round":22}"#,
-                           contentType: "application/json", context: context)
+                sendSimple(
+                    .ok, #"{"players":[{"name":"Ada","points":51},{"name":"Grace","points":47}],"round":22}"#,
+                    contentType: "application/json", context: context)
             default:
                 sendSimple(.notFound, "no route for \(path)", context: context)
             }
@@ -195,8 +196,10 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func sendSimple(_ status: HTTPResponseStatus, _ body: String, contentType: String = "text/plain",
-                            context: ChannelHandlerContext) {
+    private func sendSimple(
+        _ status: HTTPResponseStatus, _ body: String, contentType: String = "text/plain",
+        context: ChannelHandlerContext
+    ) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: String(body.utf8.count))
@@ -232,7 +235,8 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         headers.add(name: "Accept-Ranges", value: "bytes")
         headers.add(name: "ETag", value: etag)
         if let range = head.headers.first(name: "Range"), range.hasPrefix("bytes="),
-           head.headers.first(name: "If-Range").map({ $0 == etag }) ?? true {
+            head.headers.first(name: "If-Range").map({ $0 == etag }) ?? true
+        {
             let spec = range.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
             if let first = spec.first, let from = Int(first), from < size {
                 start = from
@@ -245,11 +249,14 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         let chunk = max(1, Int(query["chunk"] ?? "") ?? 64 * 1024)
         let interval = Int64(query["interval"] ?? "") ?? 0
         let limit = dropAfter.map { min(size, start + $0) } ?? size
-        sendChunk(from: start, to: limit, size: size, chunk: chunk, interval: interval, drop: dropAfter != nil, uri: head.uri, context: context)
+        sendChunk(
+            from: start, to: limit, size: size, chunk: chunk, interval: interval, drop: dropAfter != nil, uri: head.uri, context: context)
     }
 
-    private func sendChunk(from offset: Int, to limit: Int, size: Int, chunk: Int, interval: Int64, drop: Bool, uri: String,
-                           context: ChannelHandlerContext) {
+    private func sendChunk(
+        from offset: Int, to limit: Int, size: Int, chunk: Int, interval: Int64, drop: Bool, uri: String,
+        context: ChannelHandlerContext
+    ) {
         guard context.channel.isActive else { return }
         guard offset < limit else {
             if drop {
@@ -282,7 +289,8 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             state.after(milliseconds: interval, on: context.eventLoop) {
                 let (handler, context) = bound.value
-                handler.sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, uri: uri, context: context)
+                handler.sendChunk(
+                    from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, uri: uri, context: context)
             }
         } else {
             sendChunk(from: end, to: limit, size: size, chunk: chunk, interval: interval, drop: drop, uri: uri, context: context)

@@ -22,12 +22,15 @@ public enum ContainmentVerdict: Sendable, Hashable, CustomStringConvertible {
     public static func of(_ bundle: String, in events: [HostEvent]) -> ContainmentVerdict {
         let own = events.filter { $0.bundle == bundle }
         if let kill = own.first(where: { $0.kind == .killed && !["idle", "chaos", "hostShutdown"].contains($0.string("reason") ?? "") }),
-           let reason = kill.string("reason").flatMap(KillReason.init(rawValue:)) {
+            let reason = kill.string("reason").flatMap(KillReason.init(rawValue:))
+        {
             return .killed(reason)
         }
         let denied = Set(own.filter { $0.kind == .sandboxDenied }.compactMap { $0.string("syscall") })
         if !denied.isEmpty { return .denied(denied) }
-        if own.contains(where: { $0.kind == .timeline || ($0.kind == .activationEnd && $0.string("outcome") == "ok" && $0.string("kind") == "timeline") }) {
+        if own.contains(where: {
+            $0.kind == .timeline || ($0.kind == .activationEnd && $0.string("outcome") == "ok" && $0.string("kind") == "timeline")
+        }) {
             return .answered
         }
         return .undecided

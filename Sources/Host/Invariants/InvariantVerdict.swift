@@ -9,7 +9,8 @@ public struct InvariantVerdict: Sendable, CustomStringConvertible {
     public var held: Bool { violations.isEmpty }
 
     public var description: String {
-        held ? "✓ \(invariant.rawValue): \(checked) checked, held"
-             : "✗ \(invariant.rawValue): \(violations.count) violation\(violations.count == 1 ? "" : "s") (\(checked) checked) — \(violations[0].detail)"
+        held
+            ? "✓ \(invariant.rawValue): \(checked) checked, held"
+            : "✗ \(invariant.rawValue): \(violations.count) violation\(violations.count == 1 ? "" : "s") (\(checked) checked) — \(violations[0].detail)"
     }
 }

@@ -21,7 +21,10 @@ enum CSVRouteReader {
                 case 3: columns = [.seconds, .latitude, .longitude]
                 case 4: columns = [.seconds, .latitude, .longitude, .altitude]
                 default:
-                    throw RouteError(file: file, place: place, "has \(cells.count) columns; write latitude,longitude or seconds,latitude,longitude (or name the columns in a header line)")
+                    throw RouteError(
+                        file: file, place: place,
+                        "has \(cells.count) columns; write latitude,longitude or seconds,latitude,longitude (or name the columns in a header line)"
+                    )
                 }
             }
             let layout = columns!
@@ -34,7 +37,9 @@ enum CSVRouteReader {
                 case .latitude: lat = Double(cell)
                 case .longitude: lon = Double(cell)
                 case .altitude:
-                    guard let value = Double(cell) else { throw RouteError(file: file, place: place, "the altitude column is not a number") }
+                    guard let value = Double(cell) else {
+                        throw RouteError(file: file, place: place, "the altitude column is not a number")
+                    }
                     alt = value
                 case .seconds:
                     if let value = Double(cell), value.isFinite, value >= 0 {
@@ -52,11 +57,13 @@ enum CSVRouteReader {
             }
             let coordinate = GeoCoordinate(latitude: lat, longitude: lon, altitude: alt)
             guard coordinate.isValid else {
-                throw RouteError(file: file, place: place, "\(lat),\(lon) is not a position: latitude must be within ±90, longitude within ±180")
+                throw RouteError(
+                    file: file, place: place, "\(lat),\(lon) is not a position: latitude must be within ±90, longitude within ±180")
             }
             let at = offset ?? (points.last.map { $0.offset + spacing } ?? 0)
             if let previous = points.last, at < previous.offset {
-                throw RouteError(file: file, place: place, "goes back in time (\(at) s after \(previous.offset) s); list the points in order")
+                throw RouteError(
+                    file: file, place: place, "goes back in time (\(at) s after \(previous.offset) s); list the points in order")
             }
             points.append(Route.Point(offset: at, coordinate: coordinate))
         }
@@ -74,7 +81,8 @@ enum CSVRouteReader {
             case "longitude", "lon", "lng", "long": columns.append(.longitude)
             case "altitude", "alt", "ele", "elevation": columns.append(.altitude)
             default:
-                throw RouteError(file: file, place: place, "header column \(index + 1) is not one of seconds, latitude, longitude, altitude")
+                throw RouteError(
+                    file: file, place: place, "header column \(index + 1) is not one of seconds, latitude, longitude, altitude")
             }
         }
         guard columns.contains(.latitude), columns.contains(.longitude) else {

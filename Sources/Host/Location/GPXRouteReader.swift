@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -11,13 +12,17 @@ enum GPXRouteReader {
         parser.delegate = collector
         guard parser.parse() else {
             let line = parser.lineNumber
-            throw RouteError(file: file, place: "line \(line)", "is not valid GPX XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error")")
+            throw RouteError(
+                file: file, place: "line \(line)",
+                "is not valid GPX XML: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error")")
         }
         if let problem = collector.problem { throw RouteError(file: file, place: problem.place, problem.message) }
         guard collector.root == "gpx" else {
             throw RouteError(file: file, "is not GPX: its root element is \(collector.root.map { "<\($0)>" } ?? "missing"), not <gpx>")
         }
-        let chosen = !collector.byElement["trkpt", default: []].isEmpty ? "trkpt"
+        let chosen =
+            !collector.byElement["trkpt", default: []].isEmpty
+            ? "trkpt"
             : !collector.byElement["rtept", default: []].isEmpty ? "rtept" : "wpt"
         var points: [Route.Point] = []
         var firstDate: Double?
@@ -52,14 +57,17 @@ enum GPXRouteReader {
         private var current: (element: String, point: RawPoint)?
         private var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             text = ""
             if root == nil { root = name }
             guard ["trkpt", "rtept", "wpt"].contains(name), problem == nil else { return }
             let count = byElement[name, default: []].count + 1
             guard let latText = attributes["lat"], let lonText = attributes["lon"],
-                  let lat = Double(latText), let lon = Double(lonText) else {
+                let lat = Double(latText), let lon = Double(lonText)
+            else {
                 problem = ("\(name) \(count) (line \(parser.lineNumber))", "needs numeric lat and lon attributes")
                 return
             }

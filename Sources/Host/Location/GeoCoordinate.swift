@@ -40,9 +40,10 @@ public struct GeoCoordinate: Sendable, Hashable, CustomStringConvertible {
     /// The point a fraction `f` (0…1) of the way to `other`, linearly in degrees (fine for the
     /// short legs of a route).
     func interpolated(to other: GeoCoordinate, _ f: Double) -> GeoCoordinate {
-        GeoCoordinate(latitude: latitude + (other.latitude - latitude) * f,
-                      longitude: longitude + (other.longitude - longitude) * f,
-                      altitude: altitude + (other.altitude - altitude) * f)
+        GeoCoordinate(
+            latitude: latitude + (other.latitude - latitude) * f,
+            longitude: longitude + (other.longitude - longitude) * f,
+            altitude: altitude + (other.altitude - altitude) * f)
     }
 
     /// `37.334900,-122.009000`.

@@ -58,14 +58,17 @@ final class LocationService {
     /// Whether widget updates are authorized for `bundle`: it has the key, and the app is
     /// authorized always, or when in use and extended to widgets.
     func isAuthorizedForWidgetUpdates(_ bundle: ExtensionBundle) -> Bool {
-        Self.authorizesWidgetUpdates(wantsLocation: bundle.wantsLocation, authorization: settings.authorization,
-                                     approval: settings.widgetApproval)
+        Self.authorizesWidgetUpdates(
+            wantsLocation: bundle.wantsLocation, authorization: settings.authorization,
+            approval: settings.widgetApproval)
     }
 
     /// The rule of `isAuthorizedForWidgetUpdates`: the key, and the app `always`, or `whenInUse`
     /// extended to widgets.
-    static func authorizesWidgetUpdates(wantsLocation: Bool, authorization: LocationAuthorization,
-                                        approval: WidgetLocationApproval) -> Bool {
+    static func authorizesWidgetUpdates(
+        wantsLocation: Bool, authorization: LocationAuthorization,
+        approval: WidgetLocationApproval
+    ) -> Bool {
         guard wantsLocation else { return false }
         switch authorization {
         case .always: return true
@@ -89,13 +92,19 @@ final class LocationService {
     /// and only when the app is authorized when in use.
     func widgetsAdded(_ ext: ManagedExtension, kinds: [String]) {
         guard ext.bundle.wantsLocation, settings.authorization == .whenInUse, !kinds.isEmpty else { return }
-        log.emit(.locationPrompt, [("bundle", .string(ext.identifier)), ("kinds", .array(kinds.map { .string($0) })),
-                                     ("answer", .string(settings.widgetApproval.rawValue))])
+        log.emit(
+            .locationPrompt,
+            [
+                ("bundle", .string(ext.identifier)), ("kinds", .array(kinds.map { .string($0) })),
+                ("answer", .string(settings.widgetApproval.rawValue))
+            ])
     }
 
     /// Changes the state during the run (a scenario's timed change, or the library API).
-    func change(authorization: LocationAuthorization? = nil, widgetApproval: WidgetLocationApproval? = nil,
-                position: PositionSource? = nil, cause: String) {
+    func change(
+        authorization: LocationAuthorization? = nil, widgetApproval: WidgetLocationApproval? = nil,
+        position: PositionSource? = nil, cause: String
+    ) {
         var authorizationChanged = false
         if let authorization, authorization != settings.authorization {
             settings.authorization = authorization
@@ -116,19 +125,27 @@ final class LocationService {
             settings.position = position
             positionOrigin = clock.now
             armPositionTimer()
-            log.emit(.locationMoved, [("from", .string(before.description)), ("to", .string(self.position.description)),
-                                        ("position", .string(position.description)), ("cause", .string(cause))])
+            log.emit(
+                .locationMoved,
+                [
+                    ("from", .string(before.description)), ("to", .string(self.position.description)),
+                    ("position", .string(position.description)), ("cause", .string(cause))
+                ])
             positionChanged()
         }
     }
 
     private func authorizationFields(cause: String) -> [(String, JSONValue)] {
         let widgets: [JSONValue] = supervisor.extensions.values.sorted { $0.identifier < $1.identifier }.map { ext in
-            .object([("bundle", .string(ext.identifier)), ("wantsLocation", .bool(ext.bundle.wantsLocation)),
-                     ("authorizedForWidgetUpdates", .bool(isAuthorizedForWidgetUpdates(ext.bundle)))])
+            .object([
+                ("bundle", .string(ext.identifier)), ("wantsLocation", .bool(ext.bundle.wantsLocation)),
+                ("authorizedForWidgetUpdates", .bool(isAuthorizedForWidgetUpdates(ext.bundle)))
+            ])
         }
-        return [("authorization", .string(settings.authorization.rawValue)), ("widgetLocation", .string(settings.widgetApproval.rawValue)),
-                ("position", .string(settings.position.description)), ("cause", .string(cause)), ("extensions", .array(widgets))]
+        return [
+            ("authorization", .string(settings.authorization.rawValue)), ("widgetLocation", .string(settings.widgetApproval.rawValue)),
+            ("position", .string(settings.position.description)), ("cause", .string(cause)), ("extensions", .array(widgets))
+        ]
     }
 
     // MARK: requests
@@ -149,14 +166,18 @@ final class LocationService {
     /// Why `ext` cannot have a location now, or `nil` when it can.
     private func unavailability(for ext: ManagedExtension) -> (LocationUnavailability, String)? {
         if !ext.bundle.wantsLocation {
-            return (.keyMissing, "\(URL(fileURLWithPath: ext.bundle.path).lastPathComponent)/Info.plist does not set NSWidgetWantsLocation, so the widget never receives location, whatever the app's authorization (\(settings.authorization))")
+            return (
+                .keyMissing,
+                "\(URL(fileURLWithPath: ext.bundle.path).lastPathComponent)/Info.plist does not set NSWidgetWantsLocation, so the widget never receives location, whatever the app's authorization (\(settings.authorization))"
+            )
         }
         if !isAuthorizedForWidgetUpdates(ext.bundle) {
-            let why = switch settings.authorization {
-            case .whenInUse: "the app is authorized when in use, but the user did not extend that to widgets"
-            case .notDetermined: "the app has not asked for location yet (notDetermined)"
-            default: "the app's location authorization is \(settings.authorization)"
-            }
+            let why =
+                switch settings.authorization {
+                case .whenInUse: "the app is authorized when in use, but the user did not extend that to widgets"
+                case .notDetermined: "the app has not asked for location yet (notDetermined)"
+                default: "the app's location authorization is \(settings.authorization)"
+                }
             return (.notAuthorizedForWidgets, "\(why): isAuthorizedForWidgetUpdates is false")
         }
         let now = clock.now
@@ -164,7 +185,10 @@ final class LocationService {
             return (.notInUse, "the widgets have not been visible yet, so their location is not in use")
         }
         if since > settings.inUseWindow.nanoseconds {
-            return (.notInUse, "the widgets were last visible \(format(.nanoseconds(Int64(since)))) ago, longer than the \(format(settings.inUseWindow)) in-use window")
+            return (
+                .notInUse,
+                "the widgets were last visible \(format(.nanoseconds(Int64(since)))) ago, longer than the \(format(settings.inUseWindow)) in-use window"
+            )
         }
         return nil
     }
@@ -172,10 +196,14 @@ final class LocationService {
     private func answer(_ ext: ManagedExtension, _ process: ExtensionProcess, mode: String) {
         if let (why, detail) = unavailability(for: ext) {
             process.channel.send(.locationFailure(why.errorCode))
-            log.emit(.locationUnavailable, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                              ("mode", .string(mode)), ("why", .string(why.rawValue)),
-                                              ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
-                                              ("detail", .string(detail))])
+            log.emit(
+                .locationUnavailable,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("mode", .string(mode)), ("why", .string(why.rawValue)),
+                    ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
+                    ("detail", .string(detail))
+                ])
             return
         }
         deliver(to: ext, process, mode: mode)
@@ -183,14 +211,17 @@ final class LocationService {
 
     private func deliver(to ext: ManagedExtension, _ process: ExtensionProcess, mode: String) {
         let here = position
-        let fix = LocationPayload(latitude: here.latitude, longitude: here.longitude, altitude: here.altitude,
-                                  horizontalAccuracy: settings.horizontalAccuracy, verticalAccuracy: -1,
-                                  timestamp: clock.currentDate)
+        let fix = LocationPayload(
+            latitude: here.latitude, longitude: here.longitude, altitude: here.altitude,
+            horizontalAccuracy: settings.horizontalAccuracy, verticalAccuracy: -1,
+            timestamp: clock.currentDate)
         process.channel.send(.locationUpdate([fix]))
         lastDelivered = here
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("mode", .string(mode)), ("latitude", .double(here.latitude)),
-                                             ("longitude", .double(here.longitude)), ("accuracy", .double(settings.horizontalAccuracy))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("mode", .string(mode)), ("latitude", .double(here.latitude)),
+            ("longitude", .double(here.longitude)), ("accuracy", .double(settings.horizontalAccuracy))
+        ]
         if let since = screen.sinceVisible(at: clock.now), since > 0 {
             fields.append(("sinceVisibleMs", .double(Double(since / 1_000_000))))
         }
@@ -218,7 +249,8 @@ final class LocationService {
         let here = position
         for (identifier, processID) in subscribers.sorted(by: { $0.key < $1.key }) {
             guard let ext = supervisor.extensions[identifier], let process = ext.process, ObjectIdentifier(process) == processID,
-                  process.state == .ready else {
+                process.state == .ready
+            else {
                 subscribers[identifier] = nil
                 continue
             }
@@ -234,10 +266,14 @@ final class LocationService {
         guard moved >= settings.significantChangeMeters else { return }
         lastSignificant = here
         let owed = scheduler.instances.filter { isAuthorizedForWidgetUpdates($0.ext.bundle) }
-        log.emit(.locationSignificantChange, [("from", .string(last.description)), ("to", .string(here.description)),
-                                                ("meters", .double(moved.rounded())),
-                                                ("widgets", .array(owed.map { .string($0.id) })),
-                                                ("deliveredWhen", .string(screen.isVisible ? "now" : "nextVisible"))])
+        log.emit(
+            .locationSignificantChange,
+            [
+                ("from", .string(last.description)), ("to", .string(here.description)),
+                ("meters", .double(moved.rounded())),
+                ("widgets", .array(owed.map { .string($0.id) })),
+                ("deliveredWhen", .string(screen.isVisible ? "now" : "nextVisible"))
+            ])
         for instance in owed where !owedReloads.contains(instance.id) { owedReloads.append(instance.id) }
         if screen.isVisible { widgetsBecameVisible() }
     }

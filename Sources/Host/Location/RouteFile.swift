@@ -23,11 +23,13 @@ public enum RouteFile {
         } catch {
             throw RouteError(file: path, "cannot be read (\(error.localizedDescription)); pass a GPX or CSV file")
         }
-        let points = path.lowercased().hasSuffix(".gpx")
+        let points =
+            path.lowercased().hasSuffix(".gpx")
             ? try GPXRouteReader.points(data, file: path, spacing: spacing)
             : try CSVRouteReader.points(String(decoding: data, as: UTF8.self), file: path, spacing: spacing)
         guard !points.isEmpty else {
-            throw RouteError(file: path, "holds no points; a route needs at least one (GPX trkpt/rtept/wpt, or CSV lines latitude,longitude)")
+            throw RouteError(
+                file: path, "holds no points; a route needs at least one (GPX trkpt/rtept/wpt, or CSV lines latitude,longitude)")
         }
         return Route(points: points, repeats: repeats, source: URL(fileURLWithPath: path).lastPathComponent)
     }

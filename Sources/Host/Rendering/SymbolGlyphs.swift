@@ -16,7 +16,7 @@ enum SymbolGlyphs {
         ("sportscourt", "▭"), ("battery", "▭"), ("wifi", "≋"), ("gear", "⚙"), ("person", "♙"),
         ("envelope", "✉"), ("phone", "☎"), ("music", "♪"), ("play", "▶"), ("pause", "‖"), ("stop", "■"),
         ("lock", "⊡"), ("leaf", "❦"), ("cart", "⊔"), ("book", "▯"), ("flag", "⚑"), ("exclamationmark", "!"),
-        ("questionmark", "?"), ("info", "ℹ"), ("chart", "↗"), ("list", "☰"), ("trash", "⌫"), ("pencil", "✎"),
+        ("questionmark", "?"), ("info", "ℹ"), ("chart", "↗"), ("list", "☰"), ("trash", "⌫"), ("pencil", "✎")
     ]
 
     static func glyph(for name: String) -> String {

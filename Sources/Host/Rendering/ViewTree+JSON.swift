@@ -31,7 +31,7 @@ extension ViewTree {
     var json: JSONValue {
         var fields: [(String, JSONValue)] = [
             ("format", .int(Int64(format))), ("width", .double(Double(width))), ("height", .double(Double(height))),
-            ("radius", .double(Double(cornerRadius))), ("family", .string(family)),
+            ("radius", .double(Double(cornerRadius))), ("family", .string(family))
         ]
         if !notes.isEmpty { fields.append(("notes", .array(notes.map(JSONValue.string)))) }
         fields.append(("nodes", .array(nodes.map(\.json))))
@@ -45,8 +45,9 @@ extension ViewTree {
         // Child counts that do not add up are cut, so that drawing never reads past the end.
         ViewTree.repairChildCounts(&nodes)
         let notes: [String] = if case .array(let values)? = json["notes"] { values.compactMap(\.stringValue) } else { [] }
-        self.init(format: UInt8(clamping: json["format"]?.intValue ?? 1), width: json.float("width"), height: json.float("height"),
-                  cornerRadius: json.float("radius"), family: json["family"]?.stringValue ?? "?", nodes: nodes, notes: notes)
+        self.init(
+            format: UInt8(clamping: json["format"]?.intValue ?? 1), width: json.float("width"), height: json.float("height"),
+            cornerRadius: json.float("radius"), family: json["family"]?.stringValue ?? "?", nodes: nodes, notes: notes)
     }
 
     /// Makes every node's child count fit in the nodes that follow it.
@@ -66,19 +67,21 @@ extension ViewTree {
     }
 }
 
-private let kindNames: [ViewNode.Kind: String] = [.group: "group", .shape: "shape", .text: "text", .image: "image",
-                                                  .gauge: "gauge", .progress: "progress", .toggle: "toggle"]
+private let kindNames: [ViewNode.Kind: String] = [
+    .group: "group", .shape: "shape", .text: "text", .image: "image",
+    .gauge: "gauge", .progress: "progress", .toggle: "toggle"
+]
 private let flagNames: [(ViewNode.Flags, String)] = [
     (.redacted, "redacted"), (.privacySensitive, "privacySensitive"), (.accentable, "accentable"),
     (.containerBackground, "containerBackground"), (.invalidatable, "invalidatable"), (.missing, "missing"),
-    (.strokeInside, "strokeInside"), (.isOn, "isOn"),
+    (.strokeInside, "strokeInside"), (.isOn, "isOn")
 ]
 
 extension ViewNode {
     var json: JSONValue {
         var fields: [(String, JSONValue)] = [
             ("k", .string(kindNames[kind] ?? "group")),
-            ("f", .array([x, y, width, height].map { .double(Double($0)) })),
+            ("f", .array([x, y, width, height].map { .double(Double($0)) }))
         ]
         if childCount > 0 { fields.append(("n", .int(Int64(childCount)))) }
         let names = flagNames.filter { flags.contains($0.0) }.map { JSONValue.string($0.1) }
@@ -94,24 +97,46 @@ extension ViewNode {
             fields.append(("stroke", .object(s)))
         }
         if let shadow {
-            fields.append(("shadow", .object([("color", shadow.color.json), ("radius", .double(Double(shadow.radius))),
-                                              ("x", .double(Double(shadow.x))), ("y", .double(Double(shadow.y)))])))
+            fields.append(
+                (
+                    "shadow",
+                    .object([
+                        ("color", shadow.color.json), ("radius", .double(Double(shadow.radius))),
+                        ("x", .double(Double(shadow.x))), ("y", .double(Double(shadow.y)))
+                    ])
+                ))
         }
         if let text {
             let lines: [JSONValue] = text.lines.map { line in
-                .object([("x", .double(Double(line.x))), ("b", .double(Double(line.baseline))), ("w", .double(Double(line.width))),
-                         ("runs", .array(line.runs.map(\.json)))])
+                .object([
+                    ("x", .double(Double(line.x))), ("b", .double(Double(line.baseline))), ("w", .double(Double(line.width))),
+                    ("runs", .array(line.runs.map(\.json)))
+                ])
             }
-            fields.append(("text", .object([("align", .string(["leading", "center", "trailing"][Int(text.alignment.rawValue)])),
-                                            ("lines", .array(lines))])))
+            fields.append(
+                (
+                    "text",
+                    .object([
+                        ("align", .string(["leading", "center", "trailing"][Int(text.alignment.rawValue)])),
+                        ("lines", .array(lines))
+                    ])
+                ))
         }
         if let image {
-            fields.append(("image", .object([("source", .string(["asset", "symbol", "bitmap"][Int(image.source.rawValue)])),
-                                             ("name", .string(image.name)),
-                                             ("px", .array([.int(Int64(image.pixelWidth)), .int(Int64(image.pixelHeight))]))])))
+            fields.append(
+                (
+                    "image",
+                    .object([
+                        ("source", .string(["asset", "symbol", "bitmap"][Int(image.source.rawValue)])),
+                        ("name", .string(image.name)),
+                        ("px", .array([.int(Int64(image.pixelWidth)), .int(Int64(image.pixelHeight))]))
+                    ])
+                ))
         }
         if let meter {
-            var m: [(String, JSONValue)] = [("style", .string(["linear", "linearDot", "circularDot", "circular"][Int(meter.style.rawValue)]))]
+            var m: [(String, JSONValue)] = [
+                ("style", .string(["linear", "linearDot", "circularDot", "circular"][Int(meter.style.rawValue)]))
+            ]
             if let fraction = meter.fraction { m.append(("value", .double(Double(fraction)))) }
             if let timer = meter.timer { m.append(("timer", timer.json)) }
             fields.append(("meter", .object(m)))
@@ -124,7 +149,8 @@ extension ViewNode {
 
     init?(json: JSONValue) {
         guard let kindName = json["k"]?.stringValue, let kind = kindNames.first(where: { $0.value == kindName })?.key,
-              case .array(let frame)? = json["f"], frame.count == 4 else { return nil }
+            case .array(let frame)? = json["f"], frame.count == 4
+        else { return nil }
         let f = frame.map { Float($0.doubleValue ?? 0) }
         self.init(kind: kind, x: f[0], y: f[1], width: f[2], height: f[3])
         childCount = Int(clamping: max(0, min(json["n"]?.intValue ?? 0, Int64(ViewTreeCodec.maximumNodes))))
@@ -143,7 +169,12 @@ extension ViewNode {
             shadow = ViewShadow(color: color, radius: s.float("radius"), x: s.float("x"), y: s.float("y"))
         }
         if let t = json["text"], case .array(let lineValues)? = t["lines"] {
-            let alignment: TextLayout.Alignment = switch t["align"]?.stringValue { case "center": .center; case "trailing": .trailing; default: .leading }
+            let alignment: TextLayout.Alignment =
+                switch t["align"]?.stringValue {
+                case "center": .center;
+                case "trailing": .trailing;
+                default: .leading
+                }
             let lines = lineValues.map { line -> TextLine in
                 let runs: [TextRun] = if case .array(let r)? = line["runs"] { r.compactMap(TextRun.init(json:)) } else { [] }
                 return TextLine(x: line.float("x"), baseline: line.float("b"), width: line.float("w"), runs: runs)
@@ -151,17 +182,24 @@ extension ViewNode {
             text = TextLayout(alignment: alignment, lines: lines)
         }
         if let i = json["image"] {
-            let source: ImageReference.Source = switch i["source"]?.stringValue { case "symbol": .symbol; case "bitmap": .bitmap; default: .asset }
+            let source: ImageReference.Source =
+                switch i["source"]?.stringValue {
+                case "symbol": .symbol;
+                case "bitmap": .bitmap;
+                default: .asset
+                }
             let px: [Int] = if case .array(let p)? = i["px"] { p.map { Int(clamping: max(0, min($0.intValue ?? 0, 1 << 40))) } } else { [] }
-            image = ImageReference(source: source, name: i["name"]?.stringValue ?? "", pixelWidth: px.first ?? 0, pixelHeight: px.dropFirst().first ?? 0)
+            image = ImageReference(
+                source: source, name: i["name"]?.stringValue ?? "", pixelWidth: px.first ?? 0, pixelHeight: px.dropFirst().first ?? 0)
         }
         if let m = json["meter"] {
-            let style: MeterValue.Style = switch m["style"]?.stringValue {
-            case "linearDot": .linearDot
-            case "circularDot": .circularDot
-            case "circular": .circular
-            default: .linear
-            }
+            let style: MeterValue.Style =
+                switch m["style"]?.stringValue {
+                case "linearDot": .linearDot
+                case "circularDot": .circularDot
+                case "circular": .circular
+                default: .linear
+                }
             meter = MeterValue(style: style, fraction: m["value"].map(\.floatValue), timer: m["timer"].flatMap(DynamicText.init(json:)))
         }
         url = json["url"]?.stringValue
@@ -178,7 +216,8 @@ extension ViewShape {
         case .capsule: .string("capsule")
         case .ellipse: .string("ellipse")
         case .path(let data): .object([("path", .string(data))])
-        case .trimmed(let base, let from, let to): .object([("trim", .array([.double(Double(from)), .double(Double(to))])), ("of", base.json)])
+        case .trimmed(let base, let from, let to):
+            .object([("trim", .array([.double(Double(from)), .double(Double(to))])), ("of", base.json)])
         }
     }
 
@@ -188,11 +227,17 @@ extension ViewShape {
         case "capsule": self = .capsule
         case "ellipse": self = .ellipse
         default:
-            if let r = json["rounded"] { self = .roundedRectangle(radius: r.floatValue) }
-            else if let p = json["path"]?.stringValue { self = .path(p) }
-            else if depth < 4, case .array(let t)? = json["trim"], t.count == 2, let base = json["of"].flatMap({ ViewShape(json: $0, depth: depth + 1) }) {
+            if let r = json["rounded"] {
+                self = .roundedRectangle(radius: r.floatValue)
+            } else if let p = json["path"]?.stringValue {
+                self = .path(p)
+            } else if depth < 4, case .array(let t)? = json["trim"], t.count == 2,
+                let base = json["of"].flatMap({ ViewShape(json: $0, depth: depth + 1) })
+            {
                 self = .trimmed(base, from: t[0].floatValue, to: t[1].floatValue)
-            } else { return nil }
+            } else {
+                return nil
+            }
         }
     }
 }
@@ -215,7 +260,8 @@ extension ColorPair {
 
     init?(json: JSONValue) {
         guard case .array(let pair) = json, pair.count == 2, let light = pair[0].stringValue.flatMap(RGBA.init(hex:)),
-              let dark = pair[1].stringValue.flatMap(RGBA.init(hex:)) else { return nil }
+            let dark = pair[1].stringValue.flatMap(RGBA.init(hex:))
+        else { return nil }
         self.init(light: light, dark: dark)
     }
 }
@@ -228,11 +274,25 @@ extension ViewPaint {
         switch self {
         case .color(let c): return .object([("color", c.json)])
         case .linearGradient(let s, let sx, let sy, let ex, let ey):
-            return .object([("linear", .object([("stops", stops(s)), ("from", .array([.double(Double(sx)), .double(Double(sy))])),
-                                                ("to", .array([.double(Double(ex)), .double(Double(ey))]))]))])
+            return .object([
+                (
+                    "linear",
+                    .object([
+                        ("stops", stops(s)), ("from", .array([.double(Double(sx)), .double(Double(sy))])),
+                        ("to", .array([.double(Double(ex)), .double(Double(ey))]))
+                    ])
+                )
+            ])
         case .radialGradient(let s, let cx, let cy, let r0, let r1):
-            return .object([("radial", .object([("stops", stops(s)), ("center", .array([.double(Double(cx)), .double(Double(cy))])),
-                                                ("radii", .array([.double(Double(r0)), .double(Double(r1))]))]))])
+            return .object([
+                (
+                    "radial",
+                    .object([
+                        ("stops", stops(s)), ("center", .array([.double(Double(cx)), .double(Double(cy))])),
+                        ("radii", .array([.double(Double(r0)), .double(Double(r1))]))
+                    ])
+                )
+            ])
         case .named(let name): return .object([("named", .string(name))])
         }
     }
@@ -242,7 +302,8 @@ extension ViewPaint {
             guard case .array(let values)? = v else { return [] }
             return values.compactMap { stop in
                 guard case .array(let s) = stop, s.count == 3, let l = s[0].stringValue.flatMap(RGBA.init(hex:)),
-                      let d = s[1].stringValue.flatMap(RGBA.init(hex:)) else { return nil }
+                    let d = s[1].stringValue.flatMap(RGBA.init(hex:))
+                else { return nil }
                 return GradientStopPayload(color: ColorPair(light: l, dark: d), location: s[2].floatValue)
             }
         }
@@ -250,15 +311,19 @@ extension ViewPaint {
             guard case .array(let p)? = v, p.count == 2 else { return (0, 0) }
             return (p[0].floatValue, p[1].floatValue)
         }
-        if let c = json["color"].flatMap(ColorPair.init(json:)) { self = .color(c) }
-        else if let l = json["linear"] {
+        if let c = json["color"].flatMap(ColorPair.init(json:)) {
+            self = .color(c)
+        } else if let l = json["linear"] {
             let (sx, sy) = pair(l["from"]), (ex, ey) = pair(l["to"])
             self = .linearGradient(stops(l["stops"]), startX: sx, startY: sy, endX: ex, endY: ey)
         } else if let r = json["radial"] {
             let (cx, cy) = pair(r["center"]), (r0, r1) = pair(r["radii"])
             self = .radialGradient(stops(r["stops"]), centerX: cx, centerY: cy, startRadius: r0, endRadius: r1)
-        } else if let name = json["named"]?.stringValue { self = .named(name) }
-        else { return nil }
+        } else if let name = json["named"]?.stringValue {
+            self = .named(name)
+        } else {
+            return nil
+        }
     }
 }
 
@@ -267,8 +332,10 @@ extension TextRun {
         var fields: [(String, JSONValue)] = [("t", .string(text)), ("size", .double(Double(size)))]
         if weight != 400 { fields.append(("weight", .int(Int64(weight)))) }
         if design != .default { fields.append(("design", .string(["default", "rounded", "serif", "monospaced"][Int(design.rawValue)]))) }
-        let decorations: [(TextRun.Decoration, String)] = [(.italic, "italic"), (.underline, "underline"), (.strikethrough, "strikethrough"),
-                                                            (.monospacedDigits, "monospacedDigits"), (.symbol, "symbol")]
+        let decorations: [(TextRun.Decoration, String)] = [
+            (.italic, "italic"), (.underline, "underline"), (.strikethrough, "strikethrough"),
+            (.monospacedDigits, "monospacedDigits"), (.symbol, "symbol")
+        ]
         let names = decorations.filter { decoration.contains($0.0) }.map { JSONValue.string($0.1) }
         if !names.isEmpty { fields.append(("deco", .array(names))) }
         fields += [("paint", paint.json), ("w", .double(Double(width)))]
@@ -278,7 +345,13 @@ extension TextRun {
 
     init?(json: JSONValue) {
         guard let text = json["t"]?.stringValue, let paint = json["paint"].flatMap(ViewPaint.init(json:)) else { return nil }
-        let design: Design = switch json["design"]?.stringValue { case "rounded": .rounded; case "serif": .serif; case "monospaced": .monospaced; default: .default }
+        let design: Design =
+            switch json["design"]?.stringValue {
+            case "rounded": .rounded;
+            case "serif": .serif;
+            case "monospaced": .monospaced;
+            default: .default
+            }
         var decoration: Decoration = []
         if case .array(let names)? = json["deco"] {
             for name in names.compactMap(\.stringValue) {
@@ -292,15 +365,18 @@ extension TextRun {
                 }
             }
         }
-        self.init(text: text, size: json.float("size"), weight: UInt16(clamping: json["weight"]?.intValue ?? 400), design: design,
-                  decoration: decoration, paint: paint, width: json.float("w"), dynamic: json["dyn"].flatMap(DynamicText.init(json:)))
+        self.init(
+            text: text, size: json.float("size"), weight: UInt16(clamping: json["weight"]?.intValue ?? 400), design: design,
+            decoration: decoration, paint: paint, width: json.float("w"), dynamic: json["dyn"].flatMap(DynamicText.init(json:)))
     }
 }
 
 extension DynamicText {
     var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("style", .string(["relative", "offset", "timer", "timerInterval"][Int(style.rawValue)])),
-                                             ("date", .double(date))]
+        var fields: [(String, JSONValue)] = [
+            ("style", .string(["relative", "offset", "timer", "timerInterval"][Int(style.rawValue)])),
+            ("date", .double(date))
+        ]
         if style == .timerInterval {
             fields += [("end", .double(end)), ("countsDown", .bool(countsDown)), ("showsHours", .bool(showsHours))]
             if let pauseTime { fields.append(("pause", .double(pauseTime))) }
@@ -310,9 +386,16 @@ extension DynamicText {
 
     init?(json: JSONValue) {
         guard let date = json["date"]?.doubleValue, date.isFinite else { return nil }
-        let style: Style = switch json["style"]?.stringValue { case "offset": .offset; case "timer": .timer; case "timerInterval": .timerInterval; default: .relative }
-        self.init(style: style, date: date, end: json["end"]?.doubleValue, countsDown: json["countsDown"] != .bool(false),
-                  showsHours: json["showsHours"] != .bool(false), pauseTime: json["pause"]?.doubleValue)
+        let style: Style =
+            switch json["style"]?.stringValue {
+            case "offset": .offset;
+            case "timer": .timer;
+            case "timerInterval": .timerInterval;
+            default: .relative
+            }
+        self.init(
+            style: style, date: date, end: json["end"]?.doubleValue, countsDown: json["countsDown"] != .bool(false),
+            showsHours: json["showsHours"] != .bool(false), pauseTime: json["pause"]?.doubleValue)
     }
 }
 

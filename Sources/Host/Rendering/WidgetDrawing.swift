@@ -47,7 +47,8 @@ public struct WidgetDrawing: Sendable {
         var canvas = Canvas(appearance: drawnAppearance, prefix: idPrefix, now: now)
         let w = Double(tree.width), h = Double(tree.height)
         var out = standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"widget-drawing\" width=\"\(n(w * scale))\" height=\"\(n(h * scale))\" viewBox=\"0 0 \(n(w)) \(n(h))\""
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"widget-drawing\" width=\"\(n(w * scale))\" height=\"\(n(h * scale))\" viewBox=\"0 0 \(n(w)) \(n(h))\""
         out += " data-family=\"\(esc(tree.family))\" data-appearance=\"\(appearance.rawValue)\">"
         if accessory {
             out += "<rect width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(appearance == .dark ? "#000000" : "#3A3A4C")\"/>"
@@ -104,7 +105,8 @@ private struct Canvas {
             if let shadow = node.shadow {
                 let id = newID("shadow")
                 let c = color(shadow.color)
-                defs += "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feDropShadow dx=\"\(n(Double(shadow.x)))\" dy=\"\(n(Double(shadow.y)))\" stdDeviation=\"\(n(Double(shadow.radius) / 2))\" flood-color=\"\(c.rgb)\" flood-opacity=\"\(n(c.alpha))\"/></filter>"
+                defs +=
+                    "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feDropShadow dx=\"\(n(Double(shadow.x)))\" dy=\"\(n(Double(shadow.y)))\" stdDeviation=\"\(n(Double(shadow.radius) / 2))\" flood-color=\"\(c.rgb)\" flood-opacity=\"\(n(c.alpha))\"/></filter>"
                 attributes += " filter=\"url(#\(id))\""
             }
             if node.flags.contains(.containerBackground) { attributes += " class=\"container-background\"" }
@@ -128,9 +130,11 @@ private struct Canvas {
         case .toggle:
             let on = node.flags.contains(.isOn)
             let track = on ? paint(node.fill ?? .color(ColorPair(RGBA(0x34C759FF)))) : "rgba(120,120,128,0.32)"
-            body += "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.w))\" height=\"\(n(frame.h))\" rx=\"\(n(frame.h / 2))\" fill=\"\(track)\"/>"
+            body +=
+                "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.w))\" height=\"\(n(frame.h))\" rx=\"\(n(frame.h / 2))\" fill=\"\(track)\"/>"
             let r = frame.h / 2 - 2
-            body += "<circle cx=\"\(n(on ? frame.x + frame.w - r - 2 : frame.x + r + 2))\" cy=\"\(n(frame.y + frame.h / 2))\" r=\"\(n(r))\" fill=\"#FFFFFF\"/>"
+            body +=
+                "<circle cx=\"\(n(on ? frame.x + frame.w - r - 2 : frame.x + r + 2))\" cy=\"\(n(frame.y + frame.h / 2))\" r=\"\(n(r))\" fill=\"#FFFFFF\"/>"
         }
         // A leaf with children (never sent by the SDK): draw them after it.
         for _ in 0..<node.childCount where next < nodes.count && depth < ViewTreeCodec.maximumDepth {
@@ -142,7 +146,9 @@ private struct Canvas {
     // MARK: shapes
 
     /// An SVG element for `shape` in `frame`, drawn inset by `inset` points.
-    func element(_ shape: ViewShape, _ frame: (x: Double, y: Double, w: Double, h: Double), inset: Double, attributes: String = "") -> String {
+    func element(
+        _ shape: ViewShape, _ frame: (x: Double, y: Double, w: Double, h: Double), inset: Double, attributes: String = ""
+    ) -> String {
         let x = frame.x + inset, y = frame.y + inset, w = max(0, frame.w - 2 * inset), h = max(0, frame.h - 2 * inset)
         switch shape {
         case .rectangle:
@@ -193,7 +199,8 @@ private struct Canvas {
                 let width = Double(run.width)
                 let size = Double(run.size)
                 if redacted {
-                    body += "<rect class=\"redacted\" x=\"\(n(x))\" y=\"\(n(baseline - size * 0.72))\" width=\"\(n(width))\" height=\"\(n(size * 0.82))\" rx=\"\(n(size * 0.2))\" fill=\"\(color(Canvas.redaction).css)\"/>"
+                    body +=
+                        "<rect class=\"redacted\" x=\"\(n(x))\" y=\"\(n(baseline - size * 0.72))\" width=\"\(n(width))\" height=\"\(n(size * 0.82))\" rx=\"\(n(size * 0.2))\" fill=\"\(color(Canvas.redaction).css)\"/>"
                     x += width
                     continue
                 }
@@ -247,14 +254,18 @@ private struct Canvas {
         case .symbol:
             let tint = node.fill.map { paint($0, frame) } ?? color(ColorPair(light: RGBA(0x000000FF), dark: RGBA(0xFFFFFFFF))).css
             let size = min(frame.w / 1.1, frame.h)
-            body += "<text class=\"symbol\" x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + size * 0.35))\" font-size=\"\(n(size))\" text-anchor=\"middle\" fill=\"\(tint)\" font-family=\"\(Self.family(.default))\">\(esc(SymbolGlyphs.glyph(for: image.name)))<title>\(esc(image.name))</title></text>"
+            body +=
+                "<text class=\"symbol\" x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + size * 0.35))\" font-size=\"\(n(size))\" text-anchor=\"middle\" fill=\"\(tint)\" font-family=\"\(Self.family(.default))\">\(esc(SymbolGlyphs.glyph(for: image.name)))<title>\(esc(image.name))</title></text>"
         case .asset, .bitmap:
             let missing = node.flags.contains(.missing)
             let label = image.source == .bitmap ? "\(image.pixelWidth)×\(image.pixelHeight)" : image.name
-            body += "<g class=\"image\"><rect \(rect) fill=\"rgba(142,142,147,0.25)\" stroke=\"rgba(142,142,147,0.8)\" stroke-width=\"1\"\(missing ? " stroke-dasharray=\"4 3\"" : "")/>"
+            body +=
+                "<g class=\"image\"><rect \(rect) fill=\"rgba(142,142,147,0.25)\" stroke=\"rgba(142,142,147,0.8)\" stroke-width=\"1\"\(missing ? " stroke-dasharray=\"4 3\"" : "")/>"
             let font = max(6, min(11, frame.h / 3))
-            body += "<text x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + font / 3))\" font-size=\"\(n(font))\" text-anchor=\"middle\" fill=\"rgba(99,99,102,1)\" font-family=\"\(Self.family(.default))\">\(esc(String(label.prefix(40))))</text>"
-            body += "<title>\(esc("\(image.source == .bitmap ? "bitmap" : "image") \(image.name) · \(image.pixelWidth)×\(image.pixelHeight) px\(missing ? " · not in the bundle" : "")"))</title></g>"
+            body +=
+                "<text x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + font / 3))\" font-size=\"\(n(font))\" text-anchor=\"middle\" fill=\"rgba(99,99,102,1)\" font-family=\"\(Self.family(.default))\">\(esc(String(label.prefix(40))))</text>"
+            body +=
+                "<title>\(esc("\(image.source == .bitmap ? "bitmap" : "image") \(image.name) · \(image.pixelWidth)×\(image.pixelHeight) px\(missing ? " · not in the bundle" : "")"))</title></g>"
         }
     }
 
@@ -273,11 +284,14 @@ private struct Canvas {
         switch meter.style {
         case .linear, .linearDot:
             let r = frame.h / 2
-            body += "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.w))\" height=\"\(n(frame.h))\" rx=\"\(n(r))\" fill=\"\(track)\"/>"
+            body +=
+                "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.w))\" height=\"\(n(frame.h))\" rx=\"\(n(r))\" fill=\"\(track)\"/>"
             if meter.style == .linear {
-                body += "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.w * value))\" height=\"\(n(frame.h))\" rx=\"\(n(r))\" fill=\"\(tint)\"/>"
+                body +=
+                    "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.w * value))\" height=\"\(n(frame.h))\" rx=\"\(n(r))\" fill=\"\(tint)\"/>"
             } else {
-                body += "<circle cx=\"\(n(frame.x + r + (frame.w - 2 * r) * value))\" cy=\"\(n(frame.y + r))\" r=\"\(n(r + 1))\" fill=\"\(tint)\"/>"
+                body +=
+                    "<circle cx=\"\(n(frame.x + r + (frame.w - 2 * r) * value))\" cy=\"\(n(frame.y + r))\" r=\"\(n(r + 1))\" fill=\"\(tint)\"/>"
             }
         case .circular, .circularDot:
             let side = min(frame.w, frame.h)
@@ -286,13 +300,15 @@ private struct Canvas {
             let cx = frame.x + frame.w / 2, cy = frame.y + frame.h / 2
             let open = meter.style == .circularDot ? 0.75 : 1.0
             let start = meter.style == .circularDot ? 135.0 : -90.0
-            let ring = "cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n(r))\" fill=\"none\" stroke-width=\"\(n(line))\" pathLength=\"1\" transform=\"rotate(\(n(start)) \(n(cx)) \(n(cy)))\""
+            let ring =
+                "cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n(r))\" fill=\"none\" stroke-width=\"\(n(line))\" pathLength=\"1\" transform=\"rotate(\(n(start)) \(n(cx)) \(n(cy)))\""
             body += "<circle \(ring) stroke=\"\(track)\" stroke-dasharray=\"\(n(open)) 1\" stroke-linecap=\"round\"/>"
             if meter.style == .circular {
                 body += "<circle \(ring) stroke=\"\(tint)\" stroke-dasharray=\"\(n(value)) 1\" stroke-linecap=\"round\"/>"
             } else {
                 let angle = (start + 270 * value) * .pi / 180
-                body += "<circle cx=\"\(n(cx + r * cos(angle)))\" cy=\"\(n(cy + r * sin(angle)))\" r=\"\(n(line * 0.8))\" fill=\"\(tint)\" stroke=\"#000\" stroke-opacity=\"0.3\"/>"
+                body +=
+                    "<circle cx=\"\(n(cx + r * cos(angle)))\" cy=\"\(n(cy + r * sin(angle)))\" r=\"\(n(line * 0.8))\" fill=\"\(tint)\" stroke=\"#000\" stroke-opacity=\"0.3\"/>"
             }
         }
     }
@@ -319,7 +335,8 @@ private struct Canvas {
         func stops(_ stops: [GradientStopPayload]) -> String {
             stops.map { stop in
                 let c = color(stop.color)
-                return "<stop offset=\"\(n(Double(min(max(stop.location, 0), 1))))\" stop-color=\"\(c.rgb)\" stop-opacity=\"\(n(c.alpha))\"/>"
+                return
+                    "<stop offset=\"\(n(Double(min(max(stop.location, 0), 1))))\" stop-color=\"\(c.rgb)\" stop-opacity=\"\(n(c.alpha))\"/>"
             }.joined()
         }
         switch paint {
@@ -327,13 +344,15 @@ private struct Canvas {
             return color(pair).css
         case .linearGradient(let s, let sx, let sy, let ex, let ey):
             let id = newID("lg")
-            defs += "<linearGradient id=\"\(id)\" x1=\"\(n(Double(sx)))\" y1=\"\(n(Double(sy)))\" x2=\"\(n(Double(ex)))\" y2=\"\(n(Double(ey)))\">\(stops(s))</linearGradient>"
+            defs +=
+                "<linearGradient id=\"\(id)\" x1=\"\(n(Double(sx)))\" y1=\"\(n(Double(sy)))\" x2=\"\(n(Double(ex)))\" y2=\"\(n(Double(ey)))\">\(stops(s))</linearGradient>"
             return "url(#\(id))"
         case .radialGradient(let s, let cx, let cy, let r0, let r1):
             let id = newID("rg")
             let x = frame.x + frame.w * Double(cx), y = frame.y + frame.h * Double(cy)
             let start = Double(r1) > 0 ? Double(r0) / Double(r1) : 0
-            defs += "<radialGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(max(Double(r1), 0.01)))\" fr=\"\(n(max(0, Double(r0))))\">\(stops(s.map { GradientStopPayload(color: $0.color, location: Float(start + (1 - start) * Double($0.location))) }))</radialGradient>"
+            defs +=
+                "<radialGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(max(Double(r1), 0.01)))\" fr=\"\(n(max(0, Double(r0))))\">\(stops(s.map { GradientStopPayload(color: $0.color, location: Float(start + (1 - start) * Double($0.location))) }))</radialGradient>"
             return "url(#\(id))"
         case .named:
             return "rgb(142,142,147)"

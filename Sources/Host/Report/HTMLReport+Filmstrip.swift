@@ -12,11 +12,16 @@ extension HTMLReport {
         guard !drawable.isEmpty else { return }
         let e = HTMLText.escape
         page.raw("<h3>Widgets as they look</h3><p class=\"note\">Each entry drawn at the family's size in points, light then dark, ")
-        page.raw("with the dates that change as time passes read at the entry's date, and the placeholder redacted. The drawing is a faithful ")
-        page.raw("layout of the view tree the extension rendered (frames, text runs at the widths it measured, colours, images by name and size), ")
+        page.raw(
+            "with the dates that change as time passes read at the entry's date, and the placeholder redacted. The drawing is a faithful ")
+        page.raw(
+            "layout of the view tree the extension rendered (frames, text runs at the widths it measured, colours, images by name and size), "
+        )
         page.raw("not Apple's pixels. Hover an entry for its data.</p>")
         for (w, widget) in drawable.prefix(limits.drawnWidgets).enumerated() {
-            page.raw("<div class=\"filmstrip\" data-widget=\"\(e(widget.name))\"><div class=\"strip-title\"><b>\(e(widget.name))</b> of \(e(widget.bundle))</div><div class=\"frames\">")
+            page.raw(
+                "<div class=\"filmstrip\" data-widget=\"\(e(widget.name))\"><div class=\"strip-title\"><b>\(e(widget.name))</b> of \(e(widget.bundle))</div><div class=\"frames\">"
+            )
             var frames: [(label: String, entry: RunAnalysis.Entry)] = []
             if let placeholder = widget.placeholder, placeholder.viewJSON != nil { frames.append(("placeholder", placeholder)) }
             var timed: [(label: String, entry: RunAnalysis.Entry)] = []
@@ -32,13 +37,16 @@ extension HTMLReport {
                 notes.formUnion(view.light.notes)
                 let scale = Double(view.light.width) > 400 ? 0.5 : 1
                 let at = frame.entry.seconds ?? 0
-                let data = "\(frame.label) · entry \(frame.entry.date ?? "?")\(frame.entry.text.map { "\n“\($0)”" } ?? "")\n\(HTMLText.clip(frame.entry.json, 2000))"
+                let data =
+                    "\(frame.label) · entry \(frame.entry.date ?? "?")\(frame.entry.text.map { "\n“\($0)”" } ?? "")\n\(HTMLText.clip(frame.entry.json, 2000))"
                 page.raw("<figure class=\"frame\" title=\"\(e(data))\" data-entry=\"\(e(HTMLText.clip(frame.entry.json, 2000)))\">")
                 for appearance in WidgetDrawing.Appearance.allCases {
-                    let drawing = WidgetDrawing(view, appearance: appearance, idPrefix: "r\(runIndex)w\(w)f\(f)\(appearance.rawValue.prefix(1))")
+                    let drawing = WidgetDrawing(
+                        view, appearance: appearance, idPrefix: "r\(runIndex)w\(w)f\(f)\(appearance.rawValue.prefix(1))")
                     page.raw(drawing.svg(at: at, scale: scale))
                 }
-                page.raw("<figcaption>\(e(frame.label)) · render \(RunAnalysis.formatMs(Double(view.nanoseconds) / 1e6))</figcaption></figure>")
+                page.raw(
+                    "<figcaption>\(e(frame.label)) · render \(RunAnalysis.formatMs(Double(view.nanoseconds) / 1e6))</figcaption></figure>")
             }
             page.raw("</div>")
             if timed.count > limits.drawnEntriesPerWidget {

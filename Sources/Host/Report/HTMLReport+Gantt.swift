@@ -15,8 +15,8 @@ extension HTMLReport {
         let e = HTMLText.escape
         var body = HTMLPage()
         var y = 26.0
-        var processY: [Int: Double] = [:]      // process index → centre of its row
-        var downloadY: [Int: Double] = [:]     // download index → centre of its bar
+        var processY: [Int: Double] = [:] // process index → centre of its row
+        var downloadY: [Int: Double] = [:] // download index → centre of its bar
         var drawnBars = 0
         let activationsByPid = Dictionary(grouping: analysis.activations.indices, by: { analysis.activations[$0].pid })
         let relaunchRel = Dictionary(grouping: analysis.relaunches.indices, by: { analysis.relaunches[$0].process })
@@ -25,40 +25,57 @@ extension HTMLReport {
             let processes = analysis.processes.indices.filter { analysis.processes[$0].bundle == bundle }
             let downloads = analysis.downloads.indices.filter { analysis.downloads[$0].bundle == bundle }
             guard !processes.isEmpty || !downloads.isEmpty else { continue }
-            let lanes = max(1, processes.flatMap { activationsByPid[analysis.processes[$0].pid] ?? [] }
-                .map { analysis.activations[$0].lane + 1 }.max() ?? 1)
+            let lanes = max(
+                1,
+                processes.flatMap { activationsByPid[analysis.processes[$0].pid] ?? [] }
+                    .map { analysis.activations[$0].lane + 1 }.max() ?? 1)
             let rowHeight = 8 + Double(lanes) * 12
             body.raw("<g class=\"row\"><rect class=\"band\" x=\"0\" y=\"\(f(y))\" width=\"\(f(axis.width))\" height=\"\(f(rowHeight))\"/>")
-            body.raw("<text class=\"label\" x=\"6\" y=\"\(f(y + rowHeight / 2 + 4))\">\(e(HTMLText.clip(bundle, 34)))<title>\(e(bundle))</title></text>")
+            body.raw(
+                "<text class=\"label\" x=\"6\" y=\"\(f(y + rowHeight / 2 + 4))\">\(e(HTMLText.clip(bundle, 34)))<title>\(e(bundle))</title></text>"
+            )
             for index in processes {
                 let p = analysis.processes[index]
                 processY[index] = y + rowHeight / 2
                 let end = p.exitedAt ?? analysis.run.durationMs
                 let rel = (relaunchRel[index] ?? []).map { "r\(runIndex)-\(analysis.relaunches[$0].download)" }.joined(separator: " ")
                 let classes = "proc" + (p.relaunchSession != nil ? " relaunched" : "") + (p.exitedAt == nil ? " open" : "")
-                body.raw("<rect class=\"\(classes)\" data-t0=\"\(p.spawnedAt)\" data-t1=\"\(end)\"\(rel.isEmpty ? "" : " data-rel=\"\(rel)\"")")
-                body.raw(" x=\"\(f(axis.x(p.spawnedAt)))\" y=\"\(f(y + 2))\" width=\"\(f(axis.width(p.spawnedAt, end)))\" height=\"\(f(rowHeight - 4))\" rx=\"3\">")
+                body.raw(
+                    "<rect class=\"\(classes)\" data-t0=\"\(p.spawnedAt)\" data-t1=\"\(end)\"\(rel.isEmpty ? "" : " data-rel=\"\(rel)\"")")
+                body.raw(
+                    " x=\"\(f(axis.x(p.spawnedAt)))\" y=\"\(f(y + 2))\" width=\"\(f(axis.width(p.spawnedAt, end)))\" height=\"\(f(rowHeight - 4))\" rx=\"3\">"
+                )
                 body.raw("<title>\(e(processTitle(p)))</title></rect>")
                 for a in activationsByPid[p.pid] ?? [] where drawnBars < limits.bars {
                     let activation = analysis.activations[a]
                     drawnBars += 1
                     let t1 = activation.end ?? end
                     let classes = "act k-\(Self.cssName(activation.kind)) o-\(activation.outcome ?? "open")"
-                    body.raw("<rect class=\"\(classes)\" data-t0=\"\(activation.start)\" data-t1=\"\(t1)\" x=\"\(f(axis.x(activation.start)))\"")
-                    body.raw(" y=\"\(f(y + 5 + Double(activation.lane) * 12))\" width=\"\(f(axis.width(activation.start, t1)))\" height=\"10\">")
+                    body.raw(
+                        "<rect class=\"\(classes)\" data-t0=\"\(activation.start)\" data-t1=\"\(t1)\" x=\"\(f(axis.x(activation.start)))\"")
+                    body.raw(
+                        " y=\"\(f(y + 5 + Double(activation.lane) * 12))\" width=\"\(f(axis.width(activation.start, t1)))\" height=\"10\">")
                     let title = Self.at(activation.start) + "  " + activation.summary
                     body.raw("<title>\(e(title))</title></rect>")
                 }
                 if p.relaunchSession != nil {
                     let cy = y + rowHeight / 2
-                    body.raw("<g class=\"mark relaunch\" data-t=\"\(p.spawnedAt)\" data-y=\"\(f(cy))\" transform=\"translate(\(f(axis.x(p.spawnedAt))),\(f(cy)))\"")
-                    body.raw("\(rel.isEmpty ? "" : " data-rel=\"\(rel)\"")><circle r=\"4\"/><title>\(e("relaunched by identifier for session \(p.relaunchSession!) · pid \(p.pid)"))</title></g>")
+                    body.raw(
+                        "<g class=\"mark relaunch\" data-t=\"\(p.spawnedAt)\" data-y=\"\(f(cy))\" transform=\"translate(\(f(axis.x(p.spawnedAt))),\(f(cy)))\""
+                    )
+                    body.raw(
+                        "\(rel.isEmpty ? "" : " data-rel=\"\(rel)\"")><circle r=\"4\"/><title>\(e("relaunched by identifier for session \(p.relaunchSession!) · pid \(p.pid)"))</title></g>"
+                    )
                 }
             }
             for kill in analysis.kills where kill.bundle == bundle {
                 let cy = y + rowHeight / 2
-                body.raw("<g class=\"mark kill r-\(Self.cssName(kill.reason))\" data-t=\"\(kill.t)\" data-y=\"\(f(cy))\" transform=\"translate(\(f(axis.x(kill.t))),\(f(cy)))\">")
-                body.raw("<path d=\"M-4,-4L4,4M-4,4L4,-4\"/><title>\(e("✗ killed pid \(kill.pid.map(String.init) ?? "?") at \(Self.at(kill.t)) — \(kill.reason)" + (kill.detail.map { ": \($0)" } ?? "")))</title></g>")
+                body.raw(
+                    "<g class=\"mark kill r-\(Self.cssName(kill.reason))\" data-t=\"\(kill.t)\" data-y=\"\(f(cy))\" transform=\"translate(\(f(axis.x(kill.t))),\(f(cy)))\">"
+                )
+                body.raw(
+                    "<path d=\"M-4,-4L4,4M-4,4L4,-4\"/><title>\(e("✗ killed pid \(kill.pid.map(String.init) ?? "?") at \(Self.at(kill.t)) — \(kill.reason)" + (kill.detail.map { ": \($0)" } ?? "")))</title></g>"
+                )
             }
             body.raw("</g>")
             y += rowHeight + 2
@@ -71,8 +88,12 @@ extension HTMLReport {
                     let end = d.end ?? analysis.run.durationMs
                     let barY = y + 3 + Double(d.lane) * 9
                     downloadY[index] = barY + 3.5
-                    body.raw("<rect class=\"dl res-\(d.result ?? "open")\" data-rel=\"r\(runIndex)-\(index)\" data-t0=\"\(d.start)\" data-t1=\"\(end)\"")
-                    body.raw(" x=\"\(f(axis.x(d.start)))\" y=\"\(f(barY))\" width=\"\(f(axis.width(d.start, end)))\" height=\"7\"><title>\(e(downloadTitle(d)))</title></rect>")
+                    body.raw(
+                        "<rect class=\"dl res-\(d.result ?? "open")\" data-rel=\"r\(runIndex)-\(index)\" data-t0=\"\(d.start)\" data-t1=\"\(end)\""
+                    )
+                    body.raw(
+                        " x=\"\(f(axis.x(d.start)))\" y=\"\(f(barY))\" width=\"\(f(axis.width(d.start, end)))\" height=\"7\"><title>\(e(downloadTitle(d)))</title></rect>"
+                    )
                 }
                 body.raw("</g>")
                 y += dlHeight + 2
@@ -81,16 +102,22 @@ extension HTMLReport {
         }
         for relaunch in analysis.relaunches {
             guard let y0 = downloadY[relaunch.download], let y1 = processY[relaunch.process],
-                  let t0 = analysis.downloads[relaunch.download].end else { continue }
+                let t0 = analysis.downloads[relaunch.download].end
+            else { continue }
             let d = analysis.downloads[relaunch.download], p = analysis.processes[relaunch.process]
-            let title = "download of task #\(d.taskId) (session \(d.session)) \(d.result ?? "ended") → " +
-                (relaunch.spawned ? "relaunched \(p.bundle) as pid \(p.pid)" : "events given to the running pid \(p.pid)") +
-                " at \(Self.at(relaunch.at))"
-            body.raw("<path class=\"link\" data-rel=\"r\(runIndex)-\(relaunch.download)\" data-t0=\"\(t0)\" data-y0=\"\(f(y0))\" data-t1=\"\(relaunch.at)\" data-y1=\"\(f(y1))\"")
+            let title =
+                "download of task #\(d.taskId) (session \(d.session)) \(d.result ?? "ended") → "
+                + (relaunch.spawned ? "relaunched \(p.bundle) as pid \(p.pid)" : "events given to the running pid \(p.pid)")
+                + " at \(Self.at(relaunch.at))"
+            body.raw(
+                "<path class=\"link\" data-rel=\"r\(runIndex)-\(relaunch.download)\" data-t0=\"\(t0)\" data-y0=\"\(f(y0))\" data-t1=\"\(relaunch.at)\" data-y1=\"\(f(y1))\""
+            )
             body.raw(" d=\"\(Self.linkPath(axis.x(t0), y0, axis.x(relaunch.at), y1))\"><title>\(e(title))</title></path>")
         }
         let height = y + 4
-        page.raw("<div class=\"chart\"><svg class=\"timeaxis gantt\" data-duration=\"\(axis.duration)\" width=\"\(f(axis.width))\" height=\"\(f(height))\" xmlns=\"http://www.w3.org/2000/svg\">")
+        page.raw(
+            "<div class=\"chart\"><svg class=\"timeaxis gantt\" data-duration=\"\(axis.duration)\" width=\"\(f(axis.width))\" height=\"\(f(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        )
         ticks(axis, height: height, &page)
         page.raw(body.text)
         page.raw("</svg></div>")
@@ -119,7 +146,9 @@ extension HTMLReport {
         page.raw("<span><i class=\"sw o-killed\"></i>activation killed</span><span><i class=\"sw o-failed\"></i>activation failed</span>")
         for reason in reasons { page.raw("<span><b class=\"x r-\(Self.cssName(reason))\">✗</b>killed: \(HTMLText.escape(reason))</span>") }
         if !analysis.downloads.isEmpty {
-            page.raw("<span><i class=\"sw dl\"></i>download</span><span><b class=\"relaunch-key\">●</b>relaunch by identifier (hover: its download)</span>")
+            page.raw(
+                "<span><i class=\"sw dl\"></i>download</span><span><b class=\"relaunch-key\">●</b>relaunch by identifier (hover: its download)</span>"
+            )
         }
         page.raw("</p>")
     }

@@ -14,18 +14,27 @@ extension HTMLReport {
         let e = HTMLText.escape
         let rowHeight = 20.0
         let height = 24 + Double(analysis.widgets.count) * (rowHeight + 4)
-        page.raw("<div class=\"chart\"><svg class=\"timeaxis strips\" data-duration=\"\(axis.duration)\" width=\"\(f(axis.width))\" height=\"\(f(height))\" xmlns=\"http://www.w3.org/2000/svg\">")
+        page.raw(
+            "<div class=\"chart\"><svg class=\"timeaxis strips\" data-duration=\"\(axis.duration)\" width=\"\(f(axis.width))\" height=\"\(f(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        )
         ticks(axis, height: height, &page)
         for (row, widget) in analysis.widgets.enumerated() {
             let y = 24 + Double(row) * (rowHeight + 4)
-            page.raw("<text class=\"label\" x=\"6\" y=\"\(f(y + 14))\">\(e(HTMLText.clip(widget.shortName, 34)))<title>\(e("\(widget.name) of \(widget.bundle)"))</title></text>")
+            page.raw(
+                "<text class=\"label\" x=\"6\" y=\"\(f(y + 14))\">\(e(HTMLText.clip(widget.shortName, 34)))<title>\(e("\(widget.name) of \(widget.bundle)"))</title></text>"
+            )
             var drawn = 0
             for (segment, parity) in segments(of: widget, until: analysis.run.durationMs) where drawn < limits.entrySegments {
                 drawn += 1
                 let label = segment.entry.text ?? segment.entry.json
-                let title = "\(TimeAxis.label(segment.start)) – \(TimeAxis.label(segment.end)) · entry \(segment.entry.date ?? "?")\n\(segment.entry.text.map { "“\($0)”\n" } ?? "")\(HTMLText.clip(segment.entry.json, 600))"
-                page.raw("<svg class=\"seg p\(parity)\" data-t0=\"\(segment.start)\" data-t1=\"\(segment.end)\" x=\"\(f(axis.x(segment.start)))\" y=\"\(f(y))\"")
-                page.raw(" width=\"\(f(axis.width(segment.start, segment.end, minimum: 1)))\" height=\"\(f(rowHeight))\"><rect width=\"100%\" height=\"100%\"/>")
+                let title =
+                    "\(TimeAxis.label(segment.start)) – \(TimeAxis.label(segment.end)) · entry \(segment.entry.date ?? "?")\n\(segment.entry.text.map { "“\($0)”\n" } ?? "")\(HTMLText.clip(segment.entry.json, 600))"
+                page.raw(
+                    "<svg class=\"seg p\(parity)\" data-t0=\"\(segment.start)\" data-t1=\"\(segment.end)\" x=\"\(f(axis.x(segment.start)))\" y=\"\(f(y))\""
+                )
+                page.raw(
+                    " width=\"\(f(axis.width(segment.start, segment.end, minimum: 1)))\" height=\"\(f(rowHeight))\"><rect width=\"100%\" height=\"100%\"/>"
+                )
                 page.raw("<text x=\"4\" y=\"14\">\(e(HTMLText.clip(label, 80)))</text><title>\(e(title))</title></svg>")
             }
             if widget.timelines.isEmpty {
@@ -35,8 +44,12 @@ extension HTMLReport {
         page.raw("</svg></div>")
         filmstrips(analysis, runIndex: runIndex, &page)
         for widget in analysis.widgets where !widget.timelines.isEmpty {
-            page.raw("<details class=\"widget\"><summary><b>\(e(widget.name))</b> of \(e(widget.bundle)) — \(widget.timelines.count) timeline\(widget.timelines.count == 1 ? "" : "s")</summary>")
-            page.raw("<table class=\"data\"><thead><tr><th>recorded at</th><th>policy</th><th>next reload</th><th>entries (date → text, or the entry as encoded)</th></tr></thead><tbody>")
+            page.raw(
+                "<details class=\"widget\"><summary><b>\(e(widget.name))</b> of \(e(widget.bundle)) — \(widget.timelines.count) timeline\(widget.timelines.count == 1 ? "" : "s")</summary>"
+            )
+            page.raw(
+                "<table class=\"data\"><thead><tr><th>recorded at</th><th>policy</th><th>next reload</th><th>entries (date → text, or the entry as encoded)</th></tr></thead><tbody>"
+            )
             for timeline in widget.timelines.reversed().prefix(limits.timelinesPerWidget) {
                 page.raw("<tr><td class=\"num\">\(Self.at(timeline.t))</td><td>\(e(timeline.policy))</td>")
                 page.raw("<td>\(e(timeline.nextReloadDate ?? "—"))</td><td><ol class=\"entries\">")
@@ -59,7 +72,9 @@ extension HTMLReport {
 
     /// The periods during which each entry was on screen: from its date (or from when its
     /// timeline arrived) until the next entry's date or the next timeline.
-    private func segments(of widget: RunAnalysis.Widget, until end: Double) -> [(segment: (start: Double, end: Double, entry: RunAnalysis.Entry), parity: Int)] {
+    private func segments(
+        of widget: RunAnalysis.Widget, until end: Double
+    ) -> [(segment: (start: Double, end: Double, entry: RunAnalysis.Entry), parity: Int)] {
         var result: [(segment: (start: Double, end: Double, entry: RunAnalysis.Entry), parity: Int)] = []
         for (k, timeline) in widget.timelines.enumerated() {
             let replacedAt = k + 1 < widget.timelines.count ? widget.timelines[k + 1].t : end
@@ -92,11 +107,15 @@ extension HTMLReport {
         page.raw("</tbody></table>")
         let id = "ledger-\(runIndex)"
         page.raw("<input class=\"filter\" type=\"search\" placeholder=\"filter the ledger…\" data-table=\"\(id)\">")
-        page.raw("<table class=\"data\" id=\"\(id)\"><thead><tr><th>t</th><th>decision</th><th>extension</th><th>widget</th><th>reason</th><th>detail</th></tr></thead><tbody>")
+        page.raw(
+            "<table class=\"data\" id=\"\(id)\"><thead><tr><th>t</th><th>decision</th><th>extension</th><th>widget</th><th>reason</th><th>detail</th></tr></thead><tbody>"
+        )
         for row in analysis.ledger.prefix(limits.ledgerRows) {
             page.raw("<tr class=\"d-\(Self.cssName(row.decision))\"><td class=\"num\">\(Self.at(row.t))</td>")
             page.raw("<td>\(HTMLText.escape(row.decision))</td><td>\(HTMLText.escape(row.bundle))</td>")
-            page.raw("<td>\(HTMLText.escape(row.kind + (row.family.map { " · \($0)" } ?? "")))</td><td>\(HTMLText.escape(row.reason ?? ""))</td>")
+            page.raw(
+                "<td>\(HTMLText.escape(row.kind + (row.family.map { " · \($0)" } ?? "")))</td><td>\(HTMLText.escape(row.reason ?? ""))</td>"
+            )
             page.raw("<td>\(HTMLText.escape(HTMLText.clip(row.detail ?? "", 300)))</td></tr>")
         }
         page.raw("</tbody></table>")
@@ -108,7 +127,9 @@ extension HTMLReport {
     /// Events no other part of the page shows (new kinds of events included), with one example each.
     func otherEvents(_ analysis: RunAnalysis, _ page: inout HTMLPage) {
         guard !analysis.otherEvents.isEmpty else { return }
-        page.raw("<details class=\"other\"><summary><b>Other events</b> — \(analysis.otherEvents.reduce(0) { $0 + $1.count }) events of \(analysis.otherEvents.count) kinds not drawn above</summary>")
+        page.raw(
+            "<details class=\"other\"><summary><b>Other events</b> — \(analysis.otherEvents.reduce(0) { $0 + $1.count }) events of \(analysis.otherEvents.count) kinds not drawn above</summary>"
+        )
         page.raw("<table class=\"data\"><thead><tr><th>event</th><th>count</th><th>the first of them</th></tr></thead><tbody>")
         for other in analysis.otherEvents {
             page.raw("<tr><td><code>\(HTMLText.escape(other.name))</code></td><td class=\"num\">\(other.count)</td>")

@@ -68,7 +68,9 @@ public struct HTMLReport: Sendable {
         for (index, analysis) in analyses.enumerated() {
             run(analysis, index: index, &page)
         }
-        page.raw("<footer>Made by <code>sandglass report</code>. Times are on each run's clock (t = 0 at run.start); hover any bar or mark for its details.</footer>")
+        page.raw(
+            "<footer>Made by <code>sandglass report</code>. Times are on each run's clock (t = 0 at run.start); hover any bar or mark for its details.</footer>"
+        )
         page.raw("<script>\(Self.script)</script></body></html>\n")
         return page.text
     }
@@ -97,11 +99,15 @@ public struct HTMLReport: Sendable {
             all.failures += failures; all.warnings += warnings
             outcomes.merge(s.activationsByOutcome, uniquingKeysWith: +)
             kills.merge(s.killsByReason, uniquingKeysWith: +)
-            let started = analysis.run.epoch > 0
-                ? Date(timeIntervalSince1970: analysis.run.epoch).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+            let started =
+                analysis.run.epoch > 0
+                ? Date(timeIntervalSince1970: analysis.run.epoch).formatted(
+                    .iso8601.year().month().day().time(includingFractionalSeconds: false))
                 : "?"
             page.raw("<tr><td><a href=\"#run-\(index)\">\(HTMLText.escape(analysis.run.label))</a></td>")
-            page.raw("<td>\(HTMLText.escape(analysis.run.clock))</td><td>\(started)</td><td>\(RunAnalysis.formatMs(analysis.run.durationMs))</td>")
+            page.raw(
+                "<td>\(HTMLText.escape(analysis.run.clock))</td><td>\(started)</td><td>\(RunAnalysis.formatMs(analysis.run.durationMs))</td>"
+            )
             page.raw("<td>\(s.spawns)</td><td>\(s.activations) \(Self.counts(s.activationsByOutcome))</td>")
             page.raw("<td>\(Self.counts(s.killsByReason, empty: "none"))</td><td>\(s.timelines)</td>")
             page.raw("<td>\(Self.verdictCell(failures, warnings))</td></tr>")
@@ -120,18 +126,29 @@ public struct HTMLReport: Sendable {
             .sorted { ($0.1.severity, $0.0, $0.1.t) < ($1.1.severity, $1.0, $1.1.t) }
         page.raw("<section id=\"verdicts\"><h2>Verdicts</h2>")
         if rows.isEmpty {
-            page.raw("<p class=\"ok\">Nothing to look at: no invariant violated, no misuse, no kill beyond idle, chaos and shutdown.</p></section>")
+            page.raw(
+                "<p class=\"ok\">Nothing to look at: no invariant violated, no misuse, no kill beyond idle, chaos and shutdown.</p></section>"
+            )
             return
         }
-        page.raw("<p class=\"sub\">Failures break a run's contract (invariants, update misuse, protocol violations); warnings are kills over a budget, denials and failed work.</p>")
+        page.raw(
+            "<p class=\"sub\">Failures break a run's contract (invariants, update misuse, protocol violations); warnings are kills over a budget, denials and failed work.</p>"
+        )
         page.raw("<input class=\"filter\" type=\"search\" placeholder=\"filter verdicts…\" data-table=\"verdict-table\">")
-        page.raw("<table class=\"data\" id=\"verdict-table\"><thead><tr><th></th><th>run</th><th>t</th><th>what</th><th>extension</th><th>detail</th><th>event</th></tr></thead><tbody>")
+        page.raw(
+            "<table class=\"data\" id=\"verdict-table\"><thead><tr><th></th><th>run</th><th>t</th><th>what</th><th>extension</th><th>detail</th><th>event</th></tr></thead><tbody>"
+        )
         for (index, verdict) in rows.prefix(limits.verdicts) {
-            let mark = verdict.severity == .failure ? "<span class=\"badge fail\">failure</span>" : "<span class=\"badge warn\">warning</span>"
-            page.raw("<tr class=\"\(verdict.severity.rawValue)\"><td>\(mark)</td><td><a href=\"#run-\(index)\">\(HTMLText.escape(analyses[index].run.label))</a></td>")
+            let mark =
+                verdict.severity == .failure ? "<span class=\"badge fail\">failure</span>" : "<span class=\"badge warn\">warning</span>"
+            page.raw(
+                "<tr class=\"\(verdict.severity.rawValue)\"><td>\(mark)</td><td><a href=\"#run-\(index)\">\(HTMLText.escape(analyses[index].run.label))</a></td>"
+            )
             page.raw("<td class=\"num\">\(Self.at(verdict.t))</td>")
             page.raw("<td>\(HTMLText.escape(verdict.title))</td><td>\(HTMLText.escape(verdict.bundle ?? ""))</td>")
-            page.raw("<td>\(HTMLText.escape(HTMLText.clip(verdict.detail, 400)))</td><td><code>\(HTMLText.escape(verdict.event))</code></td></tr>")
+            page.raw(
+                "<td>\(HTMLText.escape(HTMLText.clip(verdict.detail, 400)))</td><td><code>\(HTMLText.escape(verdict.event))</code></td></tr>"
+            )
         }
         page.raw("</tbody></table>")
         if rows.count > limits.verdicts { page.raw("<p class=\"note\">\(rows.count - limits.verdicts) more verdicts are not listed.</p>") }
@@ -143,7 +160,9 @@ public struct HTMLReport: Sendable {
     private func run(_ analysis: RunAnalysis, index: Int, _ page: inout HTMLPage) {
         page.raw("<section class=\"run\" id=\"run-\(index)\"><h2>\(HTMLText.escape(analysis.run.label)) ")
         page.raw(analysis.passed ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">fail</span>")
-        page.raw("</h2><p class=\"sub\">\(HTMLText.escape(analysis.run.source)) · \(analysis.run.clock) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>")
+        page.raw(
+            "</h2><p class=\"sub\">\(HTMLText.escape(analysis.run.source)) · \(analysis.run.clock) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>"
+        )
         gantt(analysis, runIndex: index, &page)
         widgets(analysis, runIndex: index, &page)
         ledger(analysis, runIndex: index, &page)
@@ -153,7 +172,8 @@ public struct HTMLReport: Sendable {
 
     static func counts(_ counts: [String: Int], empty: String = "") -> String {
         if counts.isEmpty { return empty }
-        return "<span class=\"counts\">" + counts.sorted { $0.key < $1.key }.map { "\($0.value) \(HTMLText.escape($0.key))" }.joined(separator: ", ") + "</span>"
+        return "<span class=\"counts\">"
+            + counts.sorted { $0.key < $1.key }.map { "\($0.value) \(HTMLText.escape($0.key))" }.joined(separator: ", ") + "</span>"
     }
 
     private static func verdictCell(_ failures: Int, _ warnings: Int) -> String {

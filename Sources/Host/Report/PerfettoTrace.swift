@@ -20,8 +20,12 @@ public final class PerfettoTrace {
     /// Creates (or empties) the trace file at `path`.
     public init(path: String, converter: TraceEventConverter = TraceEventConverter()) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data("[\n".utf8)) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path,
-                                                            NSLocalizedDescriptionKey: "cannot create the trace file \(path)"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: path,
+                    NSLocalizedDescriptionKey: "cannot create the trace file \(path)"
+                ])
         }
         self.path = path
         self.converter = converter
@@ -59,8 +63,9 @@ public final class PerfettoTrace {
     public static func write(_ runs: [RunLog], to path: String) throws {
         var trace: PerfettoTrace?
         for (index, run) in runs.enumerated() {
-            let converter = TraceEventConverter(pidOffset: runs.count > 1 ? Int64(index) * 10_000_000 : 0,
-                                                label: runs.count > 1 ? run.label : nil)
+            let converter = TraceEventConverter(
+                pidOffset: runs.count > 1 ? Int64(index) * 10_000_000 : 0,
+                label: runs.count > 1 ? run.label : nil)
             if let trace {
                 try trace.switchRun(converter)
             } else {

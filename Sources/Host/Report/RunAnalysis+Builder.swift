@@ -34,7 +34,7 @@ extension RunAnalysis {
             "killed", "exited", "timeline", "download.started", "download.progress", "download.retry", "download.finished",
             "download.failed", "task.created", "task.cancelled", "invariant.violated", "update.result", "update.misuse",
             "protocol.violation", "sandbox.denied", "spawn.failed", "host.error", "host.warning", "extension.failedPermanently",
-            "events.declined", "mainThread.blocked", "extension.error", "events.finished.unexpected",
+            "events.declined", "mainThread.blocked", "extension.error", "events.finished.unexpected"
         ]
 
         /// Kills that are part of a normal life: the host's own decisions, not the extension's fault.
@@ -55,8 +55,10 @@ extension RunAnalysis {
                 // A reload cut short by an ordinary kill (shutdown, idle, chaos) is no finding.
                 let ordinary = e.string("outcome") == "killed" && lastKill[e.bundle ?? "?"].map(Self.ordinaryKills.contains) == true
                 if e.kind == .reloadFailed && !ordinary {
-                    verdict(e, .warning, "reload produced no timeline",
-                            "\(e.string("kind") ?? "?"): \(e.string("outcome") ?? "?")" + (e["keptTimeline"] == .bool(true) ? "; the last good timeline stays" : ""))
+                    verdict(
+                        e, .warning, "reload produced no timeline",
+                        "\(e.string("kind") ?? "?"): \(e.string("outcome") ?? "?")"
+                            + (e["keptTimeline"] == .bool(true) ? "; the last good timeline stays" : ""))
                 }
                 return
             }
@@ -94,16 +96,21 @@ extension RunAnalysis {
                     downloads[index].attempts = Int(e.int("attempt") ?? Int64(downloads[index].attempts))
                 } else {
                     openDownloads[key] = downloads.count
-                    downloads.append(Download(bundle: e.bundle ?? "?", session: e.string("session") ?? "", taskId: e.int("taskId") ?? 0,
-                                              start: e.t, attempts: Int(e.int("attempt") ?? 1)))
+                    downloads.append(
+                        Download(
+                            bundle: e.bundle ?? "?", session: e.string("session") ?? "", taskId: e.int("taskId") ?? 0,
+                            start: e.t, attempts: Int(e.int("attempt") ?? 1)))
                 }
             case .downloadRetry:
                 if let index = openDownloads[downloadKey(e)] { downloads[index].attempts = Int(e.int("attempt") ?? 1) + 1 }
             case .downloadFinished, .downloadFailed:
-                let index = openDownloads.removeValue(forKey: downloadKey(e)) ?? {
-                    downloads.append(Download(bundle: e.bundle ?? "?", session: e.string("session") ?? "", taskId: e.int("taskId") ?? 0, start: e.t))
-                    return downloads.count - 1
-                }()
+                let index =
+                    openDownloads.removeValue(forKey: downloadKey(e))
+                    ?? {
+                        downloads.append(
+                            Download(bundle: e.bundle ?? "?", session: e.string("session") ?? "", taskId: e.int("taskId") ?? 0, start: e.t))
+                        return downloads.count - 1
+                    }()
                 downloads[index].end = e.t
                 downloads[index].result = e.kind == .downloadFinished ? "finished" : "failed"
                 downloads[index].status = e.int("status")
@@ -112,7 +119,9 @@ extension RunAnalysis {
                 if let attempts = e.int("attempts") { downloads[index].attempts = Int(attempts) }
                 undelivered["\(downloads[index].bundle)\n\(downloads[index].session)", default: []].append(index)
                 if e.kind == .downloadFailed {
-                    verdict(e, .warning, "download failed", "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "?"): \(e.string("error") ?? "?")")
+                    verdict(
+                        e, .warning, "download failed",
+                        "task #\(e.int("taskId") ?? 0) of session \(e.string("session") ?? "?"): \(e.string("error") ?? "?")")
                 }
             case .taskCancelled:
                 if e["inline"] != .bool(true), let index = openDownloads.removeValue(forKey: downloadKey(e)) {
@@ -197,9 +206,11 @@ extension RunAnalysis {
             guard let pid = e.pid else { return }
             let id = e.int("activation") ?? 0
             openActivations["\(pid)/\(id)"] = activations.count
-            activations.append(Activation(id: id, pid: pid, bundle: e.bundle ?? "?", kind: e.string("kind") ?? "?",
-                                          widget: e.string("widget"), family: e.string("family"), session: e.string("session"),
-                                          start: e.t))
+            activations.append(
+                Activation(
+                    id: id, pid: pid, bundle: e.bundle ?? "?", kind: e.string("kind") ?? "?",
+                    widget: e.string("widget"), family: e.string("family"), session: e.string("session"),
+                    start: e.t))
             guard let processIndex = process(e) else { return }
             let first = activatedProcesses.insert(processIndex).inserted
             if e.string("kind") == "backgroundEvents", let session = e.string("session") {
@@ -215,13 +226,17 @@ extension RunAnalysis {
         private mutating func endActivation(_ e: HostEvent) {
             guard let pid = e.pid else { return }
             let key = "\(pid)/\(e.int("activation") ?? 0)"
-            let index = openActivations.removeValue(forKey: key) ?? {
-                // The log began after the activation did: it is shown as ending only.
-                activations.append(Activation(id: e.int("activation") ?? 0, pid: pid, bundle: e.bundle ?? "?", kind: e.string("kind") ?? "?",
-                                              widget: e.string("widget"), family: e.string("family"), session: e.string("session"),
-                                              start: e.t - (e.double("ms") ?? 0)))
-                return activations.count - 1
-            }()
+            let index =
+                openActivations.removeValue(forKey: key)
+                ?? {
+                    // The log began after the activation did: it is shown as ending only.
+                    activations.append(
+                        Activation(
+                            id: e.int("activation") ?? 0, pid: pid, bundle: e.bundle ?? "?", kind: e.string("kind") ?? "?",
+                            widget: e.string("widget"), family: e.string("family"), session: e.string("session"),
+                            start: e.t - (e.double("ms") ?? 0)))
+                    return activations.count - 1
+                }()
             activations[index].end = e.t
             activations[index].outcome = e.string("outcome")
             activations[index].reason = e.string("reason")
@@ -231,15 +246,17 @@ extension RunAnalysis {
                 verdict(e, .warning, "\(activations[index].kind) failed", e.string("error") ?? "")
             }
             if activations[index].kind == "placeholder", let entry = e["entry"], let view = entry["view"],
-               let kind = activations[index].widget, let family = activations[index].family {
+                let kind = activations[index].widget, let family = activations[index].family
+            {
                 let key = "\(activations[index].bundle)\n\(kind)\n\(family)"
                 if widgets[key] == nil {
                     widgets[key] = Widget(bundle: activations[index].bundle, kind: kind, family: family)
                     widgetOrder.append(key)
                 }
                 let seconds = entry["date"]?.doubleValue
-                widgets[key]!.placeholder = Entry(date: seconds.map(iso8601), t: seconds.map { ($0 - epoch) * 1000 },
-                                                  text: entry["text"]?.stringValue, json: entry["entry"]?.serialized ?? "{}", viewJSON: view)
+                widgets[key]!.placeholder = Entry(
+                    date: seconds.map(iso8601), t: seconds.map { ($0 - epoch) * 1000 },
+                    text: entry["text"]?.stringValue, json: entry["entry"]?.serialized ?? "{}", viewJSON: view)
             }
         }
 
@@ -259,24 +276,35 @@ extension RunAnalysis {
 
         private func timeline(_ e: HostEvent) -> Timeline {
             var entries: [Entry] = []
-            let jsons: [JSONValue] = { if case .array(let a)? = e["entries"] { return a }; return [] }()
-            let dates: [JSONValue] = { if case .array(let a)? = e["entryDates"] { return a }; return [] }()
-            let texts: [JSONValue] = { if case .array(let a)? = e["texts"] { return a }; return [] }()
-            let views: [JSONValue] = { if case .array(let a)? = e["views"] { return a }; return [] }()
+            let jsons: [JSONValue] = {
+                if case .array(let a)? = e["entries"] { return a }; return []
+            }()
+            let dates: [JSONValue] = {
+                if case .array(let a)? = e["entryDates"] { return a }; return []
+            }()
+            let texts: [JSONValue] = {
+                if case .array(let a)? = e["texts"] { return a }; return []
+            }()
+            let views: [JSONValue] = {
+                if case .array(let a)? = e["views"] { return a }; return []
+            }()
             for (i, json) in jsons.enumerated() {
                 let date = i < dates.count ? dates[i].stringValue : nil
                 let t = date.flatMap(ISO8601Instant.seconds).map { ($0 - epoch) * 1000 }
                 let view = i < views.count && views[i] != .null ? views[i] : nil
-                entries.append(Entry(date: date, t: t, text: i < texts.count ? texts[i].stringValue : nil, json: json.serialized, viewJSON: view))
+                entries.append(
+                    Entry(date: date, t: t, text: i < texts.count ? texts[i].stringValue : nil, json: json.serialized, viewJSON: view))
             }
             return Timeline(t: e.t, policy: e.string("policy") ?? "?", nextReloadDate: e.string("nextReloadDate"), entries: entries)
         }
 
         private mutating func addLedger(_ e: HostEvent) {
-            ledger.append(LedgerRow(t: e.t, decision: String(e.name.dropFirst("reload.".count)), bundle: e.bundle ?? "?",
-                                    kind: e.string("kind") ?? "?", family: e.string("family"),
-                                    reason: e.string("reason") ?? e.string("outcome"),
-                                    detail: e.string("detail") ?? ledgerDetail(e)))
+            ledger.append(
+                LedgerRow(
+                    t: e.t, decision: String(e.name.dropFirst("reload.".count)), bundle: e.bundle ?? "?",
+                    kind: e.string("kind") ?? "?", family: e.string("family"),
+                    reason: e.string("reason") ?? e.string("outcome"),
+                    detail: e.string("detail") ?? ledgerDetail(e)))
         }
 
         /// The fields a ledger line has beyond the usual ones (`used`, `limit`, `untilDate`, …).

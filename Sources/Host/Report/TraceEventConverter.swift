@@ -22,7 +22,7 @@ public struct TraceEventConverter: Sendable {
     private var hostNamed = false
     private var lastT = 0.0
     private var spawnedAt: [Int64: (t: Double, bundle: String)] = [:]
-    private var lanes: [Int64: [Bool]] = [:]                 // pid → busy activation lanes
+    private var lanes: [Int64: [Bool]] = [:] // pid → busy activation lanes
     private var namedLanes: [Int64: Int] = [:]
     private var openActivations: [String: (t: Double, lane: Int, event: HostEvent)] = [:]
     private var downloadLanes: [Bool] = []
@@ -71,8 +71,10 @@ public struct TraceEventConverter: Sendable {
             lanes[pid] = busy
             if lane >= namedLanes[pid, default: 0] {
                 namedLanes[pid] = lane + 1
-                out.append(Self.metadata("thread_name", pid: pid, tid: Self.firstActivationThread + Int64(lane),
-                                         name: lane == 0 ? "activations" : "activations \(lane + 1)"))
+                out.append(
+                    Self.metadata(
+                        "thread_name", pid: pid, tid: Self.firstActivationThread + Int64(lane),
+                        name: lane == 0 ? "activations" : "activations \(lane + 1)"))
             }
             openActivations["\(pid)/\(event.int("activation") ?? 0)"] = (event.t, lane, event)
         case .activationEnd:
@@ -85,8 +87,10 @@ public struct TraceEventConverter: Sendable {
             lanes[pid]?[open.lane] = false
             out.append(activationSlice(start: open.event, end: event, at: open.t, until: event.t, pid: pid, lane: open.lane))
         case .killed:
-            out.append(instant(event, pid: pid ?? hostPid, tid: Self.lifecycleThread, scope: pid == nil ? "t" : "p",
-                               name: "killed: \(event.string("reason") ?? "?")"))
+            out.append(
+                instant(
+                    event, pid: pid ?? hostPid, tid: Self.lifecycleThread, scope: pid == nil ? "t" : "p",
+                    name: "killed: \(event.string("reason") ?? "?")"))
         case .exited:
             guard let pid else { break }
             out.append(instant(event, pid: pid, tid: Self.lifecycleThread, scope: "t"))
@@ -101,8 +105,10 @@ public struct TraceEventConverter: Sendable {
             let lane = downloadLanes.firstIndex(of: false) ?? downloadLanes.count
             if lane == downloadLanes.count {
                 downloadLanes.append(true)
-                out.append(Self.metadata("thread_name", pid: hostPid, tid: Self.firstDownloadThread + Int64(lane),
-                                         name: lane == 0 ? "downloads" : "downloads \(lane + 1)"))
+                out.append(
+                    Self.metadata(
+                        "thread_name", pid: hostPid, tid: Self.firstDownloadThread + Int64(lane),
+                        name: lane == 0 ? "downloads" : "downloads \(lane + 1)"))
             } else {
                 downloadLanes[lane] = true
             }
@@ -111,12 +117,14 @@ public struct TraceEventConverter: Sendable {
             out.append(instant(event, pid: hostPid, tid: Self.lifecycleThread, scope: "t"))
             if let open = openDownloads.removeValue(forKey: downloadKey(event)) {
                 downloadLanes[open.lane] = false
-                out.append(slice(name: "download task #\(event.int("taskId") ?? 0)", category: "download", pid: hostPid,
-                                 tid: Self.firstDownloadThread + Int64(open.lane), from: open.t, to: event.t,
-                                 args: Self.arguments(of: event) + [("result", .string(event.kind == .downloadFinished ? "finished" : "failed"))]))
+                out.append(
+                    slice(
+                        name: "download task #\(event.int("taskId") ?? 0)", category: "download", pid: hostPid,
+                        tid: Self.firstDownloadThread + Int64(open.lane), from: open.t, to: event.t,
+                        args: Self.arguments(of: event) + [("result", .string(event.kind == .downloadFinished ? "finished" : "failed"))]))
             }
         case .downloadProgress:
-            break   // many and small: the download's slice says enough
+            break // many and small: the download's slice says enough
         default:
             out.append(instant(event, pid: pid ?? hostPid, tid: Self.lifecycleThread, scope: "t"))
         }
@@ -136,8 +144,10 @@ public struct TraceEventConverter: Sendable {
         }
         spawnedAt.removeAll()
         for (_, open) in openDownloads.sorted(by: { $0.value.t < $1.value.t }) {
-            out.append(slice(name: "download (unfinished)", category: "download", pid: hostPid,
-                             tid: Self.firstDownloadThread + Int64(open.lane), from: open.t, to: lastT, args: []))
+            out.append(
+                slice(
+                    name: "download (unfinished)", category: "download", pid: hostPid,
+                    tid: Self.firstDownloadThread + Int64(open.lane), from: open.t, to: lastT, args: []))
         }
         openDownloads.removeAll()
         return out
@@ -154,7 +164,8 @@ public struct TraceEventConverter: Sendable {
         } else {
             args.append(("outcome", "unfinished when the log ends"))
         }
-        return slice(name: name, category: "activation", pid: pid, tid: Self.firstActivationThread + Int64(lane), from: t0, to: t1, args: args)
+        return slice(
+            name: name, category: "activation", pid: pid, tid: Self.firstActivationThread + Int64(lane), from: t0, to: t1, args: args)
     }
 
     private func processSlice(pid: Int64, from t0: Double, to t1: Double, end: HostEvent?) -> String {
@@ -162,12 +173,14 @@ public struct TraceEventConverter: Sendable {
         return slice(name: "process", category: "process", pid: pid, tid: Self.lifecycleThread, from: t0, to: t1, args: args)
     }
 
-    private func slice(name: String, category: String, pid: Int64, tid: Int64, from t0: Double, to t1: Double,
-                       args: [(String, JSONValue)]) -> String {
+    private func slice(
+        name: String, category: String, pid: Int64, tid: Int64, from t0: Double, to t1: Double,
+        args: [(String, JSONValue)]
+    ) -> String {
         JSONValue.object([
             ("name", .string(name)), ("cat", .string(category)), ("ph", "X"),
             ("ts", .double(Self.micro(t0))), ("dur", .double(max(0, Self.micro(t1) - Self.micro(t0)))),
-            ("pid", .int(pid)), ("tid", .int(tid)), ("args", .object(args)),
+            ("pid", .int(pid)), ("tid", .int(tid)), ("args", .object(args))
         ]).serialized
     }
 
@@ -175,14 +188,14 @@ public struct TraceEventConverter: Sendable {
         JSONValue.object([
             ("name", .string(name ?? event.name)), ("cat", .string(event.name.split(separator: ".").first.map(String.init) ?? "event")),
             ("ph", "i"), ("s", .string(scope)), ("ts", .double(Self.micro(event.t))),
-            ("pid", .int(pid)), ("tid", .int(tid)), ("args", .object(Self.arguments(of: event))),
+            ("pid", .int(pid)), ("tid", .int(tid)), ("args", .object(Self.arguments(of: event)))
         ]).serialized
     }
 
     private func counter(_ t: Double) -> String {
         JSONValue.object([
             ("name", "live extensions"), ("ph", "C"), ("ts", .double(Self.micro(t))), ("pid", .int(hostPid)),
-            ("args", .object([("processes", .int(Int64(live)))])),
+            ("args", .object([("processes", .int(Int64(live)))]))
         ]).serialized
     }
 

@@ -52,9 +52,11 @@ struct CgroupController: Sendable {
                 }
                 return CgroupController(layout: .v1(memory: base, pids: pidsBase), unavailableReason: nil, reclaimed: reclaimed)
             }
-            return CgroupController(layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))", reclaimed: reclaimed)
+            return CgroupController(
+                layout: nil, unavailableReason: "cannot create \(base): \(String(cString: strerror(errno)))", reclaimed: reclaimed)
         }
-        return CgroupController(layout: nil, unavailableReason: v2Refusal ?? "no writable cgroup with a memory controller", reclaimed: reclaimed)
+        return CgroupController(
+            layout: nil, unavailableReason: v2Refusal ?? "no writable cgroup with a memory controller", reclaimed: reclaimed)
     }
 
     /// Why a cgroup v2 group cannot hold the extensions' groups.
@@ -84,7 +86,11 @@ struct CgroupController: Sendable {
         _ = try? "+memory +pids".write(toFile: base + "/cgroup.subtree_control", atomically: false, encoding: .utf8)
         guard tokens(base + "/cgroup.subtree_control").contains("memory") else {
             removeWhenEmpty(base)
-            return .failure(V2Refusal(description: "\(own) does not delegate the memory controller (memory is not in its cgroup.subtree_control; cgroup v2 enables it only in a cgroup that holds no process, and this one holds the host)"))
+            return .failure(
+                V2Refusal(
+                    description:
+                        "\(own) does not delegate the memory controller (memory is not in its cgroup.subtree_control; cgroup v2 enables it only in a cgroup that holds no process, and this one holds the host)"
+                ))
         }
         return .success(base)
     }
@@ -94,7 +100,7 @@ struct CgroupController: Sendable {
     /// from a listing (and two hosts of one process on different data directories never share one).
     static func defaultTag(dataDirectory: String? = nil) -> String {
         guard let dataDirectory else { return "sandglass-\(getpid())-\(nextTag.add(1, ordering: .relaxed).newValue)" }
-        var hash: UInt32 = 2_166_136_261   // FNV-1a
+        var hash: UInt32 = 2_166_136_261 // FNV-1a
         for byte in dataDirectory.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return "sandglass-\(getpid())-d" + String(hash, radix: 16)
     }

@@ -35,7 +35,9 @@ enum ContainerDirectory {
 
     /// Makes `root/identifier` a real directory of mode 0700 owned by `owner` (nil: the host's
     /// user), with the standard subdirectories. Returns its path and what was repaired.
-    static func prepare(root: String, identifier: String, owner: ExtensionIdentity?) throws(ContainerError) -> (path: String, repair: Repair) {
+    static func prepare(
+        root: String, identifier: String, owner: ExtensionIdentity?
+    ) throws(ContainerError) -> (path: String, repair: Repair) {
         guard !identifier.isEmpty, !identifier.contains("/"), identifier != ".", identifier != ".." else {
             throw ContainerError(identifier, "the bundle identifier is not a valid directory name")
         }
@@ -47,11 +49,15 @@ enum ContainerDirectory {
         var st = stat()
         if fstatat(rootFD, identifier, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             if st.st_mode & S_IFMT != S_IFDIR {
-                guard unlinkat(rootFD, identifier, 0) == 0 else { throw failure(identifier, "removing the non-directory at \(root)/\(identifier)") }
+                guard unlinkat(rootFD, identifier, 0) == 0 else {
+                    throw failure(identifier, "removing the non-directory at \(root)/\(identifier)")
+                }
                 repair = .removed("a \(st.st_mode & S_IFMT == S_IFLNK ? "symbolic link" : "file") stood where the container belongs")
             } else if st.st_uid != uid {
                 let aside = ".\(identifier).owner-\(st.st_uid).\(UInt64(time(nil)))"
-                guard renameat(rootFD, identifier, rootFD, aside) == 0 else { throw failure(identifier, "moving aside \(root)/\(identifier)") }
+                guard renameat(rootFD, identifier, rootFD, aside) == 0 else {
+                    throw failure(identifier, "moving aside \(root)/\(identifier)")
+                }
                 repair = .movedAside(aside, owner: st.st_uid)
             }
         } else if errno != ENOENT {
@@ -87,8 +93,10 @@ enum ContainerDirectory {
     /// `relative` (components separated by `/`) below `containerFD`, each component made if
     /// missing and never followed when it is a symbolic link (then it is left alone: the
     /// extension made it, the SDK copes).
-    private static func makeSubdirectory(_ relative: String, in containerFD: Int32, uid: UInt32, gid: UInt32,
-                                         identifier: String) throws(ContainerError) {
+    private static func makeSubdirectory(
+        _ relative: String, in containerFD: Int32, uid: UInt32, gid: UInt32,
+        identifier: String
+    ) throws(ContainerError) {
         var parent = dup(containerFD)
         guard parent >= 0 else { throw failure(identifier, "dup") }
         defer { close(parent) }

@@ -111,14 +111,17 @@ final class ContainerScanner {
         let id = enqueue(done)
         let mailbox = mailbox
         queue.async {
-            mailbox.post(id, checks.map { check in
-                let ticks = cpuTicks(of: check.pid)
-                if let ticks, let last = check.cpuTicks, ticks == last {
-                    return SweepResult(pid: check.pid, cpuTicks: ticks, measured: false, usage: nil)
-                }
-                return SweepResult(pid: check.pid, cpuTicks: ticks, measured: true,
-                                   usage: ContainerUsage.measure(check.container, inodeLimit: check.inodeLimit))
-            })
+            mailbox.post(
+                id,
+                checks.map { check in
+                    let ticks = cpuTicks(of: check.pid)
+                    if let ticks, let last = check.cpuTicks, ticks == last {
+                        return SweepResult(pid: check.pid, cpuTicks: ticks, measured: false, usage: nil)
+                    }
+                    return SweepResult(
+                        pid: check.pid, cpuTicks: ticks, measured: true,
+                        usage: ContainerUsage.measure(check.container, inodeLimit: check.inodeLimit))
+                })
         }
     }
 
@@ -162,6 +165,7 @@ private func cpuTicks(of pid: pid_t) -> UInt64? {
     // After "pid (comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
     let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
     guard fields.count > 12, let utime = UInt64(String(decoding: fields[11], as: UTF8.self)),
-          let stime = UInt64(String(decoding: fields[12], as: UTF8.self)) else { return nil }
+        let stime = UInt64(String(decoding: fields[12], as: UTF8.self))
+    else { return nil }
     return utime + stime
 }

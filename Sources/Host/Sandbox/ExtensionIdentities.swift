@@ -42,7 +42,8 @@ final class ExtensionIdentities {
         for name in names.sorted() {
             var st = stat()
             guard fstatat(rootFD, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFDIR,
-                  range.contains(st.st_uid), owners[st.st_uid] == nil else { continue }
+                range.contains(st.st_uid), owners[st.st_uid] == nil
+            else { continue }
             owners[st.st_uid] = name
         }
     }
@@ -55,7 +56,10 @@ final class ExtensionIdentities {
             uid = owned
         } else {
             guard let free = range.first(where: { owners[$0] == nil && !Self.isKnown($0) }) else {
-                throw ContainerError(identifier, "no free uid is left in the range \(range.lowerBound)-\(range.upperBound) (\(owners.count) taken by containers); widen SandboxPolicy.identityRange")
+                throw ContainerError(
+                    identifier,
+                    "no free uid is left in the range \(range.lowerBound)-\(range.upperBound) (\(owners.count) taken by containers); widen SandboxPolicy.identityRange"
+                )
             }
             uid = free
             owners[uid] = identifier

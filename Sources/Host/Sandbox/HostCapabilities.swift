@@ -22,7 +22,7 @@ enum HostCapabilities {
         Requirement(name: "CAP_FOWNER", bit: 3, use: "re-securing a container its extension owns"),
         Requirement(name: "CAP_KILL", bit: 5, use: "budget kills, idle termination and chaos signals to other uids"),
         Requirement(name: "CAP_SETGID", bit: 6, use: "the extension's own gid"),
-        Requirement(name: "CAP_SETUID", bit: 7, use: "the extension's own uid"),
+        Requirement(name: "CAP_SETUID", bit: 7, use: "the extension's own uid")
     ]
 
     /// The effective capability set, or nil when it cannot be read.
@@ -50,11 +50,12 @@ enum HostCapabilities {
         let missing = missing(from: effective)
         guard !missing.isEmpty else { return }
         let list = missing.map { "\($0.name) (\($0.use))" }.joined(separator: ", ")
-        throw HostSetupError(description: """
-            the host runs as root, so each extension gets a uid of its own, but it lacks \(list). \
-            Give the host these capabilities (a container: securityContext.capabilities.add, see deploy/README.md), \
-            or run it as an unprivileged user (every extension then shares that user).
-            """)
+        throw HostSetupError(
+            description: """
+                the host runs as root, so each extension gets a uid of its own, but it lacks \(list). \
+                Give the host these capabilities (a container: securityContext.capabilities.add, see deploy/README.md), \
+                or run it as an unprivileged user (every extension then shares that user).
+                """)
     }
 }
 

@@ -20,7 +20,7 @@ enum Landlock {
         "/etc/ld.so.cache", "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
         "/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf", "/etc/timezone",
         "/dev/urandom", "/dev/random", "/dev/zero",
-        "/proc", "/sys/devices/system/cpu",
+        "/proc", "/sys/devices/system/cpu"
     ]
 
     /// The directory of the Swift runtime the host itself runs on, for extensions linked
@@ -49,8 +49,10 @@ enum Landlock {
     /// and the system's library directories, and — when `confineReads` — reads to all of
     /// those, the system's files a Swift program needs, the Swift runtime and `readable`.
     /// The caller closes it.
-    static func ruleset(writable: [String], executable: [String], readable: [String] = [],
-                        confineReads: Bool = true) throws(SandboxError) -> Int32 {
+    static func ruleset(
+        writable: [String], executable: [String], readable: [String] = [],
+        confineReads: Bool = true
+    ) throws(SandboxError) -> Int32 {
         let writeFiles = ["/dev/null"]
         let execs = executable + systemExecutablePaths
         let reads = systemReadablePaths + (swiftRuntimeDirectory.map { [$0] } ?? []) + readable
@@ -58,8 +60,9 @@ enum Landlock {
             withCStrings(writeFiles) { f in
                 withCStrings(execs) { x in
                     withCStrings(reads) { r in
-                        sg_landlock_create(w.baseAddress, Int32(writable.count), f.baseAddress, Int32(writeFiles.count),
-                                           x.baseAddress, Int32(execs.count), r.baseAddress, Int32(reads.count), confineReads ? 1 : 0)
+                        sg_landlock_create(
+                            w.baseAddress, Int32(writable.count), f.baseAddress, Int32(writeFiles.count),
+                            x.baseAddress, Int32(execs.count), r.baseAddress, Int32(reads.count), confineReads ? 1 : 0)
                     }
                 }
             }

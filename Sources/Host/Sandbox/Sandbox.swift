@@ -34,7 +34,7 @@ final class Sandbox {
             "landlock": landlockABI > 0 ? "ABI \(landlockABI)" : (policy.landlock ? "unavailable" : "off"),
             "cgroup": policy.cgroups ? cgroups.summary : "off",
             "memory": memoryEnforcement,
-            "rlimits": policy.rlimits ? "on" : "off",
+            "rlimits": policy.rlimits ? "on" : "off"
         ]
     }
 
@@ -74,7 +74,8 @@ final class Sandbox {
             if let fd = rulesets[key] {
                 ruleset = fd
             } else {
-                let fd = try Landlock.ruleset(writable: [container] + sharedDirectories, executable: [executableRoot], readable: policy.readablePaths)
+                let fd = try Landlock.ruleset(
+                    writable: [container] + sharedDirectories, executable: [executableRoot], readable: policy.readablePaths)
                 rulesets[key] = fd
                 ruleset = fd
             }

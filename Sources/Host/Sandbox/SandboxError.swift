@@ -34,7 +34,8 @@ public struct SandboxError: Error, Sendable, CustomStringConvertible {
         let reason = errno == 0 ? "" : ": \(String(cString: strerror(errno))) (errno \(errno))"
         switch code {
         case .loopSetup: return "could not set up the host's event loop (\(detail))\(reason)"
-        case .seccompCompile: return "could not compile the seccomp filter (\(detail))\(reason); is libseccomp installed (apt-get install libseccomp-dev)?"
+        case .seccompCompile:
+            return "could not compile the seccomp filter (\(detail))\(reason); is libseccomp installed (apt-get install libseccomp-dev)?"
         case .landlock: return "could not build the Landlock ruleset for \(detail)\(reason)"
         case .cgroup: return "cgroup \(detail)\(reason)"
         case .channel: return "could not create the extension's \(detail)\(reason)"

@@ -70,35 +70,35 @@ enum Spawner {
             withCStrings(environment) { envp in
                 bpf.withUnsafeBytes { bpfBytes in
                     cgroupFDs.withUnsafeBufferPointer { cgroupBuffer in
-                      request.supplementaryGroups.withUnsafeBufferPointer { groups in
-                        request.executable.withCString { path in
-                            request.workingDirectory.withCString { cwd in
-                                var req = sg_spawn_request()
-                                req.path = path
-                                req.argv = UnsafePointer(OpaquePointer(argv.baseAddress))
-                                req.envp = UnsafePointer(OpaquePointer(envp.baseAddress))
-                                req.cwd = cwd
-                                req.stdin_fd = request.devNull
-                                req.stdout_fd = output[1]
-                                req.stderr_fd = output[1]
-                                req.ipc_fd = ipc[1]
-                                req.limits = limits
-                                req.bpf = bpf.isEmpty ? nil : bpfBytes.baseAddress
-                                req.bpf_len = bpf.count
-                                req.bpf_wants_listener = (request.seccomp?.usesNotifications ?? false) ? 1 : 0
-                                req.landlock_ruleset_fd = request.landlockRuleset ?? -1
-                                req.cgroup_procs_fds = cgroupBuffer.baseAddress
-                                req.cgroup_procs_count = Int32(cgroupBuffer.count)
-                                req.new_process_group = policy.isolation ? 1 : 0
-                                req.parent_death_signal = policy.isolation ? SIGKILL : 0
-                                req.uid = request.user.map { Int32(bitPattern: $0.uid) } ?? -1
-                                req.gid = request.user.map { Int32(bitPattern: $0.gid) } ?? -1
-                                req.supplementary_gids = groups.baseAddress
-                                req.supplementary_gid_count = Int32(groups.count)
-                                return sg_spawn(&req, &result)
+                        request.supplementaryGroups.withUnsafeBufferPointer { groups in
+                            request.executable.withCString { path in
+                                request.workingDirectory.withCString { cwd in
+                                    var req = sg_spawn_request()
+                                    req.path = path
+                                    req.argv = UnsafePointer(OpaquePointer(argv.baseAddress))
+                                    req.envp = UnsafePointer(OpaquePointer(envp.baseAddress))
+                                    req.cwd = cwd
+                                    req.stdin_fd = request.devNull
+                                    req.stdout_fd = output[1]
+                                    req.stderr_fd = output[1]
+                                    req.ipc_fd = ipc[1]
+                                    req.limits = limits
+                                    req.bpf = bpf.isEmpty ? nil : bpfBytes.baseAddress
+                                    req.bpf_len = bpf.count
+                                    req.bpf_wants_listener = (request.seccomp?.usesNotifications ?? false) ? 1 : 0
+                                    req.landlock_ruleset_fd = request.landlockRuleset ?? -1
+                                    req.cgroup_procs_fds = cgroupBuffer.baseAddress
+                                    req.cgroup_procs_count = Int32(cgroupBuffer.count)
+                                    req.new_process_group = policy.isolation ? 1 : 0
+                                    req.parent_death_signal = policy.isolation ? SIGKILL : 0
+                                    req.uid = request.user.map { Int32(bitPattern: $0.uid) } ?? -1
+                                    req.gid = request.user.map { Int32(bitPattern: $0.gid) } ?? -1
+                                    req.supplementary_gids = groups.baseAddress
+                                    req.supplementary_gid_count = Int32(groups.count)
+                                    return sg_spawn(&req, &result)
+                                }
                             }
                         }
-                      }
                     }
                 }
             }

@@ -18,8 +18,10 @@ public struct ScenarioChange: Sendable, Hashable {
     /// Why, in words, for the log.
     public var note: String?
 
-    public init(at: Duration, authorization: LocationAuthorization? = nil, widgetApproval: WidgetLocationApproval? = nil,
-                visibility: VisibilitySchedule? = nil, position: PositionSource? = nil, note: String? = nil) {
+    public init(
+        at: Duration, authorization: LocationAuthorization? = nil, widgetApproval: WidgetLocationApproval? = nil,
+        visibility: VisibilitySchedule? = nil, position: PositionSource? = nil, note: String? = nil
+    ) {
         self.at = at
         self.authorization = authorization
         self.widgetApproval = widgetApproval

@@ -18,8 +18,10 @@ public struct ScenarioExpectation: Sendable, Hashable, CustomStringConvertible {
     /// Only events before this run time count.
     public var until: Duration?
 
-    public init(event: String, fields: [String: String] = [:], atLeast: Int? = nil, atMost: Int? = nil,
-                from: Duration? = nil, until: Duration? = nil) {
+    public init(
+        event: String, fields: [String: String] = [:], atLeast: Int? = nil, atMost: Int? = nil,
+        from: Duration? = nil, until: Duration? = nil
+    ) {
         self.event = event
         self.fields = fields
         self.atLeast = atLeast
@@ -72,7 +74,9 @@ public struct ScenarioExpectation: Sendable, Hashable, CustomStringConvertible {
         if let atLeast { bound.append("at least \(atLeast)") }
         if let atMost { bound.append("at most \(atMost)") }
         var text = "\(bound.isEmpty ? "any number of" : bound.joined(separator: " and ")) \(event)"
-        if !fields.isEmpty { text += " (" + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")" }
+        if !fields.isEmpty {
+            text += " (" + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        }
         if let from { text += " from \(DurationText.describe(from))" }
         if let until { text += " until \(DurationText.describe(until))" }
         return text

@@ -3,9 +3,11 @@ import SandglassIPC
 
 /// Reads a scenario's JSON, naming file and key in every error.
 enum ScenarioReader {
-    static let topKeys = ["description", "app", "duration", "clock", "authorization", "widgetLocation", "visibility",
-                          "position", "route", "inUseWindow", "significantChangeMeters", "changes", "expect",
-                          "configurations"]
+    static let topKeys = [
+        "description", "app", "duration", "clock", "authorization", "widgetLocation", "visibility",
+        "position", "route", "inUseWindow", "significantChangeMeters", "changes", "expect",
+        "configurations"
+    ]
     static let changeKeys = ["at", "authorization", "widgetLocation", "visibility", "position", "route", "note"]
     static let expectKeys = ["event", "where", "atLeast", "atMost", "from", "until"]
 
@@ -53,11 +55,15 @@ enum ScenarioReader {
         }
         if let configurations = object["configurations"] {
             guard let byWidget = configurations as? [String: Any] else {
-                throw ScenarioError(file: file, key: "configurations", "must be an object of widget configurations, e.g. {\"Hero\": {\"hero\": \"spider\"}}")
+                throw ScenarioError(
+                    file: file, key: "configurations", "must be an object of widget configurations, e.g. {\"Hero\": {\"hero\": \"spider\"}}"
+                )
             }
             for (widget, value) in byWidget {
                 guard value is [String: Any], let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else {
-                    throw ScenarioError(file: file, key: "configurations.\(widget)", "must be an object of the intent's parameters, e.g. {\"hero\": \"spider\"}")
+                    throw ScenarioError(
+                        file: file, key: "configurations.\(widget)",
+                        "must be an object of the intent's parameters, e.g. {\"hero\": \"spider\"}")
                 }
                 scenario.configurations[widget] = String(decoding: data, as: UTF8.self)
             }
@@ -66,7 +72,9 @@ enum ScenarioReader {
             guard let list = changes as? [Any] else { throw ScenarioError(file: file, key: "changes", "must be an array of changes") }
             for (index, item) in list.enumerated() {
                 let at = "changes[\(index)]"
-                guard let change = item as? [String: Any] else { throw ScenarioError(file: file, key: at, "must be an object with at and what changes") }
+                guard let change = item as? [String: Any] else {
+                    throw ScenarioError(file: file, key: at, "must be an object with at and what changes")
+                }
                 try context.checkKeys(change, allowed: changeKeys, at: at)
                 guard let when = try context.duration(change, "at", at: at) else {
                     throw ScenarioError(file: file, key: "\(at).at", "is missing; say when the change happens, e.g. \"1d\"")
@@ -75,8 +83,10 @@ enum ScenarioReader {
                     at: when, authorization: try context.authorization(change, at: at),
                     widgetApproval: try context.approval(change, at: at), visibility: try context.visibility(change, at: at),
                     position: try context.position(change, at: at), note: try context.string(change, "note", at: at))
-                guard parsed.authorization != nil || parsed.widgetApproval != nil || parsed.visibility != nil || parsed.position != nil else {
-                    throw ScenarioError(file: file, key: at, "changes nothing; give authorization, widgetLocation, visibility, position or route")
+                guard parsed.authorization != nil || parsed.widgetApproval != nil || parsed.visibility != nil || parsed.position != nil
+                else {
+                    throw ScenarioError(
+                        file: file, key: at, "changes nothing; give authorization, widgetLocation, visibility, position or route")
                 }
                 scenario.changes.append(parsed)
             }
@@ -86,7 +96,9 @@ enum ScenarioReader {
             guard let list = expect as? [Any] else { throw ScenarioError(file: file, key: "expect", "must be an array of expectations") }
             for (index, item) in list.enumerated() {
                 let at = "expect[\(index)]"
-                guard let e = item as? [String: Any] else { throw ScenarioError(file: file, key: at, "must be an object with event and atLeast or atMost") }
+                guard let e = item as? [String: Any] else {
+                    throw ScenarioError(file: file, key: at, "must be an object with event and atLeast or atMost")
+                }
                 try context.checkKeys(e, allowed: expectKeys, at: at)
                 guard let event = try context.string(e, "event", at: at), !event.isEmpty else {
                     throw ScenarioError(file: file, key: "\(at).event", "is missing; name the event, e.g. location.delivered")
@@ -105,7 +117,8 @@ enum ScenarioReader {
                     }
                 }
                 let expectation = ScenarioExpectation(
-                    event: event, fields: fields, atLeast: try context.count(e, "atLeast", at: at), atMost: try context.count(e, "atMost", at: at),
+                    event: event, fields: fields, atLeast: try context.count(e, "atLeast", at: at),
+                    atMost: try context.count(e, "atMost", at: at),
                     from: try context.duration(e, "from", at: at), until: try context.duration(e, "until", at: at))
                 guard expectation.atLeast != nil || expectation.atMost != nil else {
                     throw ScenarioError(file: file, key: at, "needs atLeast or atMost")
@@ -125,7 +138,8 @@ enum ScenarioReader {
 
         func checkKeys(_ object: [String: Any], allowed: [String], at: String) throws(ScenarioError) {
             if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw ScenarioError(file: file, key: key(at, unknown), "is not a scenario key here; the keys are \(allowed.joined(separator: ", "))")
+                throw ScenarioError(
+                    file: file, key: key(at, unknown), "is not a scenario key here; the keys are \(allowed.joined(separator: ", "))")
             }
         }
 
@@ -138,7 +152,8 @@ enum ScenarioReader {
         func duration(_ object: [String: Any], _ name: String, at: String) throws(ScenarioError) -> Duration? {
             guard let text = try string(object, name, at: at) else { return nil }
             guard let d = DurationText.parse(text) else {
-                throw ScenarioError(file: file, key: key(at, name), "is \"\(text)\"; \(DurationText.problem(with: text) ?? "not a duration")")
+                throw ScenarioError(
+                    file: file, key: key(at, name), "is \"\(text)\"; \(DurationText.problem(with: text) ?? "not a duration")")
             }
             return d
         }
@@ -154,7 +169,9 @@ enum ScenarioReader {
         func authorization(_ object: [String: Any], at: String) throws(ScenarioError) -> LocationAuthorization? {
             guard let text = try string(object, "authorization", at: at) else { return nil }
             guard let value = LocationAuthorization(rawValue: text) else {
-                throw ScenarioError(file: file, key: key(at, "authorization"), "is \"\(text)\"; expected one of \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ScenarioError(
+                    file: file, key: key(at, "authorization"),
+                    "is \"\(text)\"; expected one of \(LocationAuthorization.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return value
         }
@@ -172,7 +189,10 @@ enum ScenarioReader {
             let name = key(at, "visibility")
             if let text = value as? String {
                 guard let schedule = VisibilitySchedule(name: text) else {
-                    throw ScenarioError(file: file, key: name, "is \"\(text)\"; expected \(VisibilitySchedule.names.joined(separator: ", ")) or {\"every\": \"1h\", \"for\": \"1m\"}")
+                    throw ScenarioError(
+                        file: file, key: name,
+                        "is \"\(text)\"; expected \(VisibilitySchedule.names.joined(separator: ", ")) or {\"every\": \"1h\", \"for\": \"1m\"}"
+                    )
                 }
                 return schedule
             }
@@ -181,8 +201,10 @@ enum ScenarioReader {
             }
             try checkKeys(object, allowed: ["every", "for"], at: name)
             guard let every = try duration(object, "every", at: name), let shown = try duration(object, "for", at: name),
-                  every > .zero, shown > .zero, shown < every else {
-                throw ScenarioError(file: file, key: name, "needs every and for, with 0 < for < every (e.g. {\"every\": \"1h\", \"for\": \"1m\"})")
+                every > .zero, shown > .zero, shown < every
+            else {
+                throw ScenarioError(
+                    file: file, key: name, "needs every and for, with 0 < for < every (e.g. {\"every\": \"1h\", \"for\": \"1m\"})")
             }
             return .periodic(every: every, for: shown)
         }
@@ -203,11 +225,15 @@ enum ScenarioReader {
                     throw ScenarioError(file: file, key: name, "must be \"LAT,LON\" or {\"latitude\": …, \"longitude\": …}")
                 }
                 try checkKeys(dictionary, allowed: ["latitude", "longitude", "altitude"], at: name)
-                guard let lat = (dictionary["latitude"] as? NSNumber)?.doubleValue, let lon = (dictionary["longitude"] as? NSNumber)?.doubleValue else {
+                guard let lat = (dictionary["latitude"] as? NSNumber)?.doubleValue,
+                    let lon = (dictionary["longitude"] as? NSNumber)?.doubleValue
+                else {
                     throw ScenarioError(file: file, key: name, "needs numeric latitude and longitude")
                 }
                 let point = GeoCoordinate(latitude: lat, longitude: lon, altitude: (dictionary["altitude"] as? NSNumber)?.doubleValue ?? 0)
-                guard point.isValid else { throw ScenarioError(file: file, key: name, "is not a position: latitude within ±90, longitude within ±180") }
+                guard point.isValid else {
+                    throw ScenarioError(file: file, key: name, "is not a position: latitude within ±90, longitude within ±180")
+                }
                 return .fixed(point)
             }
             guard let value = object["route"] else { return nil }
@@ -219,10 +245,14 @@ enum ScenarioReader {
                 routeFile = text
             } else if let dictionary = value as? [String: Any] {
                 try checkKeys(dictionary, allowed: ["file", "repeat", "spacing"], at: name)
-                guard let text = dictionary["file"] as? String else { throw ScenarioError(file: file, key: "\(name).file", "is missing; name a GPX or CSV file") }
+                guard let text = dictionary["file"] as? String else {
+                    throw ScenarioError(file: file, key: "\(name).file", "is missing; name a GPX or CSV file")
+                }
                 routeFile = text
                 if let r = dictionary["repeat"] {
-                    guard isBoolean(r), let b = r as? Bool else { throw ScenarioError(file: file, key: "\(name).repeat", "must be true or false") }
+                    guard isBoolean(r), let b = r as? Bool else {
+                        throw ScenarioError(file: file, key: "\(name).repeat", "must be true or false")
+                    }
                     repeats = b
                 }
                 if let s = try duration(dictionary, "spacing", at: name) { spacing = s.milliseconds / 1000 }

@@ -28,7 +28,8 @@ extension LimitOverrides {
         func count(_ key: String, _ asked: Int?, _ path: WritableKeyPath<Budgets, Int>, unit: Int = 1) {
             guard let asked else { return }
             if asked > ceiling[keyPath: path] {
-                caps.append(BudgetCap(key: key, asked: Double(asked) / Double(unit), granted: Double(ceiling[keyPath: path]) / Double(unit)))
+                caps.append(
+                    BudgetCap(key: key, asked: Double(asked) / Double(unit), granted: Double(ceiling[keyPath: path]) / Double(unit)))
             } else {
                 budgets[keyPath: path] = asked
             }

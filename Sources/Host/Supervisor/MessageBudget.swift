@@ -97,7 +97,7 @@ struct MessageBudget {
     /// Whatever it drops is kept for ``takeDropped(now:force:)``.
     mutating func admit(_ kind: Kind, bytes: Int = 0, now: UInt64) -> Verdict {
         roll(now)
-        let limits = self.limits   // read once: the details below are made only for a drop
+        let limits = self.limits // read once: the details below are made only for a drop
         switch kind {
         case .log:
             let counted = min(bytes, limits.logMessageBytes)
@@ -113,18 +113,23 @@ struct MessageBudget {
             logBytesThisActivation += counted
             return .accept
         case .reload:
-            return counted(kind, limit: limits.reloadsPerSecond,
-                           "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due")
+            return counted(
+                kind, limit: limits.reloadsPerSecond,
+                "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due"
+            )
         case .diagnostic:
-            return counted(kind, limit: limits.diagnosticsPerSecond,
-                           "more than \(limits.diagnosticsPerSecond) diagnostics a second")
+            return counted(
+                kind, limit: limits.diagnosticsPerSecond,
+                "more than \(limits.diagnosticsPerSecond) diagnostics a second")
         case .other:
             // A bucket of `requestBurst` tokens refilled at `requestsPerSecond`: bursts pass, a
             // sustained flood empties it however fast the host serves it.
-            requestTokens = min(Double(limits.requestBurst), requestTokens + Double(now &- requestRefilled) / 1e9 * Double(limits.requestsPerSecond))
+            requestTokens = min(
+                Double(limits.requestBurst), requestTokens + Double(now &- requestRefilled) / 1e9 * Double(limits.requestsPerSecond))
             requestRefilled = now
             guard requestTokens >= 1 else {
-                return .kill("sent requests to the host faster than \(limits.requestsPerSecond) a second after a burst of \(limits.requestBurst)")
+                return .kill(
+                    "sent requests to the host faster than \(limits.requestsPerSecond) a second after a burst of \(limits.requestBurst)")
             }
             requestTokens -= 1
             return .accept

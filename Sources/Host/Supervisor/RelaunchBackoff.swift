@@ -29,8 +29,10 @@ public struct RelaunchBackoff: Sendable, Hashable {
     public var permanentFailureWindow: Duration
 
     /// 1 s, 2 s, 4 s … capped at 5 min; permanent after 10 failures in a row within an hour.
-    public init(initial: Duration = .seconds(1), multiplier: Double = 2, maximum: Duration = .seconds(300),
-                permanentFailureCount: Int = 10, permanentFailureWindow: Duration = .seconds(3600)) {
+    public init(
+        initial: Duration = .seconds(1), multiplier: Double = 2, maximum: Duration = .seconds(300),
+        permanentFailureCount: Int = 10, permanentFailureWindow: Duration = .seconds(3600)
+    ) {
         self.initial = initial
         self.multiplier = multiplier
         self.maximum = maximum

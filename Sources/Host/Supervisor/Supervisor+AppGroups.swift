@@ -33,10 +33,16 @@ extension Supervisor {
         switch repair {
         case .none: break
         case .removed(let what):
-            log.emit(.appGroupRepaired, [("app", .string(app)), ("group", .string(group)), ("detail", .string("\(what); a new container was made"))])
+            log.emit(
+                .appGroupRepaired,
+                [("app", .string(app)), ("group", .string(group)), ("detail", .string("\(what); a new container was made"))])
         case .movedAside(let name):
-            log.emit(.appGroupRepaired, [("app", .string(app)), ("group", .string(group)),
-                                           ("detail", .string("the container belonged to another user; moved aside to \(name) and a new one was made"))])
+            log.emit(
+                .appGroupRepaired,
+                [
+                    ("app", .string(app)), ("group", .string(group)),
+                    ("detail", .string("the container belonged to another user; moved aside to \(name) and a new one was made"))
+                ])
         }
         let container = AppGroupContainer(path: path, ownership: ownership, gid: gid)
         appGroupContainers[key] = container

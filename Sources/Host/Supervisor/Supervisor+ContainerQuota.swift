@@ -63,12 +63,15 @@ extension Supervisor {
         var checks: [ContainerScanner.IdleCheck] = []
         for ext in extensions.values {
             guard let process = ext.process, process.state == .ready, process.pending.isEmpty,
-                  !process.containerCheckInFlight, process.containerTimer == nil else { continue }
+                !process.containerCheckInFlight, process.containerTimer == nil
+            else { continue }
             process.containerCheckInFlight = true
             process.containerRecheck = false
             idle[process.pid] = (process, ext)
-            checks.append(.init(pid: process.pid, container: ext.container, inodeLimit: ext.budgets.containerInodes,
-                                cpuTicks: process.containerCPUTicks))
+            checks.append(
+                .init(
+                    pid: process.pid, container: ext.container, inodeLimit: ext.budgets.containerInodes,
+                    cpuTicks: process.containerCPUTicks))
         }
         guard !checks.isEmpty else { return }
         scanner.sweep(checks) { [weak self] results in
@@ -96,9 +99,11 @@ extension Supervisor {
 
     private func containerOverQuota(_ process: ExtensionProcess, of ext: ManagedExtension, _ usage: ContainerUsage) {
         let budgets = ext.budgets
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("bytes", .int(Int64(usage.bytes))), ("allowedBytes", .int(Int64(budgets.containerBytes))),
-                                             ("inodes", .int(Int64(usage.inodes))), ("allowedInodes", .int(Int64(budgets.containerInodes)))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("bytes", .int(Int64(usage.bytes))), ("allowedBytes", .int(Int64(budgets.containerBytes))),
+            ("inodes", .int(Int64(usage.inodes))), ("allowedInodes", .int(Int64(budgets.containerInodes)))
+        ]
         if usage.stoppedEarly { fields.append(("countStoppedEarly", true)) }
         if usage.tooDeep { fields.append(("tooDeep", true)) }
         log.emit(.containerOverQuota, fields)

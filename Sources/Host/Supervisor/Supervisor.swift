@@ -13,7 +13,8 @@ final class Supervisor {
         var processExited: (ManagedExtension, ExitRecord) -> Void = { _, _ in }
         /// Messages for the host's other parts: background sessions, tasks, location.
         var extensionMessage: (ManagedExtension, ExtensionProcess, Message) -> Void = { ext, process, message in
-            process.channel.send(.error(ErrorReport(code: .unsupportedRequest, message: "\(message.type) is not supported by this host yet")))
+            process.channel.send(
+                .error(ErrorReport(code: .unsupportedRequest, message: "\(message.type) is not supported by this host yet")))
         }
         /// A named step of the conversation was just passed (chaos kills armed at steps).
         var stepReached: (ProtocolStep, ManagedExtension, ExtensionProcess) -> Void = { _, _, _ in }
@@ -56,7 +57,8 @@ final class Supervisor {
     var appGroupIdentities: AppGroupIdentities?
     /// App groups' containers prepared so far, by `app/group`.
     var appGroupContainers: [String: AppGroupContainer] = [:]
-    private lazy var identities: ExtensionIdentities? = sandbox.policy.extensionUser.isPerExtension
+    private lazy var identities: ExtensionIdentities? =
+        sandbox.policy.extensionUser.isPerExtension
         ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
     init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
@@ -78,21 +80,37 @@ final class Supervisor {
     /// Makes `bundle` known, with its container created.
     func register(_ bundle: ExtensionBundle, app: AppBundle) throws -> ManagedExtension {
         let identity = try identities?.identity(for: bundle.bundleIdentifier) ?? sandbox.policy.extensionUser.sharedCredentials
-        let (container, repair) = try ContainerDirectory.prepare(root: settings.containersRoot, identifier: bundle.bundleIdentifier, owner: identity)
+        let (container, repair) = try ContainerDirectory.prepare(
+            root: settings.containersRoot, identifier: bundle.bundleIdentifier, owner: identity)
         switch repair {
         case .none: break
         case .removed(let what):
-            log.emit(.containerRepaired, [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))])
+            log.emit(
+                .containerRepaired, [("bundle", .string(bundle.bundleIdentifier)), ("detail", .string("\(what); a new container was made"))]
+            )
         case .movedAside(let name, let owner):
-            log.emit(.containerRepaired, [("bundle", .string(bundle.bundleIdentifier)),
-                                            ("detail", .string("the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"))])
+            log.emit(
+                .containerRepaired,
+                [
+                    ("bundle", .string(bundle.bundleIdentifier)),
+                    (
+                        "detail",
+                        .string(
+                            "the container belonged to uid \(owner), not the extension's; moved aside to \(settings.containersRoot)/\(name) and a new one was made"
+                        )
+                    )
+                ])
         }
         let ceiling = settings.budgetOverrides.applied(to: .defaults(for: bundle.role))
         let (budgets, caps) = bundle.limits.capped(by: ceiling)
         for cap in caps {
-            log.emit(.limitsCapped, [("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
-                                       ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
-                                       ("detail", .string("SandglassLimits asks for more than the host allows; capped"))])
+            log.emit(
+                .limitsCapped,
+                [
+                    ("bundle", .string(bundle.bundleIdentifier)), ("key", .string(cap.key)),
+                    ("asked", .double(cap.asked)), ("granted", .double(cap.granted)),
+                    ("detail", .string("SandglassLimits asks for more than the host allows; capped"))
+                ])
         }
         let managed = ManagedExtension(app: app, bundle: bundle, container: container, identity: identity, budgets: budgets)
         try attachAppGroups(managed)
@@ -111,9 +129,11 @@ final class Supervisor {
     ///
     /// A widget's `configuration` (its intent's parameters, JSON) goes just before the request,
     /// to an extension that speaks protocol 4.1 or later (``ProtocolVersion/widgetConfigurations``).
-    func activate(_ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
-                  configuration: [UInt8] = [],
-                  session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil) async -> ActivationOutcome {
+    func activate(
+        _ ext: ManagedExtension, _ kind: ActivationKind, context: ActivationContext? = nil,
+        configuration: [UInt8] = [],
+        session: String? = nil, started: ((RequestID, ExtensionProcess) -> Void)? = nil
+    ) async -> ActivationOutcome {
         var process: ExtensionProcess
         repeat {
             switch await ensureRunning(ext) {
@@ -143,8 +163,10 @@ final class Supervisor {
         clock.beginBusy()
         let startedHook = started
         let started = sg_monotonic_ns()
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("activation", .int(Int64(id.rawValue))), ("kind", .string(kind.rawValue))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("activation", .int(Int64(id.rawValue))), ("kind", .string(kind.rawValue))
+        ]
         if let context {
             fields += [("widget", .string(context.kind)), ("family", .string(context.family))]
             if context.isPreview { fields.append(("isPreview", true)) }
@@ -172,9 +194,10 @@ final class Supervisor {
                 id: id, kind: kind, widgetKind: context?.kind, session: session, started: started, budget: budget,
                 deadline: deadline, threadDeadline: threadDeadline, continuation: continuation)
             startedHook?(id, process)
-            checkContainer(process, of: ext)   // and every 250 ms while the activation lasts
+            checkContainer(process, of: ext) // and every 250 ms while the activation lasts
             if let context, !configuration.isEmpty, let hello = process.hello,
-               hello.version >= .widgetConfigurations {
+                hello.version >= .widgetConfigurations
+            {
                 let payload = WidgetConfigurationPayload(kind: context.kind, family: context.family, intent: configuration)
                 process.channel.send(.widgetConfiguration(id, payload))
             }
@@ -186,13 +209,17 @@ final class Supervisor {
         }
     }
 
-    private func finish(_ pending: ExtensionProcess.Pending, of process: ExtensionProcess, ext: ManagedExtension, _ outcome: ActivationOutcome) {
+    private func finish(
+        _ pending: ExtensionProcess.Pending, of process: ExtensionProcess, ext: ManagedExtension, _ outcome: ActivationOutcome
+    ) {
         loop.cancel(pending.deadline)
-        _ = takeBack(pending.threadDeadline, from: process, of: ext)   // already settled on the paths that end it in time
+        _ = takeBack(pending.threadDeadline, from: process, of: ext) // already settled on the paths that end it in time
         tellThrottled(process, of: ext, now: sg_monotonic_ns(), force: true)
         let ms = Double(sg_monotonic_ns() - pending.started) / 1e6
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("activation", .int(Int64(pending.id.rawValue))), ("kind", .string(pending.kind.rawValue))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("activation", .int(Int64(pending.id.rawValue))), ("kind", .string(pending.kind.rawValue))
+        ]
         if let widget = pending.widgetKind { fields.append(("widget", .string(widget))) }
         if let session = pending.session { fields.append(("session", .string(session))) }
         fields += [("outcome", .string(outcome.label)), ("ms", .double((ms * 1000).rounded() / 1000))]
@@ -212,8 +239,12 @@ final class Supervisor {
         }
         log.emit(.activationEnd, fields)
         if outcome.label == "ok", ext.crashLoop.recordSuccess() {
-            log.emit(.backoffCleared, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                         ("detail", .string("\(pending.kind.rawValue) answered: the count of failures in a row starts over"))])
+            log.emit(
+                .backoffCleared,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("detail", .string("\(pending.kind.rawValue) answered: the count of failures in a row starts over"))
+                ])
         }
         if process.cgroup == nil && process.state != .exiting { process.samplePeak() }
         checkContainer(process, of: ext)
@@ -246,7 +277,8 @@ final class Supervisor {
     /// killed (`timeBudget`) when the process is reaped, its late answer ignored.
     private func takeBack(_ id: DeadlineKiller.ID?, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
         if let id, let killer, let deadline = process.threadDeadlines.removeValue(forKey: id),
-           case .killed(let at) = killer.settle(id) {
+            case .killed(let at) = killer.settle(id)
+        {
             kill(process, of: ext, .timeBudget, detail: deadline.detail, deadline: deadline.due, killedAt: at)
         }
         return process.threadKilledAt != nil
@@ -361,16 +393,20 @@ final class Supervisor {
         if let pid { fields.append(("pid", .int(Int64(pid)))) }
         switch ext.crashLoop.recordFailure(at: now, cause: cause, policy: policy) {
         case .backoff(let delay, let until):
-            fields += [("failures", .int(Int64(ext.crashLoop.failures.count))), ("cause", .string(cause)),
-                       ("delayMs", .double(delay.milliseconds)), ("until", .double(Double(until) / 1e6)),
-                       ("untilDate", .string(iso8601(clock.date(at: until))))]
+            fields += [
+                ("failures", .int(Int64(ext.crashLoop.failures.count))), ("cause", .string(cause)),
+                ("delayMs", .double(delay.milliseconds)), ("until", .double(Double(until) / 1e6)),
+                ("untilDate", .string(iso8601(clock.date(at: until))))
+            ]
             log.emit(.backoffScheduled, fields)
         case .failedPermanently:
             let failures = ext.crashLoop.failures.suffix(policy.permanentFailureCount)
             let span = now - (failures.first?.at ?? now)
-            fields += [("failures", .int(Int64(failures.count))), ("withinMs", .double(Double(span) / 1e6)),
-                       ("windowMs", .double(policy.permanentFailureWindow.milliseconds)),
-                       ("causes", .array(failures.map { .string($0.cause) }))]
+            fields += [
+                ("failures", .int(Int64(failures.count))), ("withinMs", .double(Double(span) / 1e6)),
+                ("windowMs", .double(policy.permanentFailureWindow.milliseconds)),
+                ("causes", .array(failures.map { .string($0.cause) }))
+            ]
             log.emit(.extensionFailedPermanently, fields)
         }
     }
@@ -397,8 +433,12 @@ final class Supervisor {
         let wasFailed = ext.crashLoop.isFailedPermanently
         let count = ext.crashLoop.failures.count
         ext.crashLoop.clear()
-        log.emit(.backoffCleared, [("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
-                                     ("wasFailedPermanently", .bool(wasFailed)), ("detail", "cleared by the host")])
+        log.emit(
+            .backoffCleared,
+            [
+                ("bundle", .string(ext.identifier)), ("failures", .int(Int64(count))),
+                ("wasFailedPermanently", .bool(wasFailed)), ("detail", "cleared by the host")
+            ])
         backoffWaits.end { $0 === ext }
     }
 
@@ -462,8 +502,12 @@ final class Supervisor {
         // The pid, not the process: the process holds its reader, which must not hold it back.
         let pid = process.pid
         process.output = OutputReader(fd: spawned.outputFD, loop: loop) { [unowned self] line in
-            self.log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                  ("stream", "output"), ("message", .string(line))])
+            self.log.emit(
+                .log,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                    ("stream", "output"), ("message", .string(line))
+                ])
         }
         loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
             self.reap(process, of: ext)
@@ -473,18 +517,23 @@ final class Supervisor {
                 self.handleDenial(process, of: ext, mask: mask)
             }
         }
-        log.emit(.spawned, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                             ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
-                             ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
-                             ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
-                             ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
-                             ("memoryEnforcement", .string(sandbox.memoryEnforcement))])
+        log.emit(
+            .spawned,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("launch", .int(Int64(ext.launches))), ("ms", .double((spawnMs * 1000).rounded() / 1000)),
+                ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
+                ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
+                ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
+                ("memoryEnforcement", .string(sandbox.memoryEnforcement))
+            ])
         // The launch budget stays on the loop's timer (activations' budgets are on the deadline thread).
         process.launchTimer = loop.schedule(at: started + ext.budgets.launch.nanoseconds) { [unowned self, unowned process] in
             process.launchTimer = nil
             guard process.state == .launching else { return }
-            self.kill(process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget",
-                      deadline: started + ext.budgets.launch.nanoseconds)
+            self.kill(
+                process, of: ext, .timeBudget, detail: "no hello within the \(format(ext.budgets.launch)) launch budget",
+                deadline: started + ext.budgets.launch.nanoseconds)
         }
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {
             startWatchdog(process, of: ext)
@@ -502,8 +551,9 @@ final class Supervisor {
                 let rss = process.residentBytes()
                 if let rss { process.sampledPeakKiB = max(process.sampledPeakKiB, UInt64(rss) >> 10) }
                 if let rss, rss > ext.budgets.memoryBytes {
-                    self.kill(process, of: ext, .memory,
-                              detail: "resident memory \(rss >> 10) KiB over the \(ext.budgets.memoryBytes >> 10) KiB budget (watchdog)")
+                    self.kill(
+                        process, of: ext, .memory,
+                        detail: "resident memory \(rss >> 10) KiB over the \(ext.budgets.memoryBytes >> 10) KiB budget (watchdog)")
                 } else {
                     arm()
                 }
@@ -563,8 +613,12 @@ final class Supervisor {
                 finish(pending, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
             } else {
                 let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
-                log.emit(.extensionError, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("code", .string("\(report.code)")), ("message", .string(text))])
+                log.emit(
+                    .extensionError,
+                    [
+                        ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                        ("code", .string("\(report.code)")), ("message", .string(text))
+                    ])
             }
         case .reloadTimelines(let kind):
             hooks.reloadRequested(ext, kind)
@@ -572,16 +626,24 @@ final class Supervisor {
             hooks.reloadRequested(ext, nil)
         case .log(let record):
             let text = MessageBudget.cut(record.message, to: settings.messageLimits.logMessageBytes)
-            log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                             ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))])
+            log.emit(
+                .log,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))
+                ])
         case .osLog(let record):
             // Logger / os_log: the same event as the SDK's lines, with the logger's subsystem and category.
             let limit = settings.messageLimits.logMessageBytes
-            log.emit(.log, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                             ("stream", "oslog"), ("level", .string(record.level.description)),
-                             ("message", .string(MessageBudget.cut(record.message, to: limit))),
-                             ("subsystem", .string(MessageBudget.cut(record.subsystem, to: MessageLimits.loggerNameBytes))),
-                             ("category", .string(MessageBudget.cut(record.category, to: MessageLimits.loggerNameBytes)))])
+            log.emit(
+                .log,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("stream", "oslog"), ("level", .string(record.level.description)),
+                    ("message", .string(MessageBudget.cut(record.message, to: limit))),
+                    ("subsystem", .string(MessageBudget.cut(record.subsystem, to: MessageLimits.loggerNameBytes))),
+                    ("category", .string(MessageBudget.cut(record.category, to: MessageLimits.loggerNameBytes)))
+                ])
         case .diagnostic(let report):
             hooks.diagnosticReceived(ext, process, report)
         case .pong(let n):
@@ -591,12 +653,12 @@ final class Supervisor {
             process.pingProbe = nil
             probe.answered(true)
         case .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished,
-             .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest, .currentConfigurationsRequest:
+            .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest, .currentConfigurationsRequest:
             hooks.extensionMessage(ext, process, message)
         case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping,
-             .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
-             .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
-             .locationAuthorization, .locationUpdate, .locationFailure, .widgetConfiguration, .currentConfigurations:
+            .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
+            .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
+            .locationAuthorization, .locationUpdate, .locationFailure, .widgetConfiguration, .currentConfigurations:
             protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
         }
     }
@@ -630,16 +692,20 @@ final class Supervisor {
     /// Records what the message budget dropped or coalesced since it was last told.
     private func tellThrottled(_ process: ExtensionProcess, of ext: ManagedExtension, now: UInt64, force: Bool = false) {
         for dropped in process.messageBudget.takeDropped(now: now, force: force) {
-            var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                                 ("kind", .string(dropped.kind.rawValue)), ("messages", .int(Int64(dropped.messages)))]
+            var fields: [(String, JSONValue)] = [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("kind", .string(dropped.kind.rawValue)), ("messages", .int(Int64(dropped.messages)))
+            ]
             if dropped.kind == .log { fields.append(("bytes", .int(Int64(dropped.bytes)))) }
             fields.append(("detail", .string(dropped.detail)))
             log.emit(.messagesThrottled, fields)
         }
     }
 
-    private func reply(_ id: RequestID, _ outcome: ActivationOutcome, accepts kinds: Set<ActivationKind>,
-                       _ message: Message, _ process: ExtensionProcess, _ ext: ManagedExtension) {
+    private func reply(
+        _ id: RequestID, _ outcome: ActivationOutcome, accepts kinds: Set<ActivationKind>,
+        _ message: Message, _ process: ExtensionProcess, _ ext: ManagedExtension
+    ) {
         guard let pending = process.pending[id] else {
             return protocolViolation(process, of: ext, "sent \(message.type) for request \(id), which is not pending")
         }
@@ -654,7 +720,8 @@ final class Supervisor {
 
     private func handleHello(_ hello: Hello, from process: ExtensionProcess, of ext: ManagedExtension) {
         guard let version = ProtocolVersion.current.negotiated(with: hello.version) else {
-            let text = "protocol version \(hello.version) is not supported: this host speaks \(ProtocolVersion.current.major).x; rebuild the extension against a matching Sandglass SDK"
+            let text =
+                "protocol version \(hello.version) is not supported: this host speaks \(ProtocolVersion.current.major).x; rebuild the extension against a matching Sandglass SDK"
             process.channel.send(.error(ErrorReport(code: .unsupportedVersion, message: text)))
             return protocolViolation(process, of: ext, text)
         }
@@ -662,7 +729,8 @@ final class Supervisor {
             return protocolViolation(process, of: ext, "said hello as \(hello.bundleIdentifier), but its bundle is \(ext.identifier)")
         }
         guard hello.role == ext.bundle.role else {
-            return protocolViolation(process, of: ext, "said hello as a \(hello.role) extension, but its Info.plist declares \(ext.bundle.point)")
+            return protocolViolation(
+                process, of: ext, "said hello as a \(hello.role) extension, but its Info.plist declares \(ext.bundle.point)")
         }
         if let timer = process.launchTimer { loop.cancel(timer) }
         process.launchTimer = nil
@@ -671,13 +739,18 @@ final class Supervisor {
         process.state = .ready
         ext.hello = hello
         let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
-        process.channel.send(.welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
-        log.emit(.hello, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                           ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
-                           ("kinds", .array(hello.widgets.map { .string($0.kind) })),
-                           ("families", .object(hello.widgets.map { ($0.kind, .array($0.supportedFamilies.map(JSONValue.string))) }))])
+        process.channel.send(
+            .welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
+        log.emit(
+            .hello,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
+                ("kinds", .array(hello.widgets.map { .string($0.kind) })),
+                ("families", .object(hello.widgets.map { ($0.kind, .array($0.supportedFamilies.map(JSONValue.string))) }))
+            ])
         hooks.stepReached(.hello, ext, process)
-        checkContainer(process, of: ext)   // what its launch wrote
+        checkContainer(process, of: ext) // what its launch wrote
         releaseBusy(process)
         hooks.helloReceived(ext, hello)
         let waiters = process.launchWaiters
@@ -735,9 +808,11 @@ final class Supervisor {
                 let error = SeccompProgram.errno(forDenied: syscall)
                 _ = sg_notify_deny(listener, note.id, error)
                 process.deniedCount += 1
-                var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                                     ("syscall", .string(syscall)), ("errno", .int(Int64(error))),
-                                                     ("error", .string(errnoName(error)))]
+                var fields: [(String, JSONValue)] = [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("syscall", .string(syscall)), ("errno", .int(Int64(error))),
+                    ("error", .string(errnoName(error)))
+                ]
                 if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
                 if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
                 log.emit(.sandboxDenied, fields)
@@ -762,20 +837,24 @@ final class Supervisor {
     ///
     /// When the deadline thread killed the process already, that kill is the one recorded, with
     /// the instant the thread sent it (`killedAt`).
-    func kill(_ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String,
-              deadline: UInt64? = nil, killedAt threadKilledAt: UInt64? = nil) {
+    func kill(
+        _ process: ExtensionProcess, of ext: ManagedExtension, _ reason: KillReason, detail: String,
+        deadline: UInt64? = nil, killedAt threadKilledAt: UInt64? = nil
+    ) {
         guard process.killReason == nil else { return }
         if settleThreadDeadlines(process, of: ext) { return }
         process.killReason = reason
         let wasLaunching = process.state == .launching
         process.state = .exiting
-        clock.beginBusy()   // until reaped: nothing else happens on a virtual clock meanwhile
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("reason", .string(reason.rawValue)), ("detail", .string(detail))]
+        clock.beginBusy() // until reaped: nothing else happens on a virtual clock meanwhile
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("reason", .string(reason.rawValue)), ("detail", .string(detail))
+        ]
         if wasLaunching { fields.append(("phase", "launch")) }
         let killedAt = threadKilledAt ?? sg_monotonic_ns()
         process.threadKilledAt = threadKilledAt
-        process.sendKill()   // again after the thread: the process group too
+        process.sendKill() // again after the thread: the process group too
         fields.append(("killedAtNs", .int(Int64(killedAt))))
         if let deadline { fields.append(("deadlineNs", .int(Int64(deadline)))) }
         log.emit(.killed, fields)
@@ -796,8 +875,12 @@ final class Supervisor {
             // Something else in this process waited for our child (a waitpid(-1) in a library):
             // the status is lost, but the process is gone and everything else must be cleaned up.
             reapedElsewhere = true
-            log.emit(.hostWarning, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                      ("warning", "the process was reaped by someone else in the host process; its exit status is unknown")])
+            log.emit(
+                .hostWarning,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("warning", "the process was reaped by someone else in the host process; its exit status is unknown")
+                ])
         } else if rc != 1 {
             if rc < 0 { log.emit(.hostError, [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
             return
@@ -806,7 +889,7 @@ final class Supervisor {
         settleThreadDeadlines(process, of: ext)
         let reapedAt = sg_monotonic_ns()
         tellThrottled(process, of: ext, now: reapedAt, force: true)
-        process.killTarget?.release()   // before the pidfd is closed: the thread never signals a reused descriptor
+        process.killTarget?.release() // before the pidfd is closed: the thread never signals a reused descriptor
         process.killTarget = nil
         loop.unregister(process.pidfd)
         close(process.pidfd)
@@ -827,7 +910,9 @@ final class Supervisor {
             if let cgroup = process.cgroup, cgroup.oomKillCount() > process.oomKillsAtSpawn {
                 process.killReason = .memory
                 detail = "over the \(ext.budgets.memoryBytes >> 10) KiB memory limit (cgroup OOM kill)"
-            } else if record.signal == SIGXCPU || (record.signal == SIGKILL && cpuMs >= sandbox.policy.cpuSeconds * 1000 && sandbox.policy.rlimits) {
+            } else if record.signal == SIGXCPU
+                || (record.signal == SIGKILL && cpuMs >= sandbox.policy.cpuSeconds * 1000 && sandbox.policy.rlimits)
+            {
                 process.killReason = .cpu
                 detail = "RLIMIT_CPU of \(sandbox.policy.cpuSeconds) s used up"
             } else if record.signal == SIGXFSZ {
@@ -838,8 +923,12 @@ final class Supervisor {
                 detail = violation
             }
             if let reason = process.killReason {
-                log.emit(.killed, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                    ("reason", .string(reason.rawValue)), ("detail", .string(detail))])
+                log.emit(
+                    .killed,
+                    [
+                        ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                        ("reason", .string(reason.rawValue)), ("detail", .string(detail))
+                    ])
             }
         }
         record.killReason = process.killReason
@@ -858,14 +947,17 @@ final class Supervisor {
         if let s = record.status { fields.append(("status", .int(Int64(s)))) }
         if let s = record.signal { fields.append(("signal", .string(signalName(s)))) }
         if let reason = record.killReason { fields.append(("reason", .string(reason.rawValue))) }
-        fields += [("cpuMs", .int(Int64(cpuMs))), ("peakRSSKiB", .int(Int64(peakKiB))),
-                   ("lifetimeMs", .double(Double((reapedAt - process.spawnedAt) / 1000) / 1000)),
-                   ("reapedAtNs", .int(Int64(reapedAt)))]
+        fields += [
+            ("cpuMs", .int(Int64(cpuMs))), ("peakRSSKiB", .int(Int64(peakKiB))),
+            ("lifetimeMs", .double(Double((reapedAt - process.spawnedAt) / 1000) / 1000)),
+            ("reapedAtNs", .int(Int64(reapedAt)))
+        ]
         if process.deniedCount > 0 { fields.append(("denials", .int(Int64(process.deniedCount)))) }
         log.emit(.exited, fields)
 
         let hadPending = !process.pending.isEmpty
-        let outcome: ActivationOutcome = process.killReason.map { .killed($0) }
+        let outcome: ActivationOutcome =
+            process.killReason.map { .killed($0) }
             ?? .failed("the extension ended (\(record.summary)) before answering")
         process.exitOutcome = outcome
         for pending in process.pending.values.sorted(by: { $0.id < $1.id }) {
@@ -967,7 +1059,9 @@ func deniedCallDetail(_ syscall: String, _ note: sg_notification) -> String? {
 /// The entry JSON with its date, relevance, text and view, for the event log.
 func entryJSON(_ entry: EntryPayload) -> String {
     var fields: [(String, JSONValue)] = [("date", .double(entry.date))]
-    if let r = entry.relevance { fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))]))) }
+    if let r = entry.relevance {
+        fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))])))
+    }
     if let text = entry.text { fields.append(("text", .string(text))) }
     fields.append(("entry", .raw(validJSON(entry.json))))
     if let view = entry.view { fields.append(("view", view.json)) }

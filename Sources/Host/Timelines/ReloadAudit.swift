@@ -50,8 +50,10 @@ public enum ReloadAudit {
             let worst = maximumInAnyWindow(charged.times, windowMs: windowMs)
             if worst.count > limit {
                 let parts = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                violations.append(Violation(bundle: parts[0], kind: parts.count > 1 ? parts[1] : "?", family: parts.count > 2 ? parts[2] : "?",
-                                            limit: limit, count: worst.count, windowStart: worst.start))
+                violations.append(
+                    Violation(
+                        bundle: parts[0], kind: parts.count > 1 ? parts[1] : "?", family: parts.count > 2 ? parts[2] : "?",
+                        limit: limit, count: worst.count, windowStart: worst.start))
             }
         }
         return violations

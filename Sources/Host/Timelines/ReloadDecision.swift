@@ -22,8 +22,10 @@ enum ReloadDecision: Equatable {
 
     /// Decides `reason` for a widget with `budget` at `now`, given the exemption the app's state
     /// grants (`appExemption`) and whether limits are lifted (`debug`).
-    static func decide(_ reason: ReloadReason, budget: ReloadBudget, now: UInt64,
-                       appExemption: BudgetExemption?, debug: Bool) -> ReloadDecision {
+    static func decide(
+        _ reason: ReloadReason, budget: ReloadBudget, now: UInt64,
+        appExemption: BudgetExemption?, debug: Bool
+    ) -> ReloadDecision {
         let remaining = budget.remaining(at: now)
         if debug { return .exempt(.debugReloads, remaining: remaining) }
         if let exemption = reason.inherentExemption ?? appExemption { return .exempt(exemption, remaining: remaining) }

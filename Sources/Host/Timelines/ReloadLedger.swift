@@ -58,10 +58,11 @@ public struct ReloadLedgerEntry: Sendable, Hashable, CustomStringConvertible {
             }
             let id = ReloadAudit.widgetID(event)
             if let widget, widget != id, widget != event.string("kind"), widget != event.bundle { continue }
-            result.append(ReloadLedgerEntry(
-                t: event.t, widget: id, decision: decision, reason: reason, origin: event.string("origin"),
-                exemption: event.string("exempt").flatMap(BudgetExemption.init(rawValue:)), denial: denial,
-                remaining: event.int("remaining").map(Int.init), until: event.double("until")))
+            result.append(
+                ReloadLedgerEntry(
+                    t: event.t, widget: id, decision: decision, reason: reason, origin: event.string("origin"),
+                    exemption: event.string("exempt").flatMap(BudgetExemption.init(rawValue:)), denial: denial,
+                    remaining: event.int("remaining").map(Int.init), until: event.double("until")))
         }
         return result
     }

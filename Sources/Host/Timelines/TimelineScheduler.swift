@@ -61,8 +61,12 @@ final class TimelineScheduler {
     func requestReload(from ext: ManagedExtension, kind: String?) {
         let targets = instances.filter { $0.ext === ext && (kind == nil || $0.kind == kind) }
         if targets.isEmpty {
-            log.emit(.reloadDenied, [("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
-                                       ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(kind ?? "*") is on screen"))])
+            log.emit(
+                .reloadDenied,
+                [
+                    ("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
+                    ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(kind ?? "*") is on screen"))
+                ])
         }
         let request = ReloadRequest(reason: kind == nil ? .reloadAllTimelines : .reloadTimelines, origin: "extension")
         for instance in targets { deliver(request, to: instance) }
@@ -97,11 +101,13 @@ final class TimelineScheduler {
             if let pending = instance.pending {
                 let kept = pending.merged(with: request)
                 instance.pending = kept
-                log.emit(.reloadCoalesced, instance.fields + [
-                    ("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
-                    ("into", .string(kept.reason.rawValue)),
-                    ("detail", "a reload is already due right after the one in progress"),
-                ])
+                log.emit(
+                    .reloadCoalesced,
+                    instance.fields + [
+                        ("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
+                        ("into", .string(kept.reason.rawValue)),
+                        ("detail", "a reload is already due right after the one in progress")
+                    ])
             } else {
                 instance.pending = request
             }
@@ -208,24 +214,37 @@ final class TimelineScheduler {
     // MARK: decisions
 
     private func decide(_ reason: ReloadReason, for instance: WidgetInstance, at now: UInt64? = nil) -> ReloadDecision {
-        ReloadDecision.decide(reason, budget: instance.budget, now: now ?? clock.now,
-                              appExemption: system.exemption(forApp: instance.appIdentifier), debug: debugReloads)
+        ReloadDecision.decide(
+            reason, budget: instance.budget, now: now ?? clock.now,
+            appExemption: system.exemption(forApp: instance.appIdentifier), debug: debugReloads)
     }
 
     private func emitDenied(_ instance: WidgetInstance, _ request: ReloadRequest, until: UInt64, used: Int) {
-        log.emit(.reloadDenied, instance.fields + [
-            ("reason", "budgetExhausted"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
-            ("used", .int(Int64(used))), ("limit", .int(Int64(instance.budget.limit))),
-            ("until", .double(Double(until) / 1e6)), ("untilDate", .string(iso8601(clock.date(at: until)))),
-            ("detail", .string("\(used) charged reloads in the last \(format(budgetWindow)); the next is allowed when the oldest leaves the window")),
-        ])
+        log.emit(
+            .reloadDenied,
+            instance.fields + [
+                ("reason", "budgetExhausted"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
+                ("used", .int(Int64(used))), ("limit", .int(Int64(instance.budget.limit))),
+                ("until", .double(Double(until) / 1e6)), ("untilDate", .string(iso8601(clock.date(at: until)))),
+                (
+                    "detail",
+                    .string(
+                        "\(used) charged reloads in the last \(format(budgetWindow)); the next is allowed when the oldest leaves the window"
+                    )
+                )
+            ])
     }
 
     private func emitFailedDenial(_ instance: WidgetInstance, _ request: ReloadRequest) {
-        log.emit(.reloadDenied, instance.fields + [
-            ("reason", "extensionFailed"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
-            ("detail", "the extension failed permanently after repeated failures; it is not launched again until its failures are cleared"),
-        ])
+        log.emit(
+            .reloadDenied,
+            instance.fields + [
+                ("reason", "extensionFailed"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
+                (
+                    "detail",
+                    "the extension failed permanently after repeated failures; it is not launched again until its failures are cleared"
+                )
+            ])
     }
 
     private func activate(_ instance: WidgetInstance, _ kind: ActivationKind) async -> ActivationOutcome {
@@ -289,7 +308,7 @@ final class TimelineScheduler {
         fields += [
             ("entries", .array(timeline.entries.map { .raw(validJSON($0.json)) })),
             ("entryDates", .array(timeline.entries.map { .string(iso8601($0.date)) })),
-            ("policy", .string(policy)),
+            ("policy", .string(policy))
         ]
         if timeline.entries.contains(where: { $0.text != nil }) {
             fields.append(("texts", .array(timeline.entries.map { $0.text.map(JSONValue.string) ?? .null })))
@@ -361,5 +380,6 @@ final class TimelineScheduler {
 
 /// `2026-11-21T21:40:00.000Z` for seconds since 1970.
 func iso8601(_ seconds: Double) -> String {
-    Date(timeIntervalSince1970: seconds).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    Date(timeIntervalSince1970: seconds).formatted(
+        .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
 }

@@ -23,10 +23,12 @@ enum WidgetConfigurations {
     static func problem(with json: String) -> String? {
         guard !json.isEmpty else { return nil }
         guard let data = json.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) else {
-            return "is not JSON: \(json.prefix(80).debugDescription); write the intent's parameters as an object, e.g. {\"hero\": \"spider\"}"
+            return
+                "is not JSON: \(json.prefix(80).debugDescription); write the intent's parameters as an object, e.g. {\"hero\": \"spider\"}"
         }
         guard object is [String: Any] else {
-            return "is JSON but not an object: \(json.prefix(80).debugDescription); write the intent's parameters as an object, e.g. {\"hero\": \"spider\"}"
+            return
+                "is JSON but not an object: \(json.prefix(80).debugDescription); write the intent's parameters as an object, e.g. {\"hero\": \"spider\"}"
         }
         return nil
     }

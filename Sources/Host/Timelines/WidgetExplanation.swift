@@ -82,7 +82,7 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
     }
 
     private static let widgetEvents: Set<String> = [
-        "widget.added", "reload.requested", "reload.denied", "reload.coalesced", "reload.failed", "timeline",
+        "widget.added", "reload.requested", "reload.denied", "reload.coalesced", "reload.failed", "timeline"
     ]
     private static let extensionEvents: Set<String> = ["backoff.scheduled", "backoff.cleared", "extension.failedPermanently"]
 
@@ -111,7 +111,11 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
                 if let l = event.int("limit") { limit = Int(l) }
                 if inWindow { if event["charged"] == .bool(true) { charged += 1 } else { exempt += 1 } }
             case .timeline:
-                if let next = event.double("nextReload") { status = .scheduled(at: next, retry: false) } else { status = .waitingForRequest }
+                if let next = event.double("nextReload") {
+                    status = .scheduled(at: next, retry: false)
+                } else {
+                    status = .waitingForRequest
+                }
             case .reloadFailed:
                 if let retry = event.double("retryAt") { status = .scheduled(at: retry, retry: true) }
             case .reloadDenied:
@@ -142,8 +146,9 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
             default: break
             }
         }
-        return WidgetExplanation(widget: id, bundle: bundle, kind: kind, family: family, now: now, epoch: epoch, status: status,
-                                 limit: limit, chargedInWindow: charged, exemptInWindow: exempt, deniedInWindow: denied, history: history)
+        return WidgetExplanation(
+            widget: id, bundle: bundle, kind: kind, family: family, now: now, epoch: epoch, status: status,
+            limit: limit, chargedInWindow: charged, exemptInWindow: exempt, deniedInWindow: denied, history: history)
     }
 
     // MARK: words
@@ -162,10 +167,12 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
             return "waits for a WidgetCenter request: its policy is .never"
         case .budgetExhausted(let until):
             let used = limit.map { " (\($0) of \($0) reloads used in the last 24 h)" } ?? ""
-            return until <= now ? "blocked by its reload budget\(used) until \(when(until)), which has passed"
+            return until <= now
+                ? "blocked by its reload budget\(used) until \(when(until)), which has passed"
                 : "blocked: reload budget exhausted\(used) until \(when(until))"
         case .backoff(let until, let failures):
-            return "blocked: its extension is in backoff after \(failures) failure\(failures == 1 ? "" : "s") in a row, until \(when(until))"
+            return
+                "blocked: its extension is in backoff after \(failures) failure\(failures == 1 ? "" : "s") in a row, until \(when(until))"
         case .failedPermanently(let since):
             return "blocked: its extension failed permanently at \(when(since)) and is not launched again (clear its failures to retry)"
         }
@@ -184,7 +191,8 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
         lines.append("  now:     \(when(now))")
         lines.append("  status:  \(statusText)")
         let budget = limit.map { "\($0) per 24 h" } ?? "limit not recorded yet"
-        lines.append("  budget:  \(budget) · in the last 24 h: \(chargedInWindow) charged, \(exemptInWindow) exempt, \(deniedInWindow) denied")
+        lines.append(
+            "  budget:  \(budget) · in the last 24 h: \(chargedInWindow) charged, \(exemptInWindow) exempt, \(deniedInWindow) denied")
         let shown = history.suffix(max(0, last))
         lines.append("  decisions (\(shown.count == history.count ? "all \(history.count)" : "last \(shown.count) of \(history.count)")):")
         for decision in shown {

@@ -7,7 +7,7 @@ enum WidgetFamilies {
         "systemExtraLarge": (715, 338),
         "accessoryCircular": (76, 76),
         "accessoryRectangular": (172, 76),
-        "accessoryInline": (257, 26),
+        "accessoryInline": (257, 26)
     ]
 
     static func size(of family: String) -> (width: Double, height: Double) {

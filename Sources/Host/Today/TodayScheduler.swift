@@ -48,8 +48,12 @@ final class TodayScheduler {
         if let existing = widgets.first(where: { $0.ext === ext }) { return existing }
         let widget = TodayWidget(ext: ext)
         widgets.append(widget)
-        log.emit(.widgetAdded, [("bundle", .string(ext.identifier)), ("kind", "Today"), ("family", "today"),
-                                  ("principalClass", .string(ext.bundle.principalClass ?? ""))])
+        log.emit(
+            .widgetAdded,
+            [
+                ("bundle", .string(ext.identifier)), ("kind", "Today"), ("family", "today"),
+                ("principalClass", .string(ext.bundle.principalClass ?? ""))
+            ])
         return widget
     }
 
@@ -71,14 +75,19 @@ final class TodayScheduler {
         widget.updates += 1
         widget.lastUpdate = clock.now
         let ext = widget.ext
-        log.emit(.updateRequested, [("bundle", .string(ext.identifier)), ("reason", .string(reason)),
-                                      ("visible", .bool(screen.isVisible))])
+        log.emit(
+            .updateRequested,
+            [
+                ("bundle", .string(ext.identifier)), ("reason", .string(reason)),
+                ("visible", .bool(screen.isVisible))
+            ])
         let process: ExtensionProcess
         switch await supervisor.ensureRunning(ext) {
         case .success(let p): process = p
         case .failure(let failure):
-            record(widget, pid: nil, reason: reason, result: .failed, verdict: .launchFailed,
-                   detail: "the extension could not be launched: \(failure)")
+            record(
+                widget, pid: nil, reason: reason, result: .failed, verdict: .launchFailed,
+                detail: "the extension could not be launched: \(failure)")
             return
         }
         let pid = process.pid
@@ -94,43 +103,59 @@ final class TodayScheduler {
         case .updateResult(let code):
             if let ms = watch.mainThreadMs {
                 let how = watch.stillBlocking ? "for at least \(Int(ms.rounded())) ms" : "for \(Int(ms.rounded())) ms"
-                record(widget, pid: pid, reason: reason, result: code, verdict: .mainThreadBlocked, blockedMs: ms,
-                       detail: "widgetPerformUpdate blocked the main thread \(how) (it answered .\(code)); do the work off the main thread and call the completion handler when it is done")
+                record(
+                    widget, pid: pid, reason: reason, result: code, verdict: .mainThreadBlocked, blockedMs: ms,
+                    detail:
+                        "widgetPerformUpdate blocked the main thread \(how) (it answered .\(code)); do the work off the main thread and call the completion handler when it is done"
+                )
             } else if watch.notImplemented {
-                record(widget, pid: pid, reason: reason, result: code, verdict: .notImplemented,
-                       detail: "the principal class does not implement widgetPerformUpdate, so the widget cannot update")
+                record(
+                    widget, pid: pid, reason: reason, result: code, verdict: .notImplemented,
+                    detail: "the principal class does not implement widgetPerformUpdate, so the widget cannot update")
             } else if code == .failed {
-                record(widget, pid: pid, reason: reason, result: code, verdict: .extensionReportedFailure,
-                       detail: "the extension called its completion handler with .failed")
+                record(
+                    widget, pid: pid, reason: reason, result: code, verdict: .extensionReportedFailure,
+                    detail: "the extension called its completion handler with .failed")
             } else {
-                record(widget, pid: pid, reason: reason, result: code, verdict: .completed,
-                       detail: "the completion handler was called with .\(code)")
+                record(
+                    widget, pid: pid, reason: reason, result: code, verdict: .completed,
+                    detail: "the completion handler was called with .\(code)")
             }
         case .killed(.timeBudget):
             if let ms = watch.mainThreadMs, watch.stillBlocking || watch.busyBeforeStart {
-                let what = watch.busyBeforeStart
+                let what =
+                    watch.busyBeforeStart
                     ? "the main thread was busy, so widgetPerformUpdate had not even started (reported after \(Int(ms.rounded())) ms)"
                     : "widgetPerformUpdate was still blocking the main thread (reported blocking after \(Int(ms.rounded())) ms)"
-                record(widget, pid: pid, reason: reason, result: .failed, verdict: .mainThreadBlocked, blockedMs: ms,
-                       detail: "\(what) when the \(budget) budget ran out: the extension was killed and the update recorded as failed")
+                record(
+                    widget, pid: pid, reason: reason, result: .failed, verdict: .mainThreadBlocked, blockedMs: ms,
+                    detail: "\(what) when the \(budget) budget ran out: the extension was killed and the update recorded as failed")
             } else {
-                record(widget, pid: pid, reason: reason, result: .failed, verdict: .completionNeverCalled,
-                       detail: "the completion handler was never called within the \(budget) budget: the extension was killed and the update recorded as failed")
+                record(
+                    widget, pid: pid, reason: reason, result: .failed, verdict: .completionNeverCalled,
+                    detail:
+                        "the completion handler was never called within the \(budget) budget: the extension was killed and the update recorded as failed"
+                )
             }
         case .killed(let why):
-            record(widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
-                   detail: "the extension was killed (\(why.rawValue)) before it called its completion handler")
+            record(
+                widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
+                detail: "the extension was killed (\(why.rawValue)) before it called its completion handler")
         case .failed(let why):
-            record(widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
-                   detail: "the update failed: \(why)")
+            record(
+                widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
+                detail: "the update failed: \(why)")
         case .entry, .timeline, .eventsFinished, .declined:
-            record(widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
-                   detail: "the extension answered performUpdate with something else")
+            record(
+                widget, pid: pid, reason: reason, result: .failed, verdict: .extensionDied,
+                detail: "the extension answered performUpdate with something else")
         }
     }
 
-    private func record(_ widget: TodayWidget, pid: Int32?, reason: String, result: UpdateResultCode, verdict: UpdateVerdict,
-                        blockedMs: Double? = nil, detail: String) {
+    private func record(
+        _ widget: TodayWidget, pid: Int32?, reason: String, result: UpdateResultCode, verdict: UpdateVerdict,
+        blockedMs: Double? = nil, detail: String
+    ) {
         var fields: [(String, JSONValue)] = [("bundle", .string(widget.identifier))]
         if let pid { fields.append(("pid", .int(Int64(pid)))) }
         fields += [("result", .string("\(result)")), ("verdict", .string(verdict.rawValue)), ("reason", .string(reason))]
@@ -164,11 +189,12 @@ final class TodayScheduler {
         let widget = widgets.first { $0.ext === ext }
         switch report.code {
         case .mainThreadBusy, .mainThreadBlocking, .mainThreadBlocked:
-            let state = switch report.code {
-            case .mainThreadBusy: "busy"
-            case .mainThreadBlocking: "blocking"
-            default: "blocked"
-            }
+            let state =
+                switch report.code {
+                case .mainThreadBusy: "busy"
+                case .mainThreadBlocking: "blocking"
+                default: "blocked"
+                }
             fields += [("state", .string(state)), ("ms", .double(report.milliseconds)), ("detail", .string(report.message))]
             log.emit(.mainThreadBlocked, fields)
             if var watch = widget?.watch {

@@ -70,9 +70,13 @@ final class EventDelivery {
             let pending = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
             guard !pending.isEmpty else { return }
             guard let ext = supervisor.extensions[bundle] else {
-                log.emit(.eventsWaiting, [("bundle", .string(bundle)), ("session", .string(key.identifier)),
-                                            ("events", .int(Int64(pending.count))),
-                                            ("detail", "the extension is not installed; its events stay in the journal")])
+                log.emit(
+                    .eventsWaiting,
+                    [
+                        ("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                        ("events", .int(Int64(pending.count))),
+                        ("detail", "the extension is not installed; its events stay in the journal")
+                    ])
                 return
             }
             let conversation = Conversation(key: key, bundle: bundle)
@@ -89,17 +93,28 @@ final class EventDelivery {
                 if conversation.allSent { continue }
                 failures += 1
             case .declined:
-                log.emit(.eventsDeclined, [("bundle", .string(bundle)), ("session", .string(key.identifier)),
-                                             ("events", .int(Int64(pending.count))),
-                                             ("detail", "no configuration's onBackgroundURLSessionEvents matching block took this identifier; the events stay queued")])
+                log.emit(
+                    .eventsDeclined,
+                    [
+                        ("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                        ("events", .int(Int64(pending.count))),
+                        (
+                            "detail",
+                            "no configuration's onBackgroundURLSessionEvents matching block took this identifier; the events stay queued"
+                        )
+                    ])
                 return
             default:
                 failures += 1
             }
             // Killed, failed or finished early: deliver again later (the events are still journaled).
             let delay = min(Duration.seconds(1 << min(failures - 1, 8)), maximumRetryDelay)
-            log.emit(.eventsRedelivery, [("bundle", .string(bundle)), ("session", .string(key.identifier)),
-                                           ("outcome", .string(outcome.label)), ("delayMs", .double(delay.milliseconds))])
+            log.emit(
+                .eventsRedelivery,
+                [
+                    ("bundle", .string(bundle)), ("session", .string(key.identifier)),
+                    ("outcome", .string(outcome.label)), ("delayMs", .double(delay.milliseconds))
+                ])
             await retryWaits.wait(until: clock.now + delay.nanoseconds, for: key)
         }
     }
@@ -133,8 +148,10 @@ final class EventDelivery {
     /// `eventHandled`: the delegate call for `eventID` returned; `delegateStartedAtNs` says when
     /// it began (CLOCK_MONOTONIC, as the extension read it), when there was one.
     func handled(_ key: SessionRegistry.Key, eventID: UInt64, delegateStartedNs: UInt64, ext: ManagedExtension, pid: Int32) {
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                             ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+            ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))
+        ]
         if delegateStartedNs > 0 { fields.append(("delegateStartedAtNs", .int(Int64(clamping: delegateStartedNs)))) }
         log.emit(.eventHandled, fields)
         if let process = ext.process, process.pid == pid { supervisor.hooks.stepReached(.handlerRunning, ext, process) }
@@ -144,9 +161,13 @@ final class EventDelivery {
     /// conversation is acknowledged and dropped from the journal.
     func finished(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
         guard let conversation = conversations[key], conversation.pid == pid, let id = conversation.requestID else {
-            log.emit(.eventsFinishedUnexpected, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                                    ("session", .string(key.identifier)),
-                                                    ("detail", "the completion handler was called with no delivery in progress; ignored")])
+            log.emit(
+                .eventsFinishedUnexpected,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                    ("session", .string(key.identifier)),
+                    ("detail", "the completion handler was called with no delivery in progress; ignored")
+                ])
             return
         }
         let ids = conversation.delivered.compactMap(\.id)
@@ -154,14 +175,20 @@ final class EventDelivery {
         if let process { supervisor.hooks.stepReached(.completionSent, ext, process) }
         // The intent first: a host that dies between the commit and `events.finished` leaves
         // a log that still names what may have been acknowledged (invariant checks use it).
-        log.emit(.eventsAcknowledging, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                          ("identifier", .string(key.identifier)), ("eventIds", .array(ids.map { .int($0) }))])
+        log.emit(
+            .eventsAcknowledging,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                ("identifier", .string(key.identifier)), ("eventIds", .array(ids.map { .int($0) }))
+            ])
         let acknowledged = (try? journal.acknowledge(ids)) ?? 0
         if let process { supervisor.hooks.stepReached(.acknowledgementJournaled, ext, process) }
         for event in conversation.delivered { if let file = event.file { try? FileManager.default.removeItem(atPath: file) } }
-        var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                                             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),
-                                             ("eventIds", .array(ids.map { .int($0) }))]
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+            ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),
+            ("eventIds", .array(ids.map { .int($0) }))
+        ]
         if !conversation.allSent { fields.append(("detail", "the completion handler was called before all events were delivered")) }
         log.emit(.eventsFinished, fields)
         supervisor.complete(ext, id, .eventsFinished(count: acknowledged))
@@ -169,25 +196,34 @@ final class EventDelivery {
 
     private func sendIfReady(_ conversation: Conversation, ext: ManagedExtension) {
         guard conversation.accepted, conversation.attached, !conversation.allSent, let process = ext.process,
-              process.pid == conversation.pid else { return }
+            process.pid == conversation.pid
+        else { return }
         let key = conversation.key
         let events = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
         try? journal.markDelivered(events.compactMap(\.id))
         for event in events {
             let stamp = EventStamp(eventID: UInt64(event.id ?? 0), attempt: event.deliveries + 1)
-            log.emit(.eventDelivered, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                         ("session", .string(key.identifier)), ("taskId", .int(Int64(event.taskIdentifier))),
-                                         ("eventId", .int(Int64(stamp.eventID))), ("attempt", .int(Int64(stamp.attempt))),
-                                         ("callback", .string(event.kind == .downloadFinished ? "didFinishDownloadingTo" : "didCompleteWithError"))])
+            log.emit(
+                .eventDelivered,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("session", .string(key.identifier)), ("taskId", .int(Int64(event.taskIdentifier))),
+                    ("eventId", .int(Int64(stamp.eventID))), ("attempt", .int(Int64(stamp.attempt))),
+                    ("callback", .string(event.kind == .downloadFinished ? "didFinishDownloadingTo" : "didCompleteWithError"))
+                ])
             switch event.kind {
             case .downloadFinished:
-                process.channel.send(.downloadFinished(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
-                                                       file: "CFNetworkDownload_\(event.id ?? 0).tmp",
-                                                       event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1)),
-                                     passing: body(of: event))
+                process.channel.send(
+                    .downloadFinished(
+                        session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
+                        file: "CFNetworkDownload_\(event.id ?? 0).tmp",
+                        event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1)),
+                    passing: body(of: event))
             case .taskCompleted:
-                process.channel.send(.taskCompleted(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
-                                                    error: event.error, event.response))
+                process.channel.send(
+                    .taskCompleted(
+                        session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
+                        error: event.error, event.response))
             }
             supervisor.hooks.stepReached(.eventDelivered, ext, process)
         }

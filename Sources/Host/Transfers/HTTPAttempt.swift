@@ -46,7 +46,8 @@ struct HTTPAttempt: Sendable {
             let headers = response.headers.map { HeaderField($0.name, $0.value) }
             var length = Int64(response.headers.first(name: "Content-Length") ?? "") ?? -1
             if resumed, length >= 0 { length += resumeFrom }
-            let current = HTTPResponsePayload(url: request.url, statusCode: Int(response.status.code), headers: headers, expectedContentLength: length)
+            let current = HTTPResponsePayload(
+                url: request.url, statusCode: Int(response.status.code), headers: headers, expectedContentLength: length)
             payload = current
             let acceptsRanges = response.headers.first(name: "Accept-Ranges")?.lowercased() == "bytes"
             newValidator = acceptsRanges ? (response.headers.first(name: "ETag") ?? response.headers.first(name: "Last-Modified")) : nil
@@ -56,8 +57,9 @@ struct HTTPAttempt: Sendable {
                 try await sink.write(chunk)
             }
             if Self.transientStatuses.contains(Int(response.status.code)) {
-                return .failed(TaskErrorPayload(code: -1011, message: "the server answered \(response.status.code) \(response.status.reasonPhrase)"),
-                               transient: true, response: current, validator: newValidator)
+                return .failed(
+                    TaskErrorPayload(code: -1011, message: "the server answered \(response.status.code) \(response.status.reasonPhrase)"),
+                    transient: true, response: current, validator: newValidator)
             }
             return .completed(current, validator: newValidator)
         } catch {
@@ -107,7 +109,8 @@ struct HTTPAttempt: Sendable {
             return (TaskErrorPayload(code: -1004, message: "Could not connect to the server. (\(text))"), true)
         }
         if text.contains("reset") || text.contains("closed") || text.contains("EOF") || text.contains("stream ended at an unexpected time")
-            || text.contains("HTTPParserError") {
+            || text.contains("HTTPParserError")
+        {
             return (TaskErrorPayload(code: -1005, message: "The network connection was lost. (\(text))"), true)
         }
         if text.lowercased().contains("timeout") || text.lowercased().contains("timed out") {

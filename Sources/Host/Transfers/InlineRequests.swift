@@ -51,20 +51,30 @@ final class InlineRequests {
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
         requests[pid, default: [:]][id] = Pending(payload: payload)
-        log.emit(.taskCreated, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
-                                  ("taskId", .int(Int64(id))), ("url", .string(payload.request.url)),
-                                  ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)])
+        log.emit(
+            .taskCreated,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
+                ("taskId", .int(Int64(id))), ("url", .string(payload.request.url)),
+                ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)
+            ])
         return id
     }
 
     /// `resume()`: performs the request, streaming the response to the process.
     func resume(_ id: Int, ext: ManagedExtension, pid: Int32) {
         guard var pending = requests[pid]?[id], pending.task == nil else { return }
-        log.emit(.taskStarted, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
-                                  ("inline", true)])
-        let attempt = HTTPAttempt(client: clients.client(read: .seconds(60)), request: pending.payload.request, resumeFrom: 0, validator: nil)
-        let sink = InlineSink(core: core, pid: pid, taskIdentifier: id,
-                              downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil)
+        log.emit(
+            .taskStarted,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                ("inline", true)
+            ])
+        let attempt = HTTPAttempt(
+            client: clients.client(read: .seconds(60)), request: pending.payload.request, resumeFrom: 0, validator: nil)
+        let sink = InlineSink(
+            core: core, pid: pid, taskIdentifier: id,
+            downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil)
         let bundle = ext.identifier
         pending.task = Task { [weak core] in
             let result = await attempt.run(into: sink)
@@ -84,8 +94,10 @@ final class InlineRequests {
 
     /// The request ended: tells the process, unless it is gone. A download's body goes to it
     /// as an open descriptor (the host's file is unlinked at once: the descriptor holds it).
-    func ended(pid: Int32, taskIdentifier id: Int, result: HTTPAttempt.Result, downloadPath: String?, process: ExtensionProcess?,
-               ext: ManagedExtension?) {
+    func ended(
+        pid: Int32, taskIdentifier id: Int, result: HTTPAttempt.Result, downloadPath: String?, process: ExtensionProcess?,
+        ext: ManagedExtension?
+    ) {
         var body: Int32?
         if let downloadPath {
             let fd = open(downloadPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -98,16 +110,25 @@ final class InlineRequests {
         switch result {
         case .completed(let response, _):
             if downloadPath != nil {
-                process.channel.send(.downloadFinished(session: "", taskIdentifier: id, nil, file: Self.fileName(pid: pid, task: id), response),
-                                     passing: body.map { dup($0) })
+                process.channel.send(
+                    .downloadFinished(session: "", taskIdentifier: id, nil, file: Self.fileName(pid: pid, task: id), response),
+                    passing: body.map { dup($0) })
             }
             process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: nil, response))
-            log.emit(.taskFinished, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
-                                       ("inline", true), ("status", .int(Int64(response.statusCode)))])
+            log.emit(
+                .taskFinished,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                    ("inline", true), ("status", .int(Int64(response.statusCode)))
+                ])
         case .failed(let error, _, let response, _):
             process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: error, response))
-            log.emit(.taskFailed, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
-                                     ("inline", true), ("error", .string(error.message)), ("code", .int(Int64(error.code)))])
+            log.emit(
+                .taskFailed,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                    ("inline", true), ("error", .string(error.message)), ("code", .int(Int64(error.code)))
+                ])
         }
     }
 
@@ -117,9 +138,13 @@ final class InlineRequests {
         nextIdentifier.removeValue(forKey: pid)
         for (id, request) in pending where request.task != nil {
             request.task?.cancel()
-            log.emit(.taskCancelled, [("bundle", .string(bundle)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
-                                        ("inline", true), ("url", .string(request.payload.request.url)),
-                                        ("detail", "the process ended before its inline request did")])
+            log.emit(
+                .taskCancelled,
+                [
+                    ("bundle", .string(bundle)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
+                    ("inline", true), ("url", .string(request.payload.request.url)),
+                    ("detail", "the process ended before its inline request did")
+                ])
         }
     }
 

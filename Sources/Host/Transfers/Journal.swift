@@ -146,15 +146,18 @@ final class Journal: Sendable {
 
     func task(app: String, session: String, taskIdentifier: Int) throws -> TaskRecord? {
         try database.read { db in
-            try TaskRecord.filter(Column("app") == app && Column("session") == session && Column("taskIdentifier") == taskIdentifier).fetchOne(db)
+            try TaskRecord.filter(Column("app") == app && Column("session") == session && Column("taskIdentifier") == taskIdentifier)
+                .fetchOne(db)
         }
     }
 
     /// The tasks of a session that have not ended (what `getAllTasks` lists), oldest first.
     func liveTasks(app: String, session: String) throws -> [TaskRecord] {
         try database.read { db in
-            try TaskRecord.filter(Column("app") == app && Column("session") == session && TaskRecord.State.live.map(\.rawValue).contains(Column("state")))
-                .order(Column("id")).fetchAll(db)
+            try TaskRecord.filter(
+                Column("app") == app && Column("session") == session && TaskRecord.State.live.map(\.rawValue).contains(Column("state"))
+            )
+            .order(Column("id")).fetchAll(db)
         }
     }
 
@@ -162,12 +165,14 @@ final class Journal: Sendable {
     /// whose events are still to be acknowledged (their delegate calls carry those tasks).
     func attachableTasks(app: String, session: String) throws -> [TaskRecord] {
         try database.read { db in
-            try TaskRecord.fetchAll(db, sql: """
-                SELECT * FROM task WHERE app = ? AND session = ?
-                AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
-                     OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
-                ORDER BY id
-                """, arguments: [app, session, app, session])
+            try TaskRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM task WHERE app = ? AND session = ?
+                    AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
+                         OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
+                    ORDER BY id
+                    """, arguments: [app, session, app, session])
         }
     }
 
@@ -253,10 +258,11 @@ final class Journal: Sendable {
 
     /// Deletes the session's ended tasks that have no event waiting.
     private static func forgetEndedTasks(_ db: Database, app: String, session: String) throws {
-        try db.execute(sql: """
-            DELETE FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.ended)))
-            AND taskIdentifier NOT IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?)
-            """, arguments: [app, session, app, session])
+        try db.execute(
+            sql: """
+                DELETE FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.ended)))
+                AND taskIdentifier NOT IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?)
+                """, arguments: [app, session, app, session])
     }
 
     /// Events left in the journal (for invariants and tests).

@@ -72,11 +72,12 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
 
     /// What `getAllTasks` and a relaunched session see.
     var snapshot: TaskSnapshot {
-        let taskState: TaskState = switch state {
-        case .suspended: .suspended
-        case .waiting, .running: .running
-        case .finished, .failed, .cancelled: .completed
-        }
+        let taskState: TaskState =
+            switch state {
+            case .suspended: .suspended
+            case .waiting, .running: .running
+            case .finished, .failed, .cancelled: .completed
+            }
         return TaskSnapshot(
             taskIdentifier: taskIdentifier, kind: kind, state: taskState, request: request, taskDescription: taskDescription,
             earliestBeginDate: earliestBeginDate, countOfBytesClientExpectsToSend: expectsSend,

@@ -15,8 +15,10 @@ final class NetworkService {
     private let supervisor: Supervisor
     private let log: EventLog
 
-    init(journal: Journal, registry: SessionRegistry, transfers: TransferService, delivery: EventDelivery, inline: InlineRequests,
-         clients: HTTPClients, supervisor: Supervisor, log: EventLog) {
+    init(
+        journal: Journal, registry: SessionRegistry, transfers: TransferService, delivery: EventDelivery, inline: InlineRequests,
+        clients: HTTPClients, supervisor: Supervisor, log: EventLog
+    ) {
         self.clients = clients
         self.journal = journal
         self.registry = registry
@@ -31,9 +33,12 @@ final class NetworkService {
         transfers.progressed = { [unowned self] task in
             let key = SessionRegistry.Key(app: task.app, identifier: task.session)
             guard let holder = self.registry.holders[key], let ext = self.supervisor.extensions[holder.bundle],
-                  let process = ext.process, process.pid == holder.pid else { return }
-            process.channel.send(.taskProgress(session: task.session, taskIdentifier: task.taskIdentifier,
-                                               received: task.bytesReceived, expected: task.bytesExpected))
+                let process = ext.process, process.pid == holder.pid
+            else { return }
+            process.channel.send(
+                .taskProgress(
+                    session: task.session, taskIdentifier: task.taskIdentifier,
+                    received: task.bytesReceived, expected: task.bytesExpected))
         }
     }
 
@@ -51,19 +56,28 @@ final class NetworkService {
                 // invalidateAndCancel: the session is gone, and so are the events it had waiting.
                 _ = try? journal.dropEvents(app: app, session: identifier)
             }
-            log.emit(.sessionInvalidated, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")])
+            log.emit(
+                .sessionInvalidated,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")
+                ])
         case .createTask(let id, let payload):
             if let refusal = RequestPolicy.refusal(of: payload.request) {
-                log.emit(.taskRefused, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                          ("session", .string(payload.session)), ("detail", .string(refusal))])
+                log.emit(
+                    .taskRefused,
+                    [
+                        ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                        ("session", .string(payload.session)), ("detail", .string(refusal))
+                    ])
                 process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
                 return true
             }
             if payload.session.isEmpty {
                 guard inline.count(of: process.pid) < supervisor.settings.messageLimits.inlineTasks else {
-                    supervisor.kill(process, of: ext, .resource,
-                                    detail: "created more than \(supervisor.settings.messageLimits.inlineTasks) inline tasks that have not ended")
+                    supervisor.kill(
+                        process, of: ext, .resource,
+                        detail: "created more than \(supervisor.settings.messageLimits.inlineTasks) inline tasks that have not ended")
                     return true
                 }
                 let task = inline.create(payload, ext: ext, pid: process.pid)
@@ -71,8 +85,11 @@ final class NetworkService {
             } else {
                 let key = SessionRegistry.Key(app: app, identifier: payload.session)
                 guard registry.isHeld(key, by: process.pid) else {
-                    process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest,
-                                                            message: "session \(payload.session) is not attached by this process; create the URLSession first")))
+                    process.channel.send(
+                        .error(
+                            ErrorReport(
+                                requestID: id, code: .unsupportedRequest,
+                                message: "session \(payload.session) is not attached by this process; create the URLSession first")))
                     return true
                 }
                 do {
@@ -100,8 +117,9 @@ final class NetworkService {
         case .backgroundEventsReply(let id, let accepted):
             delivery.replied(id, accepted: accepted, ext: ext, pid: process.pid)
         case .eventHandled(let identifier, let eventID, let delegateStartedNs):
-            delivery.handled(SessionRegistry.Key(app: app, identifier: identifier), eventID: eventID,
-                             delegateStartedNs: delegateStartedNs, ext: ext, pid: process.pid)
+            delivery.handled(
+                SessionRegistry.Key(app: app, identifier: identifier), eventID: eventID,
+                delegateStartedNs: delegateStartedNs, ext: ext, pid: process.pid)
         case .eventsFinished(let identifier):
             delivery.finished(SessionRegistry.Key(app: app, identifier: identifier), ext: ext, pid: process.pid)
         default:
@@ -113,26 +131,41 @@ final class NetworkService {
     private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {
         let key = SessionRegistry.Key(app: ext.app.bundleIdentifier, identifier: configuration.identifier)
         if let holder = registry.attach(key, bundle: ext.identifier, pid: process.pid) {
-            process.channel.send(.sessionInvalidated(identifier: configuration.identifier,
-                                                     error: TaskErrorPayload(code: -996, message: "A background URLSession with identifier \(configuration.identifier) already exists (held by pid \(holder.pid) of \(holder.bundle))")))
-            log.emit(.sessionInvalidated, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                             ("session", .string(configuration.identifier)), ("reason", "sessionConflict"),
-                                             ("holder", .int(Int64(holder.pid))), ("holderBundle", .string(holder.bundle))])
+            process.channel.send(
+                .sessionInvalidated(
+                    identifier: configuration.identifier,
+                    error: TaskErrorPayload(
+                        code: -996,
+                        message:
+                            "A background URLSession with identifier \(configuration.identifier) already exists (held by pid \(holder.pid) of \(holder.bundle))"
+                    )))
+            log.emit(
+                .sessionInvalidated,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("session", .string(configuration.identifier)), ("reason", "sessionConflict"),
+                    ("holder", .int(Int64(holder.pid))), ("holderBundle", .string(holder.bundle))
+                ])
             return
         }
-        try? journal.saveSession(SessionRecord(
-            app: key.app, identifier: key.identifier, bundle: ext.identifier,
-            sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
-            requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
-            sharedContainer: configuration.sharedContainerIdentifier))
+        try? journal.saveSession(
+            SessionRecord(
+                app: key.app, identifier: key.identifier, bundle: ext.identifier,
+                sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
+                requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
+                sharedContainer: configuration.sharedContainerIdentifier))
         // Ended tasks whose events wait come too: their delegate calls carry them, with their
         // request and description, in a process that never saw them (a cold relaunch).
         let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)
         process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
         let ended = tasks.filter { $0.state == .completed }.count
-        log.emit(.sessionAttached, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                                      ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
-                                      ("endedTasks", .int(Int64(ended)))])
+        log.emit(
+            .sessionAttached,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
+                ("endedTasks", .int(Int64(ended)))
+            ])
         delivery.attached(key, ext: ext, pid: process.pid)
     }
 

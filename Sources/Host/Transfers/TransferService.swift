@@ -53,11 +53,12 @@ final class TransferService {
 
     /// Records a new background task (suspended until resumed) and returns it.
     func create(app: String, bundle: String, pid: Int32, _ payload: TaskRequestPayload) throws -> TaskRecord {
-        let task = try journal.createTask(TaskRecord(
-            app: app, session: payload.session, bundle: bundle, taskIdentifier: 0, kind: payload.kind, state: .suspended,
-            request: payload.request, taskDescription: payload.taskDescription, earliestBeginDate: payload.earliestBeginDate,
-            expectsSend: payload.countOfBytesClientExpectsToSend, expectsReceive: payload.countOfBytesClientExpectsToReceive,
-            createdAt: clock.currentDate))
+        let task = try journal.createTask(
+            TaskRecord(
+                app: app, session: payload.session, bundle: bundle, taskIdentifier: 0, kind: payload.kind, state: .suspended,
+                request: payload.request, taskDescription: payload.taskDescription, earliestBeginDate: payload.earliestBeginDate,
+                expectsSend: payload.countOfBytesClientExpectsToSend, expectsReceive: payload.countOfBytesClientExpectsToReceive,
+                createdAt: clock.currentDate))
         var fields = taskFields(task, pid: pid)
         fields += [("url", .string(task.request.url)), ("taskKind", .string(task.kind == .download ? "download" : "data"))]
         if let description = task.taskDescription { fields.append(("taskDescription", .string(description))) }
@@ -95,8 +96,12 @@ final class TransferService {
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
         try? FileManager.default.removeItem(atPath: partialPath(task))
-        log.emit(.downloadFailed, taskFields(task) + [("error", .string(task.error!.message)), ("code", .int(-1001)),
-                                                       ("attempts", .int(Int64(task.attempts)))])
+        log.emit(
+            .downloadFailed,
+            taskFields(task) + [
+                ("error", .string(task.error!.message)), ("code", .int(-1001)),
+                ("attempts", .int(Int64(task.attempts)))
+            ])
         try? end(task, events: [event(task, .taskCompleted, file: nil)])
     }
 
@@ -216,8 +221,12 @@ final class TransferService {
             let body = bodyPath(task)
             try? FileManager.default.removeItem(atPath: body)
             try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
-            log.emit(.downloadFinished, taskFields(task) + [("status", .int(Int64(response.statusCode))), ("bytes", .int(task.bytesReceived)),
-                                                             ("attempts", .int(Int64(task.attempts)))])
+            log.emit(
+                .downloadFinished,
+                taskFields(task) + [
+                    ("status", .int(Int64(response.statusCode))), ("bytes", .int(task.bytesReceived)),
+                    ("attempts", .int(Int64(task.attempts)))
+                ])
             var events: [EventRecord] = []
             if task.kind == .download { events.append(event(task, .downloadFinished, file: body)) }
             events.append(event(task, .taskCompleted, file: nil))
@@ -232,9 +241,13 @@ final class TransferService {
                 task.state = .waiting
                 try? journal.update(task)
                 let delay = Self.retryDelay(afterAttempt: task.attempts)
-                log.emit(.downloadRetry, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("error", .string(error.message)),
-                                                              ("code", .int(Int64(error.code))), ("delayMs", .double(delay.milliseconds)),
-                                                              ("bytesOnDisk", .int(task.bytesReceived))])
+                log.emit(
+                    .downloadRetry,
+                    taskFields(task) + [
+                        ("attempt", .int(Int64(task.attempts))), ("error", .string(error.message)),
+                        ("code", .int(Int64(error.code))), ("delayMs", .double(delay.milliseconds)),
+                        ("bytesOnDisk", .int(task.bytesReceived))
+                    ])
                 schedule(task, at: clock.now + delay.nanoseconds)
             } else if response != nil && transient && task.kind == .download {
                 // Out of attempts, but the server did answer: Apple delivers server errors as a
@@ -245,16 +258,24 @@ final class TransferService {
                 let body = bodyPath(task)
                 try? FileManager.default.removeItem(atPath: body)
                 try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
-                log.emit(.downloadFinished, taskFields(finished) + [("status", .int(Int64(response!.statusCode))), ("bytes", .int(task.bytesReceived)),
-                                                                     ("attempts", .int(Int64(task.attempts)))])
+                log.emit(
+                    .downloadFinished,
+                    taskFields(finished) + [
+                        ("status", .int(Int64(response!.statusCode))), ("bytes", .int(task.bytesReceived)),
+                        ("attempts", .int(Int64(task.attempts)))
+                    ])
                 try? end(finished, events: [event(finished, .downloadFinished, file: body), event(finished, .taskCompleted, file: nil)])
             } else {
                 task.state = .failed
                 task.error = error
                 task.finishedAt = clock.currentDate
                 try? FileManager.default.removeItem(atPath: partialPath(task))
-                log.emit(.downloadFailed, taskFields(task) + [("error", .string(error.message)), ("code", .int(Int64(error.code))),
-                                                               ("attempts", .int(Int64(task.attempts)))])
+                log.emit(
+                    .downloadFailed,
+                    taskFields(task) + [
+                        ("error", .string(error.message)), ("code", .int(Int64(error.code))),
+                        ("attempts", .int(Int64(task.attempts)))
+                    ])
                 try? end(task, events: [event(task, .taskCompleted, file: nil)])
             }
         }
@@ -267,8 +288,9 @@ final class TransferService {
     }
 
     private func event(_ task: TaskRecord, _ kind: EventRecord.Kind, file: String?) -> EventRecord {
-        EventRecord(app: task.app, session: task.session, bundle: task.bundle, taskIdentifier: task.taskIdentifier, kind: kind,
-                    file: file, response: task.response, error: task.error, createdAt: clock.currentDate)
+        EventRecord(
+            app: task.app, session: task.session, bundle: task.bundle, taskIdentifier: task.taskIdentifier, kind: kind,
+            file: file, response: task.response, error: task.error, createdAt: clock.currentDate)
     }
 
     // MARK: files

@@ -65,8 +65,10 @@ final class Screen {
         if changed || reason != "schedule" {
             var fields: [(String, JSONValue)] = [("schedule", .string(schedule.description))]
             if let next {
-                fields += [(visible ? "until" : "nextView", .double(Double(next) / 1e6)),
-                           (visible ? "untilDate" : "nextViewDate", .string(iso8601(clock.date(at: next))))]
+                fields += [
+                    (visible ? "until" : "nextView", .double(Double(next) / 1e6)),
+                    (visible ? "untilDate" : "nextViewDate", .string(iso8601(clock.date(at: next))))
+                ]
             }
             log.emit(visible ? .widgetsVisible : .widgetsHidden, fields)
         }

@@ -97,8 +97,10 @@ public struct _PrimitiveModifier: ViewModifier, PrimitiveModifier {
     let environment: (@MainActor (inout EnvironmentValues) -> Void)?
     let wrapper: (@MainActor (LayoutNode, ResolveContext) -> LayoutNode)?
 
-    init(environment: (@MainActor (inout EnvironmentValues) -> Void)? = nil,
-         wrap: (@MainActor (LayoutNode, ResolveContext) -> LayoutNode)? = nil) {
+    init(
+        environment: (@MainActor (inout EnvironmentValues) -> Void)? = nil,
+        wrap: (@MainActor (LayoutNode, ResolveContext) -> LayoutNode)? = nil
+    ) {
         self.environment = environment
         self.wrapper = wrap
     }
@@ -116,12 +118,14 @@ public struct _PrimitiveModifier: ViewModifier, PrimitiveModifier {
 
 extension View {
     /// This view in an environment changed by `change`.
-    func modifyingEnvironment(_ change: @escaping @MainActor (inout EnvironmentValues) -> Void) -> ModifiedContent<Self, _PrimitiveModifier> {
+    func modifyingEnvironment(_ change: @escaping @MainActor (inout EnvironmentValues) -> Void) -> ModifiedContent<Self, _PrimitiveModifier>
+    {
         modifier(_PrimitiveModifier(environment: change))
     }
 
     /// This view with each of its nodes wrapped by `wrap`.
-    func wrappingNodes(_ wrap: @escaping @MainActor (LayoutNode, ResolveContext) -> LayoutNode) -> ModifiedContent<Self, _PrimitiveModifier> {
+    func wrappingNodes(_ wrap: @escaping @MainActor (LayoutNode, ResolveContext) -> LayoutNode) -> ModifiedContent<Self, _PrimitiveModifier>
+    {
         modifier(_PrimitiveModifier(wrap: wrap))
     }
 

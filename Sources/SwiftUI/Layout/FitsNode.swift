@@ -11,8 +11,10 @@ final class FitsNode: LayoutNode {
 
     private func choice(_ proposal: ProposedSize) -> LayoutNode? {
         for child in children {
-            let ideal = child.size(for: ProposedSize(width: axes.contains(.horizontal) ? nil : proposal.width,
-                                                     height: axes.contains(.vertical) ? nil : proposal.height))
+            let ideal = child.size(
+                for: ProposedSize(
+                    width: axes.contains(.horizontal) ? nil : proposal.width,
+                    height: axes.contains(.vertical) ? nil : proposal.height))
             let fitsWidth = !axes.contains(.horizontal) || ideal.width <= (proposal.width ?? .infinity) + 0.01
             let fitsHeight = !axes.contains(.vertical) || ideal.height <= (proposal.height ?? .infinity) + 0.01
             if fitsWidth && fitsHeight { return child }

@@ -11,8 +11,9 @@ final class PaddingNode: LayoutNode {
     }
 
     override func measure(_ proposal: ProposedSize) -> CGSize {
-        let inner = ProposedSize(width: proposal.width.map { max(0, $0 - insets.leading - insets.trailing) },
-                                 height: proposal.height.map { max(0, $0 - insets.top - insets.bottom) })
+        let inner = ProposedSize(
+            width: proposal.width.map { max(0, $0 - insets.leading - insets.trailing) },
+            height: proposal.height.map { max(0, $0 - insets.top - insets.bottom) })
         let size = child.size(for: inner)
         return CGSize(width: size.width + insets.leading + insets.trailing, height: size.height + insets.top + insets.bottom)
     }
@@ -27,7 +28,8 @@ final class PaddingNode: LayoutNode {
 
     override func place(in frame: CGRect, _ emitter: inout NodeEmitter) {
         let size = child.size(for: ProposedSize(inner(frame.size)))
-        child.place(in: CGRect(x: frame.minX + insets.leading, y: frame.minY + insets.top, width: size.width, height: size.height), &emitter)
+        child.place(
+            in: CGRect(x: frame.minX + insets.leading, y: frame.minY + insets.top, width: size.width, height: size.height), &emitter)
     }
 }
 
@@ -101,14 +103,19 @@ final class FlexibleFrameNode: LayoutNode {
     }
 
     override func measure(_ proposal: ProposedSize) -> CGSize {
-        let size = child.size(for: ProposedSize(width: Self.childProposal(proposal.width, horizontal),
-                                                height: Self.childProposal(proposal.height, vertical)))
-        return CGSize(width: Self.extent(size.width, proposal.width, horizontal), height: Self.extent(size.height, proposal.height, vertical))
+        let size = child.size(
+            for: ProposedSize(
+                width: Self.childProposal(proposal.width, horizontal),
+                height: Self.childProposal(proposal.height, vertical)))
+        return CGSize(
+            width: Self.extent(size.width, proposal.width, horizontal), height: Self.extent(size.height, proposal.height, vertical))
     }
 
     override func place(in frame: CGRect, _ emitter: inout NodeEmitter) {
-        let size = child.size(for: ProposedSize(width: Self.childProposal(frame.width, horizontal),
-                                                height: Self.childProposal(frame.height, vertical)))
+        let size = child.size(
+            for: ProposedSize(
+                width: Self.childProposal(frame.width, horizontal),
+                height: Self.childProposal(frame.height, vertical)))
         child.place(in: CGRect(origin: alignment.origin(of: size, in: frame), size: size), &emitter)
     }
 }

@@ -28,8 +28,10 @@ final class ShapeNode: LayoutNode {
     let trim: (from: CGFloat, to: CGFloat)?
     let flags: ViewNode.Flags
 
-    init(outline: ShapeOutline, fill: ViewPaint?, stroke: ViewStroke? = nil, strokeInside: Bool = false,
-         trim: (from: CGFloat, to: CGFloat)? = nil, flags: ViewNode.Flags = []) {
+    init(
+        outline: ShapeOutline, fill: ViewPaint?, stroke: ViewStroke? = nil, strokeInside: Bool = false,
+        trim: (from: CGFloat, to: CGFloat)? = nil, flags: ViewNode.Flags = []
+    ) {
         self.outline = outline
         self.fill = fill
         self.stroke = stroke

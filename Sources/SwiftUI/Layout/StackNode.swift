@@ -109,7 +109,8 @@ final class StackNode: LayoutNode {
         var position: CGFloat = 0
         for (i, child) in children.enumerated() {
             let across = offset(across: i, sizes, in: frame.size)
-            let origin = axis == .horizontal
+            let origin =
+                axis == .horizontal
                 ? CGPoint(x: frame.minX + position, y: frame.minY + across)
                 : CGPoint(x: frame.minX + across, y: frame.minY + position)
             child.place(in: CGRect(origin: origin, size: sizes[i]), &emitter)

@@ -95,15 +95,17 @@ final class TextNode: LayoutNode {
             var piece = piece
             piece.width = width(piece.text, run: piece.run, scale: 1)
             let trimmed = piece.text.hasSuffix(" ") ? String(piece.text.reversed().drop { $0 == " " }.reversed()) : piece.text
-            piece.visibleWidth = piece.isSpace ? 0 : trimmed.count == piece.text.count ? piece.width : width(trimmed, run: piece.run, scale: 1)
+            piece.visibleWidth =
+                piece.isSpace ? 0 : trimmed.count == piece.text.count ? piece.width : width(trimmed, run: piece.run, scale: 1)
             return piece
         }
     }
 
     private func width(_ text: String, run: Int, scale: CGFloat) -> CGFloat {
         let r = runs[run]
-        return TextMetrics.width(of: text, size: r.font.size * scale, weight: r.font.weight.value,
-                                 monospaced: r.font.design == .monospaced, monospacedDigits: r.font.hasMonospacedDigits)
+        return TextMetrics.width(
+            of: text, size: r.font.size * scale, weight: r.font.weight.value,
+            monospaced: r.font.design == .monospaced, monospacedDigits: r.font.hasMonospacedDigits)
     }
 
     private func lineHeight(_ line: Line, scale: CGFloat) -> CGFloat {
@@ -270,11 +272,12 @@ final class TextNode: LayoutNode {
         var lines: [TextLine] = []
         for line in l.lines {
             let height = lineHeight(line, scale: l.scale)
-            let offset: CGFloat = switch alignment {
-            case .leading: 0
-            case .center: (frame.width - line.width) / 2
-            case .trailing: frame.width - line.width
-            }
+            let offset: CGFloat =
+                switch alignment {
+                case .leading: 0
+                case .center: (frame.width - line.width) / 2
+                case .trailing: frame.width - line.width
+                }
             var textRuns: [TextRun] = []
             var lastRun: Int?
             for (runIndex, text) in line.pieces {
@@ -291,19 +294,24 @@ final class TextNode: LayoutNode {
                 var decoration = run.decoration
                 if run.font.isItalic { decoration.insert(.italic) }
                 if run.font.hasMonospacedDigits { decoration.insert(.monospacedDigits) }
-                textRuns.append(TextRun(text: text, size: Float(run.font.size * l.scale), weight: run.font.weight.value,
-                                        design: run.font.design.payload, decoration: decoration, paint: run.paint,
-                                        width: Float(w), dynamic: run.dynamic))
+                textRuns.append(
+                    TextRun(
+                        text: text, size: Float(run.font.size * l.scale), weight: run.font.weight.value,
+                        design: run.font.design.payload, decoration: decoration, paint: run.paint,
+                        width: Float(w), dynamic: run.dynamic))
             }
-            lines.append(TextLine(x: Float(max(0, offset)), baseline: Float(y + lineAscent(line, scale: l.scale)),
-                                  width: Float(line.width), runs: textRuns))
+            lines.append(
+                TextLine(
+                    x: Float(max(0, offset)), baseline: Float(y + lineAscent(line, scale: l.scale)),
+                    width: Float(line.width), runs: textRuns))
             y += height + lineSpacing
         }
-        let payloadAlignment: TextLayout.Alignment = switch alignment {
-        case .leading: .leading
-        case .center: .center
-        case .trailing: .trailing
-        }
+        let payloadAlignment: TextLayout.Alignment =
+            switch alignment {
+            case .leading: .leading
+            case .center: .center
+            case .trailing: .trailing
+            }
         var node = ViewNode(.text, frame)
         node.text = TextLayout(alignment: payloadAlignment, lines: lines)
         node.flags = flags

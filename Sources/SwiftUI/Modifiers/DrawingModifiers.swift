@@ -2,7 +2,9 @@ import SandglassIPC
 
 extension View {
     /// Views behind this one, offered its size.
-    public func background<V: View>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func background<V: View>(
+        alignment: Alignment = .center, @ViewBuilder content: () -> V
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         let background = content()
         return wrappingNodes { node, context in
             LayeredNode(primary: node, secondary: resolveNode(background, context), alignment: alignment, isOverlay: false)
@@ -10,23 +12,30 @@ extension View {
     }
 
     /// A style filling the space behind this view.
-    public func background<S: ShapeStyle>(_ style: S, ignoresSafeAreaEdges edges: Edge.Set = .all) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func background<S: ShapeStyle>(
+        _ style: S, ignoresSafeAreaEdges edges: Edge.Set = .all
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         background(style, in: Rectangle())
     }
 
     /// A shape filled with a style behind this view.
-    public func background<S: ShapeStyle, T: Shape>(_ style: S, in shape: T, fillStyle: FillStyle = FillStyle()) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func background<S: ShapeStyle, T: Shape>(
+        _ style: S, in shape: T, fillStyle: FillStyle = FillStyle()
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         background { shape.fill(style) }
     }
 
     /// A view behind this one (the form before iOS 15).
     @_disfavoredOverload
-    public func background<Background: View>(_ background: Background, alignment: Alignment = .center) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func background<Background: View>(
+        _ background: Background, alignment: Alignment = .center
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         self.background(alignment: alignment) { background }
     }
 
     /// Views over this one, offered its size.
-    public func overlay<V: View>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func overlay<V: View>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> ModifiedContent<Self, _PrimitiveModifier>
+    {
         let overlay = content()
         return wrappingNodes { node, context in
             LayeredNode(primary: node, secondary: resolveNode(overlay, context), alignment: alignment, isOverlay: true)
@@ -34,12 +43,15 @@ extension View {
     }
 
     /// A style over this view.
-    public func overlay<S: ShapeStyle>(_ style: S, ignoresSafeAreaEdges edges: Edge.Set = .all) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func overlay<S: ShapeStyle>(_ style: S, ignoresSafeAreaEdges edges: Edge.Set = .all) -> ModifiedContent<Self, _PrimitiveModifier>
+    {
         overlay(style, in: Rectangle())
     }
 
     /// A shape filled with a style over this view.
-    public func overlay<S: ShapeStyle, T: Shape>(_ style: S, in shape: T, fillStyle: FillStyle = FillStyle()) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func overlay<S: ShapeStyle, T: Shape>(
+        _ style: S, in shape: T, fillStyle: FillStyle = FillStyle()
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         overlay { shape.fill(style) }
     }
 
@@ -81,7 +93,9 @@ extension View {
     }
 
     /// A shadow under the view.
-    public func shadow(color: Color = Color(.sRGBLinear, white: 0, opacity: 0.33), radius: CGFloat, x: CGFloat = 0, y: CGFloat = 0) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func shadow(
+        color: Color = Color(.sRGBLinear, white: 0, opacity: 0.33), radius: CGFloat, x: CGFloat = 0, y: CGFloat = 0
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, context in
             var attributes = GroupAttributes()
             let pair: ColorPair = if case .color(let c) = color.paint(in: context.environment) { c } else { SystemColor.black }

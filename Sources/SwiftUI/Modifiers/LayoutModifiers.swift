@@ -15,17 +15,22 @@ extension View {
     }
 
     /// A fixed width, height, or both; the view aligned inside.
-    public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func frame(
+        width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in FixedFrameNode(width: width, height: height, alignment: alignment, child: node) }
     }
 
     /// Bounds on the view's size; `maxWidth: .infinity` takes all the width offered.
-    public func frame(minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil,
-                      minHeight: CGFloat? = nil, idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil,
-                      alignment: Alignment = .center) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func frame(
+        minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil,
+        minHeight: CGFloat? = nil, idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil,
+        alignment: Alignment = .center
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         wrappingNodes { node, _ in
-            FlexibleFrameNode(horizontal: .init(min: minWidth, ideal: idealWidth, max: maxWidth),
-                              vertical: .init(min: minHeight, ideal: idealHeight, max: maxHeight), alignment: alignment, child: node)
+            FlexibleFrameNode(
+                horizontal: .init(min: minWidth, ideal: idealWidth, max: maxWidth),
+                vertical: .init(min: minHeight, ideal: idealHeight, max: maxHeight), alignment: alignment, child: node)
         }
     }
 

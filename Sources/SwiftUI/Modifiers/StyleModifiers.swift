@@ -47,7 +47,8 @@ extension View {
     }
 
     /// The styles of the first and second levels inside (the second drawn as the first's level).
-    public func foregroundStyle<S1: ShapeStyle, S2: ShapeStyle>(_ primary: S1, _ secondary: S2) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func foregroundStyle<S1: ShapeStyle, S2: ShapeStyle>(_ primary: S1, _ secondary: S2) -> ModifiedContent<Self, _PrimitiveModifier>
+    {
         foregroundStyle(primary)
     }
 

@@ -16,21 +16,26 @@ extension View {
     /// The background of the container the view is the content of: for a widget, drawn behind
     /// everything, to the widget's edges, and removed where the system removes it (the Lock
     /// Screen, StandBy).
-    public func containerBackground<V: View>(for container: ContainerBackgroundPlacement, alignment: Alignment = .center,
-                                             @ViewBuilder content: () -> V) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func containerBackground<V: View>(
+        for container: ContainerBackgroundPlacement, alignment: Alignment = .center,
+        @ViewBuilder content: () -> V
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         let background = content()
         return wrappingNodes { node, context in
             if container.isWidget {
                 let resolved = resolveNode(background, context)
-                context.session.containerBackground = FlexibleFrameNode(horizontal: .init(max: .infinity), vertical: .init(max: .infinity),
-                                                                         alignment: alignment, child: resolved)
+                context.session.containerBackground = FlexibleFrameNode(
+                    horizontal: .init(max: .infinity), vertical: .init(max: .infinity),
+                    alignment: alignment, child: resolved)
             }
             return node
         }
     }
 
     /// A style as the background of the container the view is the content of.
-    public func containerBackground<S: ShapeStyle>(_ style: S, for container: ContainerBackgroundPlacement) -> ModifiedContent<Self, _PrimitiveModifier> {
+    public func containerBackground<S: ShapeStyle>(
+        _ style: S, for container: ContainerBackgroundPlacement
+    ) -> ModifiedContent<Self, _PrimitiveModifier> {
         containerBackground(for: container) { Rectangle().fill(style) }
     }
 

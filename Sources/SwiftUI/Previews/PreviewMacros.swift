@@ -16,6 +16,8 @@ public macro Preview(_ name: String? = nil, @ViewBuilder body: @escaping @MainAc
 /// A preview of a view with traits (`.sizeThatFitsLayout`, `.landscapeLeft`…), compiled and
 /// never run, like `#Preview { … }`.
 @freestanding(declaration)
-public macro Preview(_ name: String? = nil, traits: PreviewTrait<Preview.ViewTraits>, _ additionalTraits: PreviewTrait<Preview.ViewTraits>...,
-                     @ViewBuilder body: @escaping @MainActor () -> any View) =
+public macro Preview(
+    _ name: String? = nil, traits: PreviewTrait<Preview.ViewTraits>, _ additionalTraits: PreviewTrait<Preview.ViewTraits>...,
+    @ViewBuilder body: @escaping @MainActor () -> any View
+) =
     #externalMacro(module: "SandglassPreviewMacros", type: "PreviewMacro")

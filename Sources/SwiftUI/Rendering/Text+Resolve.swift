@@ -37,9 +37,10 @@ extension Text {
                     run.dynamic = DynamicText(style: .timer, date: date.timeIntervalSince1970)
                 }
             case .timer(let interval, let pauseTime, let countsDown, let showsHours):
-                run.dynamic = DynamicText(style: .timerInterval, date: interval.lowerBound.timeIntervalSince1970,
-                                          end: interval.upperBound.timeIntervalSince1970, countsDown: countsDown,
-                                          showsHours: showsHours, pauseTime: pauseTime?.timeIntervalSince1970)
+                run.dynamic = DynamicText(
+                    style: .timerInterval, date: interval.lowerBound.timeIntervalSince1970,
+                    end: interval.upperBound.timeIntervalSince1970, countsDown: countsDown,
+                    showsHours: showsHours, pauseTime: pauseTime?.timeIntervalSince1970)
             }
             if let dynamic = run.dynamic {
                 run.text = dynamic.text(at: context.session.date.timeIntervalSince1970)

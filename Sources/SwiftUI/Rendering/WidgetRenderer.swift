@@ -20,8 +20,10 @@ package struct WidgetRenderRequest {
     /// `colorScheme`.
     package var environment: EnvironmentValues
 
-    package init(size: CGSize, cornerRadius: CGFloat, contentMargins: EdgeInsets, family: String,
-                 showsContainerBackground: Bool, date: Date, environment: EnvironmentValues) {
+    package init(
+        size: CGSize, cornerRadius: CGFloat, contentMargins: EdgeInsets, family: String,
+        showsContainerBackground: Bool, date: Date, environment: EnvironmentValues
+    ) {
         self.size = size
         self.cornerRadius = cornerRadius
         self.contentMargins = contentMargins
@@ -73,17 +75,21 @@ package enum WidgetRenderer {
                     group.flags = .containerBackground
                     emitter.group(group) { background.place(in: widget, &$0) }
                 } else {
-                    session.note("no containerBackground(for: .widget): iOS 17 and later show \"Please adopt containerBackground API\" instead of this widget")
+                    session.note(
+                        "no containerBackground(for: .widget): iOS 17 and later show \"Please adopt containerBackground API\" instead of this widget"
+                    )
                 }
             }
             let m = request.contentMargins
-            let content = CGRect(x: m.leading, y: m.top, width: max(0, widget.width - m.leading - m.trailing),
-                                 height: max(0, widget.height - m.top - m.bottom))
+            let content = CGRect(
+                x: m.leading, y: m.top, width: max(0, widget.width - m.leading - m.trailing),
+                height: max(0, widget.height - m.top - m.bottom))
             let size = root.size(for: ProposedSize(content.size))
             root.place(in: CGRect(origin: Alignment.center.origin(of: size, in: content), size: size), &emitter)
         }
-        return ViewTree(width: Float(request.size.width), height: Float(request.size.height), cornerRadius: Float(request.cornerRadius),
-                        family: request.family, nodes: emitter.nodes, notes: session.notes)
+        return ViewTree(
+            width: Float(request.size.width), height: Float(request.size.height), cornerRadius: Float(request.cornerRadius),
+            family: request.family, nodes: emitter.nodes, notes: session.notes)
     }
 
     private static func containerShape(_ request: WidgetRenderRequest) -> ViewShape? {

@@ -59,8 +59,9 @@ public struct Alignment: Sendable, Hashable {
 
     /// The origin of a box of `size` aligned in `frame`.
     func origin(of size: CGSize, in frame: CGRect) -> CGPoint {
-        CGPoint(x: frame.minX + (frame.width - size.width) * horizontal.fraction,
-                y: frame.minY + (frame.height - size.height) * vertical.fraction)
+        CGPoint(
+            x: frame.minX + (frame.width - size.width) * horizontal.fraction,
+            y: frame.minY + (frame.height - size.height) * vertical.fraction)
     }
 }
 

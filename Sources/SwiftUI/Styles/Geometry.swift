@@ -38,8 +38,9 @@ public struct EdgeInsets: Sendable, Hashable {
     }
 
     init(_ edges: Edge.Set, _ length: CGFloat) {
-        self.init(top: edges.contains(.top) ? length : 0, leading: edges.contains(.leading) ? length : 0,
-                  bottom: edges.contains(.bottom) ? length : 0, trailing: edges.contains(.trailing) ? length : 0)
+        self.init(
+            top: edges.contains(.top) ? length : 0, leading: edges.contains(.leading) ? length : 0,
+            bottom: edges.contains(.bottom) ? length : 0, trailing: edges.contains(.trailing) ? length : 0)
     }
 }
 

@@ -40,8 +40,10 @@ extension ViewPaint {
         }
         switch self {
         case .color(let c): return .color(fade(c))
-        case .linearGradient(let s, let sx, let sy, let ex, let ey): return .linearGradient(fade(s), startX: sx, startY: sy, endX: ex, endY: ey)
-        case .radialGradient(let s, let cx, let cy, let r0, let r1): return .radialGradient(fade(s), centerX: cx, centerY: cy, startRadius: r0, endRadius: r1)
+        case .linearGradient(let s, let sx, let sy, let ex, let ey):
+            return .linearGradient(fade(s), startX: sx, startY: sy, endX: ex, endY: ey)
+        case .radialGradient(let s, let cx, let cy, let r0, let r1):
+            return .radialGradient(fade(s), centerX: cx, centerY: cy, startRadius: r0, endRadius: r1)
         case .named: return self
         }
     }

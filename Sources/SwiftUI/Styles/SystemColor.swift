@@ -29,7 +29,7 @@ enum SystemColor {
         pair(0x000000FF, 0xFFFFFFFF),
         pair(0x3C3C4399, 0xEBEBF599),
         pair(0x3C3C434D, 0xEBEBF54D),
-        pair(0x3C3C432E, 0xEBEBF529),
+        pair(0x3C3C432E, 0xEBEBF529)
     ]
     static var label: ColorPair { labels[0] }
 
@@ -38,7 +38,7 @@ enum SystemColor {
         pair(0x78788033, 0x7878805C),
         pair(0x78788029, 0x78788052),
         pair(0x7676801F, 0x7676803D),
-        pair(0x74748014, 0x7676802E),
+        pair(0x74748014, 0x7676802E)
     ]
 
     /// `separator`.

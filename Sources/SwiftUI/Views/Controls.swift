@@ -94,11 +94,17 @@ extension Button: PrimitiveView {
             return [GroupNode(attributes, child: resolveNode(label, inner))]
         case .bordered, .borderedProminent:
             let tint = context.environment.tintPaint ?? SystemColor.blue.paint
-            if style == .borderedProminent { inner.environment.setForeground(Color.white) } else { inner.environment.setForeground(TintShapeStyle()) }
+            if style == .borderedProminent {
+                inner.environment.setForeground(Color.white)
+            } else {
+                inner.environment.setForeground(TintShapeStyle())
+            }
             let content = PaddingNode(insets: EdgeInsets(top: 7, leading: 12, bottom: 7, trailing: 12), child: resolveNode(label, inner))
             let fill = style == .borderedProminent ? tint : tint.withOpacity(0.15)
             let background = ShapeNode(outline: .builtIn(.capsule), fill: fill)
-            return [GroupNode(attributes, child: LayeredNode(primary: content, secondary: background, alignment: .center, isOverlay: false))]
+            return [
+                GroupNode(attributes, child: LayeredNode(primary: content, secondary: background, alignment: .center, isOverlay: false))
+            ]
         }
     }
 }
@@ -145,12 +151,15 @@ extension Toggle: PrimitiveView {
         attributes.intent = intent.text
         let tint = context.environment.tintPaint ?? SystemColor.green.paint
         let label = resolveNodes(self.label, context)
-        let row: LayoutNode = context.environment.toggleStyle == .button
-            ? LayeredNode(primary: PaddingNode(insets: EdgeInsets(top: 7, leading: 12, bottom: 7, trailing: 12), child: LayoutNode.single(label)),
-                          secondary: ShapeNode(outline: .builtIn(.capsule), fill: isOn ? tint : SystemColor.fills[0].paint),
-                          alignment: .center, isOverlay: false)
-            : StackNode(axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: nil,
-                        children: label + [SpacerNode(minLength: nil), SwitchNode(isOn: isOn, tint: tint)])
+        let row: LayoutNode =
+            context.environment.toggleStyle == .button
+            ? LayeredNode(
+                primary: PaddingNode(insets: EdgeInsets(top: 7, leading: 12, bottom: 7, trailing: 12), child: LayoutNode.single(label)),
+                secondary: ShapeNode(outline: .builtIn(.capsule), fill: isOn ? tint : SystemColor.fills[0].paint),
+                alignment: .center, isOverlay: false)
+            : StackNode(
+                axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: nil,
+                children: label + [SpacerNode(minLength: nil), SwitchNode(isOn: isOn, tint: tint)])
         return [GroupNode(attributes, child: row)]
     }
 }

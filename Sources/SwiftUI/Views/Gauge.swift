@@ -31,8 +31,10 @@ extension Gauge where CurrentValueLabel == EmptyView, BoundsLabel == EmptyView, 
 }
 
 extension Gauge where BoundsLabel == EmptyView, MarkedValueLabels == EmptyView {
-    public init<V: BinaryFloatingPoint>(value: V, in bounds: ClosedRange<V> = 0...1, @ViewBuilder label: () -> Label,
-                                        @ViewBuilder currentValueLabel: () -> CurrentValueLabel) {
+    public init<V: BinaryFloatingPoint>(
+        value: V, in bounds: ClosedRange<V> = 0...1, @ViewBuilder label: () -> Label,
+        @ViewBuilder currentValueLabel: () -> CurrentValueLabel
+    ) {
         fraction = Gauge.fraction(value, bounds)
         self.label = label()
         self.currentValueLabel = currentValueLabel()
@@ -42,10 +44,12 @@ extension Gauge where BoundsLabel == EmptyView, MarkedValueLabels == EmptyView {
 }
 
 extension Gauge where MarkedValueLabels == EmptyView {
-    public init<V: BinaryFloatingPoint>(value: V, in bounds: ClosedRange<V> = 0...1, @ViewBuilder label: () -> Label,
-                                        @ViewBuilder currentValueLabel: () -> CurrentValueLabel,
-                                        @ViewBuilder minimumValueLabel: () -> BoundsLabel,
-                                        @ViewBuilder maximumValueLabel: () -> BoundsLabel) {
+    public init<V: BinaryFloatingPoint>(
+        value: V, in bounds: ClosedRange<V> = 0...1, @ViewBuilder label: () -> Label,
+        @ViewBuilder currentValueLabel: () -> CurrentValueLabel,
+        @ViewBuilder minimumValueLabel: () -> BoundsLabel,
+        @ViewBuilder maximumValueLabel: () -> BoundsLabel
+    ) {
         fraction = Gauge.fraction(value, bounds)
         self.label = label()
         self.currentValueLabel = currentValueLabel()
@@ -87,14 +91,22 @@ extension Gauge: PrimitiveView {
             var under = bounds.0 + [SpacerNode(minLength: 0)] + bounds.1
             if bounds.0.isEmpty && bounds.1.isEmpty && !current.isEmpty { under = label }
             let bottom = StackNode(axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: 0, children: under)
-            return [ZStackNode(alignment: .center, children: [ring, center,
-                                                              PaddingNode(insets: EdgeInsets(top: 36, leading: 10, bottom: 0, trailing: 10), child: bottom)])]
+            return [
+                ZStackNode(
+                    alignment: .center,
+                    children: [
+                        ring, center,
+                        PaddingNode(insets: EdgeInsets(top: 36, leading: 10, bottom: 0, trailing: 10), child: bottom)
+                    ])
+            ]
         case .linear, .linearDot:
             let bar = MeterNode(kind: .gauge, meter: meter, tint: tint, flags: flags, thickness: style == .linearDot ? 6 : 8)
-            let row = StackNode(axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: 6,
-                                children: bounds.0 + [bar] + bounds.1)
-            let top = StackNode(axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: nil,
-                                children: label + [SpacerNode(minLength: 0)] + current)
+            let row = StackNode(
+                axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: 6,
+                children: bounds.0 + [bar] + bounds.1)
+            let top = StackNode(
+                axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: nil,
+                children: label + [SpacerNode(minLength: 0)] + current)
             return [StackNode(axis: .vertical, alignment: 0, verticalAlignment: .center, spacing: 4, children: [top, row])]
         }
     }

@@ -27,10 +27,11 @@ public struct Gradient: Hashable, Sendable {
 
     func payload(_ environment: EnvironmentValues) -> [GradientStopPayload] {
         stops.map { stop in
-            let color: ColorPair = switch stop.color.paint(in: environment) {
-            case .color(let pair): pair
-            default: SystemColor.gray
-            }
+            let color: ColorPair =
+                switch stop.color.paint(in: environment) {
+                case .color(let pair): pair
+                default: SystemColor.gray
+                }
             return GradientStopPayload(color: color, location: Float(stop.location))
         }
     }
@@ -65,8 +66,9 @@ public struct LinearGradient: ShapeStyle, PaintSource {
     }
 
     func paint(in environment: EnvironmentValues) -> ViewPaint {
-        .linearGradient(gradient.payload(environment), startX: Float(startPoint.x), startY: Float(startPoint.y),
-                        endX: Float(endPoint.x), endY: Float(endPoint.y))
+        .linearGradient(
+            gradient.payload(environment), startX: Float(startPoint.x), startY: Float(startPoint.y),
+            endX: Float(endPoint.x), endY: Float(endPoint.y))
     }
 
 }
@@ -98,8 +100,9 @@ public struct RadialGradient: ShapeStyle, PaintSource {
     }
 
     func paint(in environment: EnvironmentValues) -> ViewPaint {
-        .radialGradient(gradient.payload(environment), centerX: Float(center.x), centerY: Float(center.y),
-                        startRadius: Float(startRadius), endRadius: Float(endRadius))
+        .radialGradient(
+            gradient.payload(environment), centerX: Float(center.x), centerY: Float(center.y),
+            startRadius: Float(startRadius), endRadius: Float(endRadius))
     }
 
 }
@@ -143,8 +146,9 @@ public struct AnyGradient: ShapeStyle, PaintSource, Hashable {
             return RGBA(red: up(c.red), green: up(c.green), blue: up(c.blue), alpha: Double(c.alpha) / 255)
         }
         let top = ColorPair(light: lighter(pair.light), dark: lighter(pair.dark))
-        return .linearGradient([GradientStopPayload(color: top, location: 0), GradientStopPayload(color: pair, location: 1)],
-                               startX: 0.5, startY: 0, endX: 0.5, endY: 1)
+        return .linearGradient(
+            [GradientStopPayload(color: top, location: 0), GradientStopPayload(color: pair, location: 1)],
+            startX: 0.5, startY: 0, endX: 0.5, endY: 1)
     }
 }
 

@@ -120,15 +120,22 @@ extension Image: View, PrimitiveView {
         case .symbol(let name):
             let font = environment.font ?? .body
             let side = (font.size * environment.imageScale.factor).rounded()
-            return [ImageNode(reference: ImageReference(source: .symbol, name: name), intrinsic: CGSize(width: side * 1.1, height: side),
-                              resizable: isResizable, tint: renderingMode == .original ? nil : environment.foregroundPaint, flags: flags)]
+            return [
+                ImageNode(
+                    reference: ImageReference(source: .symbol, name: name), intrinsic: CGSize(width: side * 1.1, height: side),
+                    resizable: isResizable, tint: renderingMode == .original ? nil : environment.foregroundPaint, flags: flags)
+            ]
         case .asset(let name):
             guard let image = UIImage(named: name) else {
-                context.session.note("Image(\"\(name)\"): not in the extension's bundle (asset catalogs are not read); SwiftUI shows nothing")
+                context.session.note(
+                    "Image(\"\(name)\"): not in the extension's bundle (asset catalogs are not read); SwiftUI shows nothing")
                 var missing = flags
                 missing.insert(.missing)
-                return [ImageNode(reference: ImageReference(source: .asset, name: name), intrinsic: .zero, resizable: isResizable,
-                                  tint: nil, flags: missing)]
+                return [
+                    ImageNode(
+                        reference: ImageReference(source: .asset, name: name), intrinsic: .zero, resizable: isResizable,
+                        tint: nil, flags: missing)
+                ]
             }
             return [bitmapNode(image, source: .asset, name: name, context)]
         case .bitmap(let image):
@@ -139,10 +146,12 @@ extension Image: View, PrimitiveView {
     @MainActor
     private func bitmapNode(_ image: UIImage, source: ImageReference.Source, name: String, _ context: ResolveContext) -> LayoutNode {
         context.session.bitmaps.decode(image.decodedByteCount)
-        let reference = ImageReference(source: source, name: name, pixelWidth: Int(min(image.size.width * image.scale, 1e9)),
-                                       pixelHeight: Int(min(image.size.height * image.scale, 1e9)))
-        return ImageNode(reference: reference, intrinsic: image.size, resizable: isResizable,
-                         tint: renderingMode == .template ? context.environment.foregroundPaint : nil,
-                         flags: context.environment.drawingFlags)
+        let reference = ImageReference(
+            source: source, name: name, pixelWidth: Int(min(image.size.width * image.scale, 1e9)),
+            pixelHeight: Int(min(image.size.height * image.scale, 1e9)))
+        return ImageNode(
+            reference: reference, intrinsic: image.size, resizable: isResizable,
+            tint: renderingMode == .template ? context.environment.foregroundPaint : nil,
+            flags: context.environment.drawingFlags)
     }
 }

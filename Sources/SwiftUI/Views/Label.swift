@@ -43,8 +43,11 @@ extension Label: PrimitiveView {
         case .titleOnly: return titleNodes
         case .iconOnly: return iconNodes
         case .titleAndIcon:
-            return [StackNode(axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: 6,
-                              children: iconNodes + titleNodes)]
+            return [
+                StackNode(
+                    axis: .horizontal, alignment: 0.5, verticalAlignment: .center, spacing: 6,
+                    children: iconNodes + titleNodes)
+            ]
         }
     }
 }

@@ -74,8 +74,10 @@ public struct LocalizedStringKey: ExpressibleByStringInterpolation, Sendable {
         }
 
         /// A timer over an interval.
-        public mutating func appendInterpolation(timerInterval: ClosedRange<Date>, pauseTime: Date? = nil,
-                                                 countsDown: Bool = true, showsHours: Bool = true) {
+        public mutating func appendInterpolation(
+            timerInterval: ClosedRange<Date>, pauseTime: Date? = nil,
+            countsDown: Bool = true, showsHours: Bool = true
+        ) {
             segments += Text(timerInterval: timerInterval, pauseTime: pauseTime, countsDown: countsDown, showsHours: showsHours).segments
         }
 

@@ -83,17 +83,21 @@ public struct Path: Sendable, Equatable {
         let k: CGFloat = 0.5523
         move(to: CGPoint(x: rect.minX + rx, y: rect.minY))
         addLine(to: CGPoint(x: rect.maxX - rx, y: rect.minY))
-        addCurve(to: CGPoint(x: rect.maxX, y: rect.minY + ry), control1: CGPoint(x: rect.maxX - rx + rx * k, y: rect.minY),
-                 control2: CGPoint(x: rect.maxX, y: rect.minY + ry - ry * k))
+        addCurve(
+            to: CGPoint(x: rect.maxX, y: rect.minY + ry), control1: CGPoint(x: rect.maxX - rx + rx * k, y: rect.minY),
+            control2: CGPoint(x: rect.maxX, y: rect.minY + ry - ry * k))
         addLine(to: CGPoint(x: rect.maxX, y: rect.maxY - ry))
-        addCurve(to: CGPoint(x: rect.maxX - rx, y: rect.maxY), control1: CGPoint(x: rect.maxX, y: rect.maxY - ry + ry * k),
-                 control2: CGPoint(x: rect.maxX - rx + rx * k, y: rect.maxY))
+        addCurve(
+            to: CGPoint(x: rect.maxX - rx, y: rect.maxY), control1: CGPoint(x: rect.maxX, y: rect.maxY - ry + ry * k),
+            control2: CGPoint(x: rect.maxX - rx + rx * k, y: rect.maxY))
         addLine(to: CGPoint(x: rect.minX + rx, y: rect.maxY))
-        addCurve(to: CGPoint(x: rect.minX, y: rect.maxY - ry), control1: CGPoint(x: rect.minX + rx - rx * k, y: rect.maxY),
-                 control2: CGPoint(x: rect.minX, y: rect.maxY - ry + ry * k))
+        addCurve(
+            to: CGPoint(x: rect.minX, y: rect.maxY - ry), control1: CGPoint(x: rect.minX + rx - rx * k, y: rect.maxY),
+            control2: CGPoint(x: rect.minX, y: rect.maxY - ry + ry * k))
         addLine(to: CGPoint(x: rect.minX, y: rect.minY + ry))
-        addCurve(to: CGPoint(x: rect.minX + rx, y: rect.minY), control1: CGPoint(x: rect.minX, y: rect.minY + ry - ry * k),
-                 control2: CGPoint(x: rect.minX + rx - rx * k, y: rect.minY))
+        addCurve(
+            to: CGPoint(x: rect.minX + rx, y: rect.minY), control1: CGPoint(x: rect.minX, y: rect.minY + ry - ry * k),
+            control2: CGPoint(x: rect.minX + rx - rx * k, y: rect.minY))
         closeSubpath()
     }
 
@@ -114,8 +118,9 @@ public struct Path: Sendable, Equatable {
             let a0 = start, a1 = start + step
             let k = 4.0 / 3.0 * tan((a1 - a0) / 4)
             let p0 = point(a0), p1 = point(a1)
-            addCurve(to: p1, control1: CGPoint(x: p0.x - k * radius * sin(a0), y: p0.y + k * radius * cos(a0)),
-                     control2: CGPoint(x: p1.x + k * radius * sin(a1), y: p1.y - k * radius * cos(a1)))
+            addCurve(
+                to: p1, control1: CGPoint(x: p0.x - k * radius * sin(a0), y: p0.y + k * radius * cos(a0)),
+                control2: CGPoint(x: p1.x + k * radius * sin(a1), y: p1.y - k * radius * cos(a1)))
             start = a1
         }
     }

@@ -51,8 +51,9 @@ extension ProgressView where CurrentValueLabel == EmptyView {
     /// Progress over a time interval, with a label.
     public init(timerInterval: ClosedRange<Date>, countsDown: Bool = true, @ViewBuilder label: () -> Label) {
         fraction = nil
-        timer = DynamicText(style: .timerInterval, date: timerInterval.lowerBound.timeIntervalSince1970,
-                            end: timerInterval.upperBound.timeIntervalSince1970, countsDown: countsDown)
+        timer = DynamicText(
+            style: .timerInterval, date: timerInterval.lowerBound.timeIntervalSince1970,
+            end: timerInterval.upperBound.timeIntervalSince1970, countsDown: countsDown)
         self.label = label()
         currentValueLabel = nil
     }

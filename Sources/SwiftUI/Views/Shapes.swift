@@ -109,8 +109,11 @@ extension _ShapeView: PrimitiveView {
         let stroke = self.stroke.map {
             ViewStroke(paint: paint, lineWidth: Float($0.lineWidth), roundCap: $0.lineCap == .round, dash: $0.dash.map { Float($0) })
         }
-        return [ShapeNode(outline: outline, fill: stroke == nil ? paint : nil, stroke: stroke, strokeInside: inside, trim: trim,
-                          flags: context.environment.drawingFlags)]
+        return [
+            ShapeNode(
+                outline: outline, fill: stroke == nil ? paint : nil, stroke: stroke, strokeInside: inside, trim: trim,
+                flags: context.environment.drawingFlags)
+        ]
     }
 }
 
@@ -134,8 +137,10 @@ public struct StrokeStyle: Sendable, Hashable {
     public var dash: [CGFloat]
     public var dashPhase: CGFloat
 
-    public init(lineWidth: CGFloat = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter, miterLimit: CGFloat = 10,
-                dash: [CGFloat] = [], dashPhase: CGFloat = 0) {
+    public init(
+        lineWidth: CGFloat = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter, miterLimit: CGFloat = 10,
+        dash: [CGFloat] = [], dashPhase: CGFloat = 0
+    ) {
         self.lineWidth = lineWidth
         self.lineCap = lineCap
         self.lineJoin = lineJoin

@@ -26,8 +26,11 @@ extension HStack: PrimitiveView {
     }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
-        [StackNode(axis: .horizontal, alignment: alignment.fraction, verticalAlignment: alignment, spacing: spacing,
-                   children: resolveNodes(content, context))]
+        [
+            StackNode(
+                axis: .horizontal, alignment: alignment.fraction, verticalAlignment: alignment, spacing: spacing,
+                children: resolveNodes(content, context))
+        ]
     }
 }
 
@@ -52,8 +55,11 @@ extension VStack: PrimitiveView {
     }
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
-        [StackNode(axis: .vertical, alignment: alignment.fraction, verticalAlignment: .center, spacing: spacing,
-                   children: resolveNodes(content, context))]
+        [
+            StackNode(
+                axis: .vertical, alignment: alignment.fraction, verticalAlignment: .center, spacing: spacing,
+                children: resolveNodes(content, context))
+        ]
     }
 }
 
@@ -201,9 +207,11 @@ extension GeometryReader: PrimitiveView {
 
     @MainActor func makeNodes(_ context: ResolveContext) -> [LayoutNode] {
         let content = self.content
-        return [GeometryNode { proxy in
-            ZStackNode(alignment: .topLeading, children: resolveNodes(content(proxy), context))
-        }]
+        return [
+            GeometryNode { proxy in
+                ZStackNode(alignment: .topLeading, children: resolveNodes(content(proxy), context))
+            }
+        ]
     }
 }
 

@@ -34,10 +34,11 @@ public struct Text: Sendable {
 
         /// Fills what this style leaves open from `outer` (the inner piece wins).
         func over(_ outer: Style) -> Style {
-            Style(font: font ?? outer.font, weight: weight ?? outer.weight, design: design ?? outer.design,
-                  italic: italic ?? outer.italic, monospacedDigit: monospacedDigit ?? outer.monospacedDigit,
-                  foreground: foreground ?? outer.foreground, underline: underline ?? outer.underline,
-                  strikethrough: strikethrough ?? outer.strikethrough)
+            Style(
+                font: font ?? outer.font, weight: weight ?? outer.weight, design: design ?? outer.design,
+                italic: italic ?? outer.italic, monospacedDigit: monospacedDigit ?? outer.monospacedDigit,
+                foreground: foreground ?? outer.foreground, underline: underline ?? outer.underline,
+                strikethrough: strikethrough ?? outer.strikethrough)
         }
     }
 
@@ -169,11 +170,12 @@ extension Text {
     private func styled(_ change: (inout Style) -> Void) -> Text {
         var change0 = Style()
         change(&change0)
-        return Text(segments: segments.map { segment in
-            var segment = segment
-            segment.style = segment.style.over(change0)
-            return segment
-        })
+        return Text(
+            segments: segments.map { segment in
+                var segment = segment
+                segment.style = segment.style.over(change0)
+                return segment
+            })
     }
 
     /// This text in `font`, unless a part sets its own.

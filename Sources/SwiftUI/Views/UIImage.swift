@@ -62,8 +62,9 @@ public final class UIImage: @unchecked Sendable, CustomStringConvertible {
     public func preparingThumbnail(of size: CGSize) -> UIImage? {
         let pixels = CGSize(width: self.size.width * scale, height: self.size.height * scale)
         let factor = min(1, size.width / max(pixels.width, 1), size.height / max(pixels.height, 1))
-        return UIImage(name: name, pixelSize: CGSize(width: (pixels.width * factor).rounded(), height: (pixels.height * factor).rounded()),
-                       scale: 1, data: nil, isSymbol: isSymbol)
+        return UIImage(
+            name: name, pixelSize: CGSize(width: (pixels.width * factor).rounded(), height: (pixels.height * factor).rounded()),
+            scale: 1, data: nil, isSymbol: isSymbol)
     }
 
     /// `preparingThumbnail(of:)`, asynchronously.

@@ -2,7 +2,6 @@ import CSandbox
 import Foundation
 @_spi(Measurements) import SandglassHost
 
-
 /// Background-event latency with the Downloader example and the fixture server on 127.0.0.1:
 /// from the host's `download.finished` (the body complete on disk; CLOCK_MONOTONIC read as the
 /// event is recorded) to the instant the extension enters `urlSession(_:downloadTask:
@@ -41,7 +40,7 @@ enum BackgroundEventFigures {
         "The downloaded body was copied into the container through a zero-filled 256 KiB buffer (its pages faulted in) after a mkdir of every component of the directory path; now a 64 KiB uninitialised buffer, and the directories made only when the file cannot be created for their absence.",
         "The host's variables are read with getenv (ProcessInfo.environment copied the whole environment into a dictionary), and a session's delegate queue — Foundation's OperationQueue.init formats its name through dynamic casts — its thread and the casts of the delegate that deliveries make are done on the session's delivery queue as soon as it exists, while the host answers attachSession, not on the way to the first delegate call.",
         "ICU is not touched on this path: no ICU data is opened and no locale, date formatting or String(format:) runs in the SDK before the delegate is entered (strace; the example's own print of a Date reads /etc/localtime after it).",
-        "What remains of a cold delivery is mostly the host's (the journal's writes and reads on the loop: the events committed, the session saved on every attach, the tasks and events read back) and the scheduler's (a new process and three thread hand-offs — reader, delivery queue, delegate queue — each a wake-up on a busy machine).",
+        "What remains of a cold delivery is mostly the host's (the journal's writes and reads on the loop: the events committed, the session saved on every attach, the tasks and events read back) and the scheduler's (a new process and three thread hand-offs — reader, delivery queue, delegate queue — each a wake-up on a busy machine)."
     ]
 
     struct Result {
@@ -69,8 +68,10 @@ enum BackgroundEventFigures {
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         try await host.install(bench.examples + "/Downloader.app")
         let stamps = Locked<[Stamp]>([])
-        let kinds: Set<EventName> = [.downloadStarted, .downloadFinished, .spawned, .hello, .eventDelivered, .eventHandled,
-                                     .eventsFinished, .exited, .timeline, .reloadDenied, .activationStart, .sessionAttached]
+        let kinds: Set<EventName> = [
+            .downloadStarted, .downloadFinished, .spawned, .hello, .eventDelivered, .eventHandled,
+            .eventsFinished, .exited, .timeline, .reloadDenied, .activationStart, .sessionAttached
+        ]
         let observer = await host.observeStamped(kinds) { event, at in
             guard event.bundle == bundle else { return }
             stamps.withLock { $0.append(Stamp(kind: event.kind, event: event, at: at)) }
@@ -91,7 +92,9 @@ enum BackgroundEventFigures {
         for round in 0..<rounds {
             for isCold in [true, false] {
                 // The example's cache (FileManager's caches directory: ~/.cache on Linux): stale again.
-                for cache in ["/.cache/feed.bin", "/Library/Caches/feed.bin"] { try? FileManager.default.removeItem(atPath: container + cache) }
+                for cache in ["/.cache/feed.bin", "/Library/Caches/feed.bin"] {
+                    try? FileManager.default.removeItem(atPath: container + cache)
+                }
                 stamps.withLock { $0.removeAll() }
                 await host.requestReload(widget: "Downloader", reason: .appIntent)
                 _ = try await waitFor(stamps, timeout: 10) { $0.kind == .downloadStarted }
@@ -108,14 +111,23 @@ enum BackgroundEventFigures {
                 _ = try await waitFor(stamps, timeout: 10) { $0.kind == .eventsFinished }
                 let all = stamps.withLock { $0 }
                 guard let finished = all.first(where: { $0.kind == .downloadFinished }),
-                      let started = handled.event.int("delegateStartedAtNs") else {
+                    let started = handled.event.int("delegateStartedAtNs")
+                else {
                     throw BadInput("the Downloader example reported no delegate call (is the SDK older than the host?)")
                 }
                 let delegate = UInt64(started)
                 isCold ? cold.record(delegate - finished.at) : warm.record(delegate - finished.at)
                 func record(_ name: String, _ ns: UInt64) {
-                    if isCold { if !coldOrder.contains(name) { coldOrder.append(name) } } else if !warmOrder.contains(name) { warmOrder.append(name) }
-                    if isCold { coldStages[name, default: Distribution()].record(ns) } else { warmStages[name, default: Distribution()].record(ns) }
+                    if isCold {
+                        if !coldOrder.contains(name) { coldOrder.append(name) }
+                    } else if !warmOrder.contains(name) {
+                        warmOrder.append(name)
+                    }
+                    if isCold {
+                        coldStages[name, default: Distribution()].record(ns)
+                    } else {
+                        warmStages[name, default: Distribution()].record(ns)
+                    }
                 }
                 // The stages in the order they happened (a relaunched extension may attach its session
                 // before or after the host's backgroundEvents request).
@@ -134,7 +146,9 @@ enum BackgroundEventFigures {
                 stages += [("event.delivered", delivered.at), ("delegate called", delegate)]
                 for i in 1..<stages.count { record("\(stages[i - 1].0) → \(stages[i].0)", stages[i].1 &- stages[i - 1].1) }
                 // Parts of download.finished → spawned, as the child timed them.
-                if let call = spawn?.double("ms") { record("of which the spawn call (until the child's execve is done)", UInt64(call * 1e6)) }
+                if let call = spawn?.double("ms") {
+                    record("of which the spawn call (until the child's execve is done)", UInt64(call * 1e6))
+                }
                 if let setup = spawn?.double("childSetupMs") { record("of which clone → execve in the child", UInt64(setup * 1e6)) }
                 if let join = spawn?.double("cgroupJoinMs") { record("of which joining the cgroup", UInt64(join * 1e6)) }
                 try await settle(stamps)
@@ -157,12 +171,15 @@ enum BackgroundEventFigures {
         }
         return Result(
             rows: [
-                FigureRow(key: "backgroundEvent.cold", name: "download done → delegate, cold", distribution: cold,
-                          baselineName: "same binary: spawn → main", baseline: floor, target: .ratio(1.5)),
-                FigureRow(key: "backgroundEvent.warm", name: "download done → delegate, warm", distribution: warm,
-                          baselineName: "same binary: spawn → main", baseline: floor, target: nil),
-                FigureRow(key: "backgroundEvent.bareStart", name: "Downloader binary: spawn → main", distribution: floor,
-                          baselineName: "static hello-world: spawn → output", baseline: helloWorld, target: nil),
+                FigureRow(
+                    key: "backgroundEvent.cold", name: "download done → delegate, cold", distribution: cold,
+                    baselineName: "same binary: spawn → main", baseline: floor, target: .ratio(1.5)),
+                FigureRow(
+                    key: "backgroundEvent.warm", name: "download done → delegate, warm", distribution: warm,
+                    baselineName: "same binary: spawn → main", baseline: floor, target: nil),
+                FigureRow(
+                    key: "backgroundEvent.bareStart", name: "Downloader binary: spawn → main", distribution: floor,
+                    baselineName: "static hello-world: spawn → output", baseline: helloWorld, target: nil)
             ],
             coldStages: medians(coldStages, coldOrder), warmStages: medians(warmStages, warmOrder))
     }
@@ -176,7 +193,9 @@ enum BackgroundEventFigures {
             try await Task.sleep(for: .milliseconds(1))
         }
         let seen = stamps.withLock { $0.map(\.event.name) }
-        throw BadInput("background events: a step did not happen within \(Int(timeout)) s; events since the round began: \(seen.joined(separator: ", "))")
+        throw BadInput(
+            "background events: a step did not happen within \(Int(timeout)) s; events since the round began: \(seen.joined(separator: ", "))"
+        )
     }
 
     /// After a delivery, `urlSessionDidFinishEvents` asks WidgetCenter for a reload: wait for it

@@ -22,7 +22,9 @@ struct BenchReport {
     /// The JSON object: each figure nested under its key, plus the flat keys a script reads
     /// (`spawn.ratio`, `ipc.ratio`, `kill.p99_ms`, `backgroundEvent.coldRatio`, `density.live`).
     var json: [String: Any] {
-        var object: [String: Any] = ["machine": machine, "quick": quick, "shard": shard.description, "date": ISO8601DateFormatter().string(from: date)]
+        var object: [String: Any] = [
+            "machine": machine, "quick": quick, "shard": shard.description, "date": ISO8601DateFormatter().string(from: date)
+        ]
         func nest(_ key: String, _ value: Any) {
             let parts = key.split(separator: ".").map(String.init)
             guard parts.count > 1 else { object[key] = value; return }
@@ -39,7 +41,9 @@ struct BenchReport {
             object[parts[0]] = parent
         }
         for row in rows {
-            if row.key.contains(".") { nest(row.key, row.json) } else {
+            if row.key.contains(".") {
+                nest(row.key, row.json)
+            } else {
                 object[row.key] = (object[row.key] as? [String: Any] ?? [:]).merging(row.json) { _, new in new }
             }
         }

@@ -8,7 +8,7 @@ enum BinarySizes {
         ("Leaderboard", "/Leaderboard.app/PlugIns/LeaderboardWidget.appex/LeaderboardWidget"),
         ("Hanging", "/Hanging.app/PlugIns/HangingWidget.appex/HangingWidget"),
         ("Fleet", "/Fleet.app/PlugIns/FleetAlpha.appex/FleetWidget"),
-        ("Downloader", "/Downloader.app/PlugIns/DownloaderWidget.appex/DownloaderWidget"),
+        ("Downloader", "/Downloader.app/PlugIns/DownloaderWidget.appex/DownloaderWidget")
     ]
 
     /// One line per executable found under `examples`.
@@ -16,8 +16,9 @@ enum BinarySizes {
         executables.compactMap { name, path in
             guard let data = FileManager.default.contents(atPath: examples + path) else { return nil }
             let icu = data.range(of: Data("icudt".utf8)) != nil
-            return String(format: "%@: %.1f MB, %@", name, Double(data.count) / 1e6,
-                          icu ? "ICU linked (FoundationInternationalization)" : "no ICU")
+            return String(
+                format: "%@: %.1f MB, %@", name, Double(data.count) / 1e6,
+                icu ? "ICU linked (FoundationInternationalization)" : "no ICU")
         }
     }
 }

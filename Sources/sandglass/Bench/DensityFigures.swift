@@ -51,7 +51,8 @@ enum DensityFigures {
         let wall = Double(sg_monotonic_ns() - wallBefore) / 1e9
         let hostCPU = Double(ProcessStats.cpuNanoseconds() - cpuBefore) / 1e9 / wall
         let hostTicks = Double((ProcessStats.cpuTicks() ?? 0) - ticksBefore) / ProcessStats.ticksPerSecond / wall
-        let childrenCPU = Double(live.map { ProcessStats.cpuTicks(String($0)) ?? 0 }.reduce(0, +) - childrenBefore)
+        let childrenCPU =
+            Double(live.map { ProcessStats.cpuTicks(String($0)) ?? 0 }.reduce(0, +) - childrenBefore)
             / ProcessStats.ticksPerSecond / wall
         let hostKiB = ProcessStats.residentKiB() ?? 0
         let childKiB = live.prefix(20).compactMap { ProcessStats.residentKiB(String($0)) }
@@ -70,30 +71,36 @@ enum DensityFigures {
         var notes = [
             "\(live.count) live of \(ceiling) asked" + (failure.map { ": \($0)" } ?? " (the ceiling of this run; no launch failed)")
                 + String(format: ", launched in %.1f s; %d answered a ping after the idle interval", launchSeconds, answered),
-            String(format: "host idle CPU %.3f %% of one core over %.0f s (utime+stime of /proc/self/stat: %.2f %%); the extensions together %.2f %%",
-                   hostCPU * 100, wall, hostTicks * 100, childrenCPU * 100),
-            String(format: "host RSS %.1f MiB with %d live, %.1f MiB with none: %.1f KiB per extension; %d descriptors open (limit %llu)",
-                   Double(hostKiB) / 1024, live.count, Double(emptyKiB) / 1024, perExtensionKiB, openFiles, ProcessStats.openFileLimit),
-            "each extension's own RSS ≈ \(perChildKiB / 1024) MiB (sampled over 20)",
+            String(
+                format:
+                    "host idle CPU %.3f %% of one core over %.0f s (utime+stime of /proc/self/stat: %.2f %%); the extensions together %.2f %%",
+                hostCPU * 100, wall, hostTicks * 100, childrenCPU * 100),
+            String(
+                format: "host RSS %.1f MiB with %d live, %.1f MiB with none: %.1f KiB per extension; %d descriptors open (limit %llu)",
+                Double(hostKiB) / 1024, live.count, Double(emptyKiB) / 1024, perExtensionKiB, openFiles, ProcessStats.openFileLimit),
+            "each extension's own RSS ≈ \(perChildKiB / 1024) MiB (sampled over 20)"
         ]
         if let available = ProcessStats.memoryAvailableKiB, perChildKiB > 0 {
             notes.append("memory available now \(available / 1024) MiB: room for about \(available / perChildKiB) more at that size")
         }
         let rows = [
-            ScalarRow(key: "density.live", name: "live extensions held by one host", value: Double(live.count), unit: "",
-                      baselineName: "asked (the run's ceiling)", baseline: Double(ceiling), target: "≥ 500, host idle ≈ 0 % CPU",
-                      met: met, notes: notes),
-            ScalarRow(key: "density.hostRSS", name: "host RSS with them live", value: Double(hostKiB) / 1024, unit: "MiB",
-                      baselineName: "same host, none live", baseline: Double(emptyKiB) / 1024, target: nil, met: nil),
-            ScalarRow(key: "density.idleCPU", name: "host CPU while they idle", value: hostCPU * 100, unit: "% of a core",
-                      baselineName: "the extensions together", baseline: childrenCPU * 100, target: "≈ 0 %", met: hostCPU <= 0.01),
+            ScalarRow(
+                key: "density.live", name: "live extensions held by one host", value: Double(live.count), unit: "",
+                baselineName: "asked (the run's ceiling)", baseline: Double(ceiling), target: "≥ 500, host idle ≈ 0 % CPU",
+                met: met, notes: notes),
+            ScalarRow(
+                key: "density.hostRSS", name: "host RSS with them live", value: Double(hostKiB) / 1024, unit: "MiB",
+                baselineName: "same host, none live", baseline: Double(emptyKiB) / 1024, target: nil, met: nil),
+            ScalarRow(
+                key: "density.idleCPU", name: "host CPU while they idle", value: hostCPU * 100, unit: "% of a core",
+                baselineName: "the extensions together", baseline: childrenCPU * 100, target: "≈ 0 %", met: hostCPU <= 0.01)
         ]
         let json: [String: Any] = [
             "live": live.count, "asked": ceiling, "answered": answered, "failure": failure ?? NSNull(),
             "hostRSS_MiB": Double(hostKiB) / 1024, "hostRSSEmpty_MiB": Double(emptyKiB) / 1024, "perExtension_KiB": perExtensionKiB,
             "hostIdleCPU_percent": hostCPU * 100, "hostIdleCPUFromStat_percent": hostTicks * 100,
             "extensionsIdleCPU_percent": childrenCPU * 100, "idleInterval_s": wall, "launch_s": launchSeconds,
-            "extensionRSS_MiB": Double(perChildKiB) / 1024, "openFiles": openFiles,
+            "extensionRSS_MiB": Double(perChildKiB) / 1024, "openFiles": openFiles
         ]
         return Result(rows: rows, json: json, live: live.count)
     }

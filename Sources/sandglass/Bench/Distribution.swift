@@ -45,7 +45,9 @@ struct Distribution {
     /// p50/p90/p99/max in microseconds, the sample count and the spread, for the JSON.
     var json: [String: Any] {
         func finite(_ v: Double) -> Any { v.isFinite ? v : Double(0) }
-        return ["p50_us": finite(p50), "p90_us": finite(p90), "p99_us": finite(p99), "max_us": finite(max),
-                "samples": count, "spread": finite(spread)]
+        return [
+            "p50_us": finite(p50), "p90_us": finite(p90), "p99_us": finite(p99), "max_us": finite(max),
+            "samples": count, "spread": finite(spread)
+        ]
     }
 }

@@ -29,11 +29,12 @@ struct FigureRow {
     var verdict: String? {
         guard let target, let met else { return nil }
         if met { return "met" }
-        let over: Double = switch target {
-        case .ratio(let r): ratio / r - 1
-        case .p99Milliseconds(let ms): distribution.p99 / (ms * 1000) - 1
-        case .p99Ratio(let r): distribution.p99 / (r * baseline.p99) - 1
-        }
+        let over: Double =
+            switch target {
+            case .ratio(let r): ratio / r - 1
+            case .p99Milliseconds(let ms): distribution.p99 / (ms * 1000) - 1
+            case .p99Ratio(let r): distribution.p99 / (r * baseline.p99) - 1
+            }
         return "missed by \(String(format: "%.0f", over * 100)) %"
     }
 

@@ -17,7 +17,8 @@ enum HelloWorldBaseline {
     static func executable(in examples: String) throws -> String {
         let path = examples + "/HelloWorld"
         guard access(path, X_OK) == 0 else {
-            throw BadInput("\(path) is missing: run `make examples` (it builds the static hello-world the benchmark compares cold starts with)")
+            throw BadInput(
+                "\(path) is missing: run `make examples` (it builds the static hello-world the benchmark compares cold starts with)")
         }
         return path
     }

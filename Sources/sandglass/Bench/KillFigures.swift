@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 @_spi(Measurements) import SandglassHost
 
-
 /// Budget-kill precision: the Hanging example (its `getTimeline` never returns) under a short
 /// timeline budget; from the budget's deadline on CLOCK_MONOTONIC (`deadlineNs` of `killed`) to
 /// the SIGKILL sent (`killedAtNs`: the host's deadline thread) and to the process reaped
@@ -82,12 +81,15 @@ enum KillFigures {
             late.record(killed &- deadline)
             toReap.record(reaped - killed)
         }
-        let row = FigureRow(key: "kill", name: "budget deadline → process reaped", distribution: precision,
-                            baselineName: "clock_nanosleep → kill → waitpid, same binary", baseline: raw, target: .p99Milliseconds(2))
-        let signalRow = FigureRow(key: "kill.signal", name: "budget deadline → SIGKILL sent", distribution: late,
-                                  baselineName: "raw thread: clock_nanosleep lateness", baseline: rawLate, target: .p99Ratio(2))
-        return Result(row: row, signalRow: signalRow, timerLate: late, killToReap: toReap, rawTimerLate: rawLate,
-                      load: (loadBefore, loadAverage()), thread: thread)
+        let row = FigureRow(
+            key: "kill", name: "budget deadline → process reaped", distribution: precision,
+            baselineName: "clock_nanosleep → kill → waitpid, same binary", baseline: raw, target: .p99Milliseconds(2))
+        let signalRow = FigureRow(
+            key: "kill.signal", name: "budget deadline → SIGKILL sent", distribution: late,
+            baselineName: "raw thread: clock_nanosleep lateness", baseline: rawLate, target: .p99Ratio(2))
+        return Result(
+            row: row, signalRow: signalRow, timerLate: late, killToReap: toReap, rawTimerLate: rawLate,
+            load: (loadBefore, loadAverage()), thread: thread)
     }
 
     /// The 1-minute load average.
@@ -101,11 +103,16 @@ enum KillFigures {
         var sockets: [Int32] = [-1, -1]
         guard sg_socketpair_stream(&sockets) == 0 else { throw BadInput("socketpair failed: errno \(errno)") }
         defer { close(sockets[0]) }
-        let child = try RawChild.spawn(executable, environment: ["SANDGLASS_IPC_FD=3", "SANDGLASS_BUNDLE_IDENTIFIER=\(bundle)",
-                                                                 "HOME=/tmp", "PATH=/usr/bin:/bin"], fd3: sockets[1])
+        let child = try RawChild.spawn(
+            executable,
+            environment: [
+                "SANDGLASS_IPC_FD=3", "SANDGLASS_BUNDLE_IDENTIFIER=\(bundle)",
+                "HOME=/tmp", "PATH=/usr/bin:/bin"
+            ], fd3: sockets[1])
         close(sockets[1])
-        _ = readAtLeast(sockets[0], 4)   // its hello: it is running
-        let deadline = sg_monotonic_ns() + UInt64(budget.components.attoseconds / 1_000_000_000) + UInt64(budget.components.seconds) * 1_000_000_000
+        _ = readAtLeast(sockets[0], 4) // its hello: it is running
+        let deadline =
+            sg_monotonic_ns() + UInt64(budget.components.attoseconds / 1_000_000_000) + UInt64(budget.components.seconds) * 1_000_000_000
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
         let killedAt = sg_monotonic_ns()

@@ -6,14 +6,16 @@ enum ProcessStats {
     /// Resident set size in KiB (`VmRSS` of /proc/PID/status; `self` for this process).
     static func residentKiB(_ pid: String = "self") -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
     /// utime + stime of /proc/PID/stat (every thread), in clock ticks.
     static func cpuTicks(_ pid: String = "self") -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Int(fields[11]), let stime = Int(fields[12]) else { return nil }
@@ -45,7 +47,8 @@ enum ProcessStats {
     /// `MemAvailable` of /proc/meminfo, in KiB.
     static var memoryAvailableKiB: Int? {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") })
+        else { return nil }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 }

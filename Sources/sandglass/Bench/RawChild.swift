@@ -10,8 +10,10 @@ struct RawChild {
     /// Spawns `path` with `arguments` and `environment`; `stdin`, `stdout` and `fd3`, when given,
     /// become its descriptors 0, 1 and 3 (the others: inherited 0 to 2, nothing else — the
     /// benchmark's own descriptors are close-on-exec).
-    static func spawn(_ path: String, arguments: [String] = [], environment: [String] = [],
-                      stdin: Int32? = nil, stdout: Int32? = nil, fd3: Int32? = nil) throws -> RawChild {
+    static func spawn(
+        _ path: String, arguments: [String] = [], environment: [String] = [],
+        stdin: Int32? = nil, stdout: Int32? = nil, fd3: Int32? = nil
+    ) throws -> RawChild {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -7,8 +7,12 @@ import Glibc
 /// bytes out, reply bytes in, nothing else. Round trips per second is the ceiling one loop thread
 /// reaches on this machine when it only moves the bytes.
 enum RawEchoFleet {
-    static func measure(peers: Int, inFlight: Int, requestSize: Int, replySize: Int, duration: Duration) async throws -> (roundTrips: Int, seconds: Double) {
-        try await onDedicatedThread { try run(peers: peers, inFlight: inFlight, requestSize: requestSize, replySize: replySize, duration: duration) }
+    static func measure(
+        peers: Int, inFlight: Int, requestSize: Int, replySize: Int, duration: Duration
+    ) async throws -> (roundTrips: Int, seconds: Double) {
+        try await onDedicatedThread {
+            try run(peers: peers, inFlight: inFlight, requestSize: requestSize, replySize: replySize, duration: duration)
+        }
     }
 
     private final class Peer {
@@ -23,7 +27,9 @@ enum RawEchoFleet {
         }
     }
 
-    private static func run(peers count: Int, inFlight: Int, requestSize: Int, replySize: Int, duration: Duration) throws -> (roundTrips: Int, seconds: Double) {
+    private static func run(
+        peers count: Int, inFlight: Int, requestSize: Int, replySize: Int, duration: Duration
+    ) throws -> (roundTrips: Int, seconds: Double) {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let epoll = sg_epoll_create()
         guard epoll >= 0 else { throw BadInput("epoll_create failed: errno \(-epoll)") }

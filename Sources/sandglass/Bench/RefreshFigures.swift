@@ -21,8 +21,13 @@ enum RefreshFigures {
         _ = try await host.waitForEvent(timeout: .seconds(30)) { $0.kind == .timeline && $0.string("kind") == widget }
 
         let hello = try HelloWorldBaseline.executable(in: bench.examples)
-        let frameSize = Frame.encode(.timelineRequest(RequestID(1), ActivationContext(kind: widget, family: "systemSmall", isPreview: false,
-                                                                                      displayWidth: 170, displayHeight: 170))).count
+        let frameSize = Frame.encode(
+            .timelineRequest(
+                RequestID(1),
+                ActivationContext(
+                    kind: widget, family: "systemSmall", isPreview: false,
+                    displayWidth: 170, displayHeight: 170))
+        ).count
         var warm = Distribution(), cold = Distribution(), raw = Distribution(), floor = Distribution()
         let rounds = bench.samples(quick: 60, full: 300)
         bench.progress("refresh latency", 0)
@@ -41,10 +46,12 @@ enum RefreshFigures {
         }
         await host.shutdown()
         return [
-            FigureRow(key: "refresh.warm", name: "refresh, warm: request → timeline", distribution: warm,
-                      baselineName: "raw socketpair round trip", baseline: raw, target: nil),
-            FigureRow(key: "refresh.cold", name: "refresh, cold: request → timeline", distribution: cold,
-                      baselineName: "static hello-world: spawn → output", baseline: floor, target: nil),
+            FigureRow(
+                key: "refresh.warm", name: "refresh, warm: request → timeline", distribution: warm,
+                baselineName: "raw socketpair round trip", baseline: raw, target: nil),
+            FigureRow(
+                key: "refresh.cold", name: "refresh, cold: request → timeline", distribution: cold,
+                baselineName: "static hello-world: spawn → output", baseline: floor, target: nil)
         ]
     }
 }

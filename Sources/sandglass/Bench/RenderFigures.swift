@@ -45,10 +45,12 @@ enum RenderFigures {
         await host.shutdown()
         let bytes = sizes.isEmpty ? 0 : sizes.reduce(0, +) / sizes.count
         var rows = [
-            FigureRow(key: "render.evaluate", name: "view of an entry: evaluate + lay out (in the extension)", distribution: evaluation,
-                      baselineName: "timeline round trip, 6 entries", baseline: roundTrip, target: nil),
-            FigureRow(key: "render.encode", name: "view of an entry: encode the tree", distribution: encoding,
-                      baselineName: "timeline round trip, 6 entries", baseline: roundTrip, target: nil),
+            FigureRow(
+                key: "render.evaluate", name: "view of an entry: evaluate + lay out (in the extension)", distribution: evaluation,
+                baselineName: "timeline round trip, 6 entries", baseline: roundTrip, target: nil),
+            FigureRow(
+                key: "render.encode", name: "view of an entry: encode the tree", distribution: encoding,
+                baselineName: "timeline round trip, 6 entries", baseline: roundTrip, target: nil)
         ]
         rows[1].notes.append("A Leaderboard entry's tree is \(bytes) bytes on the wire (systemMedium).")
         return rows

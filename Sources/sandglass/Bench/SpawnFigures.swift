@@ -24,7 +24,12 @@ enum SpawnFigures {
             ("seccomp", only { $0.seccomp = true }),
             ("landlock", only { $0.landlock = true }),
             ("cgroup", only { $0.cgroups = true }),
-            ("isolation", only { $0.isolation = true; $0.extensionUser = .automatic }),
+            (
+                "isolation",
+                only {
+                    $0.isolation = true; $0.extensionUser = .automatic
+                }
+            )
         ]
     }
 
@@ -60,13 +65,18 @@ enum SpawnFigures {
             if round % 20 == 0 { bench.progress("spawn → hello", Double(round) / Double(rounds + 5)) }
         }
 
-        var rows = [FigureRow(key: "spawn", name: "spawn → hello, sandboxed", distribution: launches[0],
-                              baselineName: "same binary, no sandbox", baseline: launches[1], target: .ratio(1.10))]
+        var rows = [
+            FigureRow(
+                key: "spawn", name: "spawn → hello, sandboxed", distribution: launches[0],
+                baselineName: "same binary, no sandbox", baseline: launches[1], target: .ratio(1.10))
+        ]
         var shares: [(String, Double)] = []
         for index in 2..<hosts.count {
             let name = hosts[index].0
-            rows.append(FigureRow(key: "spawn.layer.\(name)", name: "spawn → hello, \(name) alone", distribution: launches[index],
-                                  baselineName: "same binary, no sandbox", baseline: launches[1], target: nil))
+            rows.append(
+                FigureRow(
+                    key: "spawn.layer.\(name)", name: "spawn → hello, \(name) alone", distribution: launches[index],
+                    baselineName: "same binary, no sandbox", baseline: launches[1], target: nil))
             shares.append((name, launches[index].p50 / launches[1].p50 - 1))
         }
 
@@ -87,10 +97,14 @@ enum SpawnFigures {
                 for ns in await sandboxed.measurePings(bundle, count: pings / blocks) { free.record(ns) }
                 for ns in try await RawRoundTrip.measure(count: pings / blocks, size: frameSize, cpu: nil) { rawFree.record(ns) }
             }
-            rows.append(FigureRow(key: "ipc", name: "IPC ping round trip, one CPU", distribution: pinned,
-                                  baselineName: "raw socketpair echo, one CPU", baseline: raw, target: .ratio(2.0)))
-            rows.append(FigureRow(key: "ipc.unpinned", name: "IPC ping round trip, unpinned", distribution: free,
-                                  baselineName: "raw socketpair echo, unpinned", baseline: rawFree, target: nil))
+            rows.append(
+                FigureRow(
+                    key: "ipc", name: "IPC ping round trip, one CPU", distribution: pinned,
+                    baselineName: "raw socketpair echo, one CPU", baseline: raw, target: .ratio(2.0)))
+            rows.append(
+                FigureRow(
+                    key: "ipc.unpinned", name: "IPC ping round trip, unpinned", distribution: free,
+                    baselineName: "raw socketpair echo, unpinned", baseline: rawFree, target: nil))
         }
         for (_, host, _) in hosts { await host.shutdown() }
         return Result(rows: rows, layerShares: shares)

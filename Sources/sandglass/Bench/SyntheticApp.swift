@@ -19,18 +19,22 @@ enum SyntheticApp {
         let fm = FileManager.default
         try? fm.removeItem(atPath: app)
         try fm.createDirectory(atPath: app + "/PlugIns", withIntermediateDirectories: true)
-        try plist(["CFBundleIdentifier": appIdentifier, "CFBundleName": "Swarm", "CFBundleDisplayName": "Swarm",
-                   "CFBundlePackageType": "APPL", "CFBundleInfoDictionaryVersion": "6.0",
-                   "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"]).write(to: URL(fileURLWithPath: app + "/Info.plist"))
+        try plist([
+            "CFBundleIdentifier": appIdentifier, "CFBundleName": "Swarm", "CFBundleDisplayName": "Swarm",
+            "CFBundlePackageType": "APPL", "CFBundleInfoDictionaryVersion": "6.0",
+            "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"
+        ]).write(to: URL(fileURLWithPath: app + "/Info.plist"))
         for index in 0..<count {
             let name = "Swarm" + String(format: "%04d", index)
             let appex = app + "/PlugIns/\(name).appex"
             try fm.createDirectory(atPath: appex, withIntermediateDirectories: true)
-            try plist(["CFBundleIdentifier": bundle(index), "CFBundleName": name, "CFBundleDisplayName": name,
-                       "CFBundleExecutable": "FleetWidget", "CFBundlePackageType": "XPC!", "CFBundleInfoDictionaryVersion": "6.0",
-                       "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1",
-                       "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"]])
-                .write(to: URL(fileURLWithPath: appex + "/Info.plist"))
+            try plist([
+                "CFBundleIdentifier": bundle(index), "CFBundleName": name, "CFBundleDisplayName": name,
+                "CFBundleExecutable": "FleetWidget", "CFBundlePackageType": "XPC!", "CFBundleInfoDictionaryVersion": "6.0",
+                "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1",
+                "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"]
+            ])
+            .write(to: URL(fileURLWithPath: appex + "/Info.plist"))
             do { try fm.linkItem(atPath: executable, toPath: appex + "/FleetWidget") } catch {
                 try fm.copyItem(atPath: executable, toPath: appex + "/FleetWidget")
             }

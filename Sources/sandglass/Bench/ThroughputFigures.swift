@@ -15,8 +15,13 @@ enum ThroughputFigures {
 
     static func measure(_ bench: BenchContext, scratch: String) async throws -> [ScalarRow] {
         let window: Duration = bench.size.choose(smoke: .milliseconds(200), quick: .seconds(2), full: .seconds(5))
-        let requestSize = Frame.encode(.timelineRequest(RequestID(1), ActivationContext(kind: "Quarterly", family: "systemSmall", isPreview: false,
-                                                                                        displayWidth: 170, displayHeight: 170))).count
+        let requestSize = Frame.encode(
+            .timelineRequest(
+                RequestID(1),
+                ActivationContext(
+                    kind: "Quarterly", family: "systemSmall", isPreview: false,
+                    displayWidth: 170, displayHeight: 170))
+        ).count
         var rows: [ScalarRow] = []
         for count in counts(bench.size) {
             bench.progress("throughput, \(count) extensions", nil)
@@ -32,18 +37,26 @@ enum ThroughputFigures {
             let bundles = Set((0..<count).map(SyntheticApp.bundle))
             // Two windows, the baseline's between them: the figure is the better of the two.
             let first = await host.measureThroughput(of: bundles, for: window)
-            let raw = try await RawEchoFleet.measure(peers: count, inFlight: widgetsPerExtension, requestSize: requestSize,
-                                                     replySize: 256, duration: window)
+            let raw = try await RawEchoFleet.measure(
+                peers: count, inFlight: widgetsPerExtension, requestSize: requestSize,
+                replySize: 256, duration: window)
             let second = await host.measureThroughput(of: bundles, for: window)
             await host.shutdown()
             try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
             let rate = max(Double(first.timelines) / first.seconds, Double(second.timelines) / second.seconds)
             let rawRate = Double(raw.roundTrips) / raw.seconds
-            rows.append(ScalarRow(key: "throughput.\(count)", name: "refreshes/s, \(count) warm extension\(count == 1 ? "" : "s") (\(count * widgetsPerExtension) widgets)",
-                                  value: rate, unit: "/s", baselineName: "raw echo round trips/s, \(count) peer\(count == 1 ? "" : "s") × \(widgetsPerExtension) in flight",
-                                  baseline: rawRate, target: nil, met: nil,
-                                  notes: [String(format: "windows: %.0f and %.0f refreshes/s", Double(first.timelines) / first.seconds,
-                                                 Double(second.timelines) / second.seconds)]))
+            rows.append(
+                ScalarRow(
+                    key: "throughput.\(count)",
+                    name: "refreshes/s, \(count) warm extension\(count == 1 ? "" : "s") (\(count * widgetsPerExtension) widgets)",
+                    value: rate, unit: "/s",
+                    baselineName: "raw echo round trips/s, \(count) peer\(count == 1 ? "" : "s") × \(widgetsPerExtension) in flight",
+                    baseline: rawRate, target: nil, met: nil,
+                    notes: [
+                        String(
+                            format: "windows: %.0f and %.0f refreshes/s", Double(first.timelines) / first.seconds,
+                            Double(second.timelines) / second.seconds)
+                    ]))
         }
         return rows
     }

@@ -46,20 +46,22 @@ struct VirtualWeek {
         var speedUp: Double { Double(days) * 86_400 / wallSeconds }
 
         var json: [String: Any] {
-            ["days": days, "widgets": widgets, "extensions": extensions, "warm": warm, "wall_s": wallSeconds,
-             "speedup": speedUp, "spawns": spawns, "activations": activations, "timelines": timelines,
-             "reloads": ["charged": charged, "exempt": exempt, "denied": denied], "events": events,
-             "activation_s": activationSeconds, "launch_s": launchSeconds, "budget_violations": budgetViolations]
+            [
+                "days": days, "widgets": widgets, "extensions": extensions, "warm": warm, "wall_s": wallSeconds,
+                "speedup": speedUp, "spawns": spawns, "activations": activations, "timelines": timelines,
+                "reloads": ["charged": charged, "exempt": exempt, "denied": denied], "events": events,
+                "activation_s": activationSeconds, "launch_s": launchSeconds, "budget_violations": budgetViolations
+            ]
         }
 
         var rendered: String {
             let rest = max(0, wallSeconds - activationSeconds - launchSeconds)
             return """
-            \(days) virtual days · \(widgets) widgets in \(extensions) extensions · \(warm ? "processes kept warm (idle budget longer than the run)" : "default 5 s idle budget: a cold launch for most reloads")
-              wall \(String(format: "%.2f", wallSeconds)) s → speed-up \(String(format: "%.0f", speedUp))× (virtual s per wall s)
-              \(activations) activations, \(timelines) timelines, \(spawns) launches; reloads \(charged) charged, \(exempt) exempt, \(denied) denied; \(events) events; budget violations: \(budgetViolations)
-              where the wall time went: with an activation in flight \(String(format: "%.2f", activationSeconds)) s (IPC, the extensions' own work, and the host's work meanwhile) · launching \(String(format: "%.2f", launchSeconds)) s · host alone (scheduling, the ledger, events, kills, reaping, clock jumps) \(String(format: "%.2f", rest)) s
-            """
+                \(days) virtual days · \(widgets) widgets in \(extensions) extensions · \(warm ? "processes kept warm (idle budget longer than the run)" : "default 5 s idle budget: a cold launch for most reloads")
+                  wall \(String(format: "%.2f", wallSeconds)) s → speed-up \(String(format: "%.0f", speedUp))× (virtual s per wall s)
+                  \(activations) activations, \(timelines) timelines, \(spawns) launches; reloads \(charged) charged, \(exempt) exempt, \(denied) denied; \(events) events; budget violations: \(budgetViolations)
+                  where the wall time went: with an activation in flight \(String(format: "%.2f", activationSeconds)) s (IPC, the extensions' own work, and the host's work meanwhile) · launching \(String(format: "%.2f", launchSeconds)) s · host alone (scheduling, the ledger, events, kills, reaping, clock jumps) \(String(format: "%.2f", rest)) s
+                """
         }
     }
 
@@ -85,7 +87,8 @@ struct VirtualWeek {
         for event in events {
             switch event.kind {
             case .activationStart: if let id = event.int("activation") { open[id] = event.t }
-            case .activationEnd: if let id = event.int("activation"), let start = open.removeValue(forKey: id) { activations.append((start, event.t)) }
+            case .activationEnd:
+                if let id = event.int("activation"), let start = open.removeValue(forKey: id) { activations.append((start, event.t)) }
             case .spawned: if let pid = event.pid { spawned[pid] = event.t }
             case .hello, .exited: if let pid = event.pid, let start = spawned.removeValue(forKey: pid) { launches.append((start, event.t)) }
             default: break

@@ -8,13 +8,13 @@ struct BundleCommand: AsyncParsableCommand {
         commandName: "bundle",
         abstract: "Assemble an .app bundle from a built extension executable and Info.plist files.",
         discussion: """
-        Two ways:
-          sandglass bundle --executable .build/release/LeaderboardWidget --info Widget-Info.plist \\
-                           --app-info App-Info.plist -o Leaderboard.app
-          sandglass bundle --template Examples/Bundles/Leaderboard.app --executables Examples/.build/release \\
-                           -o .build/examples/Leaderboard.app
-        The result is validated as `sandglass run` would: a malformed bundle is refused with the file and key named.
-        """
+            Two ways:
+              sandglass bundle --executable .build/release/LeaderboardWidget --info Widget-Info.plist \\
+                               --app-info App-Info.plist -o Leaderboard.app
+              sandglass bundle --template Examples/Bundles/Leaderboard.app --executables Examples/.build/release \\
+                               -o .build/examples/Leaderboard.app
+            The result is validated as `sandglass run` would: a malformed bundle is refused with the file and key named.
+            """
     )
 
     @Option(help: "The extension's built executable.")
@@ -49,8 +49,9 @@ struct BundleCommand: AsyncParsableCommand {
                     guard let executable, let info else {
                         throw BadInput("give --executable and --info (or --template and --executables)")
                     }
-                    app = try BundleAssembler.assemble(executable: executable, extensionInfo: info, appInfo: appInfo,
-                                                       entitlements: entitlements, output: output)
+                    app = try BundleAssembler.assemble(
+                        executable: executable, extensionInfo: info, appInfo: appInfo,
+                        entitlements: entitlements, output: output)
                 }
             } catch let error as BundleError {
                 throw BadInput("\(error)")

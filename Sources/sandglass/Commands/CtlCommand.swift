@@ -8,17 +8,17 @@ struct CtlCommand: ParsableCommand {
         commandName: "ctl",
         abstract: "Control a running daemon (`sandglass serve`): status, reload, kill, visibility, location, clock.",
         discussion: """
-        Exit status: 0 when the daemon did what was asked, 1 when it answered no (or cannot be reached), 2 for bad input.
+            Exit status: 0 when the daemon did what was asked, 1 when it answered no (or cannot be reached), 2 for bad input.
 
-        Examples:
-          sandglass ctl status
-          sandglass ctl reload Leaderboard
-          sandglass ctl visibility seldom
-          sandglass ctl location 48.8566,2.3522
-          sandglass ctl clock 6h          # a daemon started with --clock virtual
-          sandglass ctl kill com.example.leaderboard.widget --reason chaos
-          sandglass ctl status --control /run/sandglass.sock --json
-        """,
+            Examples:
+              sandglass ctl status
+              sandglass ctl reload Leaderboard
+              sandglass ctl visibility seldom
+              sandglass ctl location 48.8566,2.3522
+              sandglass ctl clock 6h          # a daemon started with --clock virtual
+              sandglass ctl kill com.example.leaderboard.widget --reason chaos
+              sandglass ctl status --control /run/sandglass.sock --json
+            """,
         subcommands: [Status.self, Reload.self, Kill.self, Visibility.self, Location.self, Clock.self]
     )
 
@@ -61,21 +61,26 @@ struct CtlCommand: ParsableCommand {
             try connection.send(ControlRequest(command: "status")) { response in
                 guard let s = response.status else { return response.message }
                 let style = TerminalStyle.standardOutput
-                var lines = ["daemon pid \(s.pid) · up \(String(format: "%.1f", s.uptimeSeconds)) s · \(s.clock) clock at \(RunProgress.label(s.runTimeMs)) · \(s.events) events"]
+                var lines = [
+                    "daemon pid \(s.pid) · up \(String(format: "%.1f", s.uptimeSeconds)) s · \(s.clock) clock at \(RunProgress.label(s.runTimeMs)) · \(s.events) events"
+                ]
                 for ext in s.extensions {
                     let state = ext.pid.map { style.green("running as pid \($0)") } ?? style.dim("not running")
                     lines.append("  \(ext.bundle): \(state) · \(ext.spawns) spawns · \(ext.kills) kills")
                 }
                 let activations = s.activations.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
                 let kills = s.kills.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-                lines.append("activations: \(activations.isEmpty ? "none" : activations) · kills: \(kills.isEmpty ? "none" : kills) · timelines: \(s.timelines) · unacknowledged session events: \(s.unacknowledgedEvents)")
+                lines.append(
+                    "activations: \(activations.isEmpty ? "none" : activations) · kills: \(kills.isEmpty ? "none" : kills) · timelines: \(s.timelines) · unacknowledged session events: \(s.unacknowledgedEvents)"
+                )
                 return lines.joined(separator: "\n")
             }
         }
     }
 
     struct Reload: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask widgets for a new timeline, as the app's WidgetCenter.reloadTimelines(ofKind:) does (against their budgets).")
+        static let configuration = CommandConfiguration(
+            abstract: "Ask widgets for a new timeline, as the app's WidgetCenter.reloadTimelines(ofKind:) does (against their budgets).")
         @Argument(help: "The widget kind (default: every kind, as reloadAllTimelines()).")
         var kind: String?
         @Option(help: "Only this containing app's widgets (its bundle identifier; default: every app).")
@@ -91,7 +96,8 @@ struct CtlCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "SIGKILL an extension's live process, with a reason for the log.")
         @Argument(help: "The extension's bundle identifier.")
         var bundle: String
-        @Option(help: "The reason recorded: chaos (default), timeBudget, memory, cpu, protocolViolation, idle, hostShutdown, sessionConflict.")
+        @Option(
+            help: "The reason recorded: chaos (default), timeBudget, memory, cpu, protocolViolation, idle, hostShutdown, sessionConflict.")
         var reason: String = "chaos"
         @OptionGroup var connection: Connection
 
@@ -114,8 +120,12 @@ struct CtlCommand: ParsableCommand {
     }
 
     struct Location: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the device (LAT,LON), or change the app's location authorization or the user's choice for widgets.")
-        @Argument(help: "LAT,LON; an authorization: notDetermined, denied, restricted, whenInUse, always; or extended / declined (location for widgets).")
+        static let configuration = CommandConfiguration(
+            abstract: "Move the device (LAT,LON), or change the app's location authorization or the user's choice for widgets.")
+        @Argument(
+            help:
+                "LAT,LON; an authorization: notDetermined, denied, restricted, whenInUse, always; or extended / declined (location for widgets)."
+        )
         var value: String
         @OptionGroup var connection: Connection
 

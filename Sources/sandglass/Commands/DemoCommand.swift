@@ -6,7 +6,8 @@ import SandglassHost
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Show the system side at work on the example apps: spawn, hello, timelines, idle termination, a budget kill, a background download and the relaunch by session identifier.",
+        abstract:
+            "Show the system side at work on the example apps: spawn, hello, timelines, idle termination, a budget kill, a background download and the relaunch by session identifier.",
         discussion: "Needs the example bundles: `make demo` builds them and runs this."
     )
 
@@ -18,20 +19,21 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let examplesDir = try await reportingBadInput { try ExamplesDirectory.locate(examples) }
-        say("""
-        Sandglass demo — the system side of widget extensions, on Linux.
+        say(
+            """
+            Sandglass demo — the system side of widget extensions, on Linux.
 
-        Three apps are installed; every extension is its own sandboxed process.
-        · Leaderboard's widget answers placeholder, snapshot and timeline requests, and is terminated once
-          it has been idle for 2 s.
-        · Hanging's widget never calls its getTimeline completion: its 1 s budget runs out and the host
-          SIGKILLs it, while the host and the other widgets go on.
-        · Downloader's widget starts a background download (from a test server on 127.0.0.1) and is
-          terminated before it finishes. The host completes the download, relaunches the extension by its
-          session identifier, delivers didFinishDownloadingTo, and forgets the events only when the widget
-          calls the completion handler it was given.
+            Three apps are installed; every extension is its own sandboxed process.
+            · Leaderboard's widget answers placeholder, snapshot and timeline requests, and is terminated once
+              it has been idle for 2 s.
+            · Hanging's widget never calls its getTimeline completion: its 1 s budget runs out and the host
+              SIGKILLs it, while the host and the other widgets go on.
+            · Downloader's widget starts a background download (from a test server on 127.0.0.1) and is
+              terminated before it finishes. The host completes the download, relaunches the extension by its
+              session identifier, delivers didFinishDownloadingTo, and forgets the events only when the widget
+              calls the completion handler it was given.
 
-        """)
+            """)
         let server = try await FixtureServer.start()
         var configuration = HostConfiguration.temporary()
         configuration.trace = .standardOutput
@@ -49,9 +51,15 @@ struct DemoCommand: AsyncParsableCommand {
         let steps: [(String, @Sendable (HostEvent) -> Bool)] = [
             ("a timeline from Leaderboard", { $0.kind == .timeline && $0.bundle == "com.example.leaderboard.widget" }),
             ("the budget kill of Hanging", { $0.kind == .killed && $0.string("reason") == "timeBudget" }),
-            ("the idle termination of Leaderboard", { $0.kind == .killed && $0.string("reason") == "idle" && $0.bundle == "com.example.leaderboard.widget" }),
-            ("the relaunch of Downloader for its session's events", { $0.kind == .eventDelivered && $0.bundle == "com.example.downloader.widget" }),
-            ("the acknowledgement of the download's events", { $0.kind == .eventsFinished }),
+            (
+                "the idle termination of Leaderboard",
+                { $0.kind == .killed && $0.string("reason") == "idle" && $0.bundle == "com.example.leaderboard.widget" }
+            ),
+            (
+                "the relaunch of Downloader for its session's events",
+                { $0.kind == .eventDelivered && $0.bundle == "com.example.downloader.widget" }
+            ),
+            ("the acknowledgement of the download's events", { $0.kind == .eventsFinished })
         ]
         for (what, predicate) in steps {
             do {

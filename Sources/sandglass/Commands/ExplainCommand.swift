@@ -8,18 +8,18 @@ struct ExplainCommand: AsyncParsableCommand {
         commandName: "explain",
         abstract: "Explain from an event log why a widget did or did not reload.",
         discussion: """
-        Reads the event log of a run (sandglass run --log F.jsonl) and tells, for each widget, what \
-        blocked its next reload at the end of the log — its timeline's policy date, its reload budget \
-        (exhausted until when), its extension's backoff after failures, a permanent failure — with its \
-        budget over the last 24 hours and the history of decisions: every reload charged, exempt (and \
-        why), denied (and until when), failed. Without --widget, one line per widget.
+            Reads the event log of a run (sandglass run --log F.jsonl) and tells, for each widget, what \
+            blocked its next reload at the end of the log — its timeline's policy date, its reload budget \
+            (exhausted until when), its extension's backoff after failures, a permanent failure — with its \
+            budget over the last 24 hours and the history of decisions: every reload charged, exempt (and \
+            why), denied (and until when), failed. Without --widget, one line per widget.
 
-        Examples:
-          sandglass run Fleet.app --duration 3d --clock virtual --log run.jsonl --quiet
-          sandglass explain --log run.jsonl
-          sandglass explain --log run.jsonl --widget Greedy --last 40
-          sandglass explain --log run.jsonl --widget com.example.fleet.alpha/Eager/systemSmall --at 1d
-        """
+            Examples:
+              sandglass run Fleet.app --duration 3d --clock virtual --log run.jsonl --quiet
+              sandglass explain --log run.jsonl
+              sandglass explain --log run.jsonl --widget Greedy --last 40
+              sandglass explain --log run.jsonl --widget com.example.fleet.alpha/Eager/systemSmall --at 1d
+            """
     )
 
     @Option(help: "The event log (JSON lines) of a run.")
@@ -42,13 +42,17 @@ struct ExplainCommand: AsyncParsableCommand {
             } catch let error as EventLogReadError {
                 throw BadInput(error.description)
             }
-            let now = at.map { d -> Double in let c = d.duration.components; return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15 }
+            let now = at.map { d -> Double in
+                let c = d.duration.components; return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
+            }
             let known = WidgetExplanation.widgets(in: events)
             guard !known.isEmpty else { throw BadInput("\(log) records no widget (no widget.added event)") }
             guard let widget else {
                 for id in known {
                     guard let explanation = WidgetExplanation.explain(id, in: events, now: now).first else { continue }
-                    say("\(id): \(explanation.statusText) · \(explanation.chargedInWindow) charged, \(explanation.exemptInWindow) exempt, \(explanation.deniedInWindow) denied in the last 24 h")
+                    say(
+                        "\(id): \(explanation.statusText) · \(explanation.chargedInWindow) charged, \(explanation.exemptInWindow) exempt, \(explanation.deniedInWindow) denied in the last 24 h"
+                    )
                 }
                 return
             }

@@ -10,24 +10,27 @@ struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Draw an app's widgets, entry by entry, as SVG files.",
         discussion: """
-        Installs the app, asks every widget of its widget extensions (those that support the family) \
-        for its placeholder and its timeline, as the system does, and writes each entry's view as a \
-        standalone SVG file: KIND-FAMILY-placeholder-APPEARANCE.svg and KIND-FAMILY-N-APPEARANCE.svg \
-        (N from 0, in the timeline's order). Dates that change with time are drawn as they read at each \
-        entry's date. The drawing is a faithful layout of the view tree the extension rendered (frames, \
-        text runs, colours, images by name and size), not Apple's pixels. Exit status 1 when an \
-        activation failed or was killed (what happened is printed), 2 for bad input.
+            Installs the app, asks every widget of its widget extensions (those that support the family) \
+            for its placeholder and its timeline, as the system does, and writes each entry's view as a \
+            standalone SVG file: KIND-FAMILY-placeholder-APPEARANCE.svg and KIND-FAMILY-N-APPEARANCE.svg \
+            (N from 0, in the timeline's order). Dates that change with time are drawn as they read at each \
+            entry's date. The drawing is a faithful layout of the view tree the extension rendered (frames, \
+            text runs, colours, images by name and size), not Apple's pixels. Exit status 1 when an \
+            activation failed or was killed (what happened is printed), 2 for bad input.
 
-        Examples:
-          sandglass render Leaderboard.app --family systemMedium -o snapshots/
-          sandglass render AppleStyle.app --family systemSmall --kind EmojiRangerWidget --appearance dark -o out/
-        """
+            Examples:
+              sandglass render Leaderboard.app --family systemMedium -o snapshots/
+              sandglass render AppleStyle.app --family systemSmall --kind EmojiRangerWidget --appearance dark -o out/
+            """
     )
 
     @Argument(help: "The app bundle (.app) whose widgets to draw.")
     var app: String
 
-    @Option(help: "The widget family: systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline.")
+    @Option(
+        help:
+            "The widget family: systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline."
+    )
     var family: String = "systemSmall"
 
     @Option(name: .shortAndLong, help: "The directory the SVG files go to (made if missing).")
@@ -47,8 +50,13 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let failed = try await reportingBadInput { () async throws -> Bool in
-            let families = ["systemSmall", "systemMedium", "systemLarge", "systemExtraLarge", "accessoryCircular", "accessoryRectangular", "accessoryInline"]
-            guard families.contains(family) else { throw BadInput("--family \(family): expected one of \(families.joined(separator: ", "))") }
+            let families = [
+                "systemSmall", "systemMedium", "systemLarge", "systemExtraLarge", "accessoryCircular", "accessoryRectangular",
+                "accessoryInline"
+            ]
+            guard families.contains(family) else {
+                throw BadInput("--family \(family): expected one of \(families.joined(separator: ", "))")
+            }
             var configuration = HostConfiguration.temporary()
             defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
             configuration.schedulesWidgets = false
@@ -74,14 +82,17 @@ struct RenderCommand: AsyncParsableCommand {
             var written = 0, failed = false, drawn = 0
             for ext in bundle.extensions where ext.point == .widgetKit {
                 guard await host.launch(ext.bundleIdentifier) != nil,
-                      let hello = await host.events().last(where: { $0.kind == .hello && $0.bundle == ext.bundleIdentifier }) else {
+                    let hello = await host.events().last(where: { $0.kind == .hello && $0.bundle == ext.bundleIdentifier })
+                else {
                     say("\(ext.bundleIdentifier): did not start (see the log lines above)")
                     failed = true
                     continue
                 }
                 for widget in Self.widgets(in: hello) where kind == nil || widget.kind == kind {
                     guard widget.families.contains(family) else {
-                        say("\(widget.kind) (\(ext.bundleIdentifier)) does not support \(family); it supports \(widget.families.joined(separator: ", "))")
+                        say(
+                            "\(widget.kind) (\(ext.bundleIdentifier)) does not support \(family); it supports \(widget.families.joined(separator: ", "))"
+                        )
                         continue
                     }
                     drawn += 1
@@ -92,7 +103,9 @@ struct RenderCommand: AsyncParsableCommand {
                         case .entry(let entry)?: entries = [entry]
                         case .timeline(let timeline)?: entries = timeline.entries
                         default:
-                            say("\(widget.kind) (\(ext.bundleIdentifier)): \(label) \(outcome.map { "\($0.label)" } ?? "not run")\(Self.detail(outcome))")
+                            say(
+                                "\(widget.kind) (\(ext.bundleIdentifier)): \(label) \(outcome.map { "\($0.label)" } ?? "not run")\(Self.detail(outcome))"
+                            )
                             failed = true
                             continue
                         }

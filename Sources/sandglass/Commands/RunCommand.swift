@@ -9,33 +9,33 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Install an app and run its extensions as the system would, for a while.",
         discussion: """
-        Installs each app, adds one widget of every kind of every widget extension (its first supported \
-        family) and every Today extension, and runs placeholder, snapshot and timeline requests, reloads \
-        by policy, Today updates (widgetPerformUpdate), location requests, idle termination and budget \
-        kills until the duration has passed on the run's clock. The trace goes to standard output; --log \
-        writes the event log as JSON lines.
+            Installs each app, adds one widget of every kind of every widget extension (its first supported \
+            family) and every Today extension, and runs placeholder, snapshot and timeline requests, reloads \
+            by policy, Today updates (widgetPerformUpdate), location requests, idle termination and budget \
+            kills until the duration has passed on the run's clock. The trace goes to standard output; --log \
+            writes the event log as JSON lines.
 
-        Location: a widget gets a location only when its extension sets NSWidgetWantsLocation, the app \
-        is authorized always (or whenInUse and the user extended it to widgets), and the widgets were \
-        visible within the in-use window (15 min). A significant location change (500 m) reloads the \
-        location widgets, free of budget, when they are next visible. A Today widget updates when added, \
-        each time the widgets become visible, every 15 min while visible and every 2 h in the background.
+            Location: a widget gets a location only when its extension sets NSWidgetWantsLocation, the app \
+            is authorized always (or whenInUse and the user extended it to widgets), and the widgets were \
+            visible within the in-use window (15 min). A significant location change (500 m) reloads the \
+            location widgets, free of budget, when they are next visible. A Today widget updates when added, \
+            each time the widgets become visible, every 15 min while visible and every 2 h in the background.
 
-        A scenario file (JSON) sets the same state, changes it at given times of the run (the app's \
-        authorization, the widgets' approval, visibility, position or route) and lists expectations; \
-        an unmet expectation makes the exit status 1. The command line's options override its start.
+            A scenario file (JSON) sets the same state, changes it at given times of the run (the app's \
+            authorization, the widgets' approval, visibility, position or route) and lists expectations; \
+            an unmet expectation makes the exit status 1. The command line's options override its start.
 
-        Examples:
-          sandglass run Leaderboard.app --duration 20s
-          sandglass run Leaderboard.app --duration 2h --clock virtual --log run.jsonl
-          sandglass run Hanging.app --budget timeline=500ms --budget idle=1s
-          sandglass run Fleet.app --duration 7d --clock virtual --budget reloadsPerDay=40 --log run.jsonl
-          sandglass run Fleet.app --duration 1h --clock virtual --debug-reloads
-          sandglass run TodayPatterns.app --duration 30s
-          sandglass run Nearby.app --duration 3d --clock virtual --location-auth whenInUse --widget-location declined
-          sandglass run Nearby.app --duration 2d --clock virtual --route commute.gpx --visibility seldom
-          sandglass run Nearby.app --scenario Examples/Scenarios/app-authorization-changed.json
-        """
+            Examples:
+              sandglass run Leaderboard.app --duration 20s
+              sandglass run Leaderboard.app --duration 2h --clock virtual --log run.jsonl
+              sandglass run Hanging.app --budget timeline=500ms --budget idle=1s
+              sandglass run Fleet.app --duration 7d --clock virtual --budget reloadsPerDay=40 --log run.jsonl
+              sandglass run Fleet.app --duration 1h --clock virtual --debug-reloads
+              sandglass run TodayPatterns.app --duration 30s
+              sandglass run Nearby.app --duration 3d --clock virtual --location-auth whenInUse --widget-location declined
+              sandglass run Nearby.app --duration 2d --clock virtual --route commute.gpx --visibility seldom
+              sandglass run Nearby.app --scenario Examples/Scenarios/app-authorization-changed.json
+            """
     )
 
     @Argument(help: "The app bundles (.app) to install.")
@@ -56,25 +56,47 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the event log (JSON lines) to this file.")
     var log: String?
 
-    @Option(name: .customLong("budget"), help: "Set a budget for every extension, also the most its own SandglassLimits may ask for: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory and container in MiB; containerFiles; reloadsPerDay).")
+    @Option(
+        name: .customLong("budget"),
+        help:
+            "Set a budget for every extension, also the most its own SandglassLimits may ask for: NAME=VALUE (launch, placeholder, snapshot, timeline, backgroundEvents, performUpdate, idle; memory and container in MiB; containerFiles; reloadsPerDay)."
+    )
     var budgets: [BudgetOption] = []
 
-    @Flag(help: "Lift the reload budget and the 5-minute minimum spacing, as Xcode's debugger does (every reload is still recorded, as exempt).")
+    @Flag(
+        help:
+            "Lift the reload budget and the 5-minute minimum spacing, as Xcode's debugger does (every reload is still recorded, as exempt)."
+    )
     var debugReloads = false
 
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
-    @Option(name: .customLong("configuration"), help: "The configuration of configurable widgets (IntentConfiguration, AppIntentConfiguration): WIDGET=JSON or WIDGET=@FILE, the intent's parameters as a JSON object; WIDGET is a kind, bundle/kind or bundle/kind/family (repeatable).")
+    @Option(
+        name: .customLong("configuration"),
+        help:
+            "The configuration of configurable widgets (IntentConfiguration, AppIntentConfiguration): WIDGET=JSON or WIDGET=@FILE, the intent's parameters as a JSON object; WIDGET is a kind, bundle/kind or bundle/kind/family (repeatable)."
+    )
     var configurations: [String] = []
 
-    @Option(name: .customLong("app-group"), help: "Seed an app group's container from a directory: GROUP=DIR (repeatable), copied at install into every app that declares the group (files replaced, others kept; a symbolic link in DIR is refused).")
+    @Option(
+        name: .customLong("app-group"),
+        help:
+            "Seed an app group's container from a directory: GROUP=DIR (repeatable), copied at install into every app that declares the group (files replaced, others kept; a symbolic link in DIR is refused)."
+    )
     var appGroupSeeds: [String] = []
 
-    @Flag(name: .customLong("log-private"), help: "Show the private values of Logger and os_log messages in the event log, as Xcode does (by default they are <private>, as on a device).")
+    @Flag(
+        name: .customLong("log-private"),
+        help:
+            "Show the private values of Logger and os_log messages in the event log, as Xcode does (by default they are <private>, as on a device)."
+    )
     var logPrivate = false
 
-    @Option(help: "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events).")
+    @Option(
+        help:
+            "Keep containers, the bundle store and the journal here instead of a temporary directory (a later run with the same directory resumes unfinished downloads and redelivers unacknowledged events)."
+    )
     var dataDirectory: String?
 
     @Flag(help: "No trace on standard output; only the summary (on a terminal, a progress line meanwhile).")
@@ -149,8 +171,9 @@ struct RunCommand: AsyncParsableCommand {
                     throw BadInput("cannot install \(app): \(error)")
                 }
             }
-            let outputs = try await RunOutputs.start(host, trace: trace, progress: progress ? .shown : (quiet || json ? .onTerminal : .off),
-                                                     duration: duration, virtualClock: configuration.clock == .virtual)
+            let outputs = try await RunOutputs.start(
+                host, trace: trace, progress: progress ? .shown : (quiet || json ? .onTerminal : .off),
+                duration: duration, virtualClock: configuration.clock == .virtual)
             await host.start()
             await host.run(for: duration)
             let failures = loaded?.failures(in: await host.events()) ?? []
@@ -159,8 +182,14 @@ struct RunCommand: AsyncParsableCommand {
             if json {
                 var extra: [(String, JSONValue)] = []
                 if let loaded, !loaded.expectations.isEmpty {
-                    extra.append(("expectations", .object([("count", .int(Int64(loaded.expectations.count))),
-                                                           ("notMet", .array(failures.map { .string("\($0)") }))])))
+                    extra.append(
+                        (
+                            "expectations",
+                            .object([
+                                ("count", .int(Int64(loaded.expectations.count))),
+                                ("notMet", .array(failures.map { .string("\($0)") }))
+                            ])
+                        ))
                 }
                 say(summary.json(adding: extra))
             } else {

@@ -18,8 +18,10 @@ struct RunOutputs {
     private let progress: RunProgress?
 
     /// Starts the outputs for `host` before it starts.
-    static func start(_ host: ExtensionHost, trace: String?, progress: Progress, duration: Duration,
-                      virtualClock: Bool) async throws -> RunOutputs {
+    static func start(
+        _ host: ExtensionHost, trace: String?, progress: Progress, duration: Duration,
+        virtualClock: Bool
+    ) async throws -> RunOutputs {
         let recorder = try await trace.asyncMap { path in
             do {
                 return try await TraceRecorder.record(host, to: path)

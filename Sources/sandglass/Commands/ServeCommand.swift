@@ -11,19 +11,19 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the host as a daemon: a control socket for `sandglass ctl`, Prometheus metrics, graceful on SIGTERM.",
         discussion: """
-        Installs the apps and runs their extensions until SIGTERM or SIGINT. Then it stops gracefully: the \
-        control socket and the metrics endpoint close, every extension is killed with reason hostShutdown and \
-        reaped, run.end is written and the log closed; the journal keeps unfinished downloads and unacknowledged \
-        events for the next start on the same --data-directory.
+            Installs the apps and runs their extensions until SIGTERM or SIGINT. Then it stops gracefully: the \
+            control socket and the metrics endpoint close, every extension is killed with reason hostShutdown and \
+            reaped, run.end is written and the log closed; the journal keeps unfinished downloads and unacknowledged \
+            events for the next start on the same --data-directory.
 
-        The control socket (mode 0600) answers `sandglass ctl status | reload | kill | visibility | location | clock`. \
-        --metrics serves Prometheus's text format at http://ADDRESS/metrics (names start with sandglass_).
+            The control socket (mode 0600) answers `sandglass ctl status | reload | kill | visibility | location | clock`. \
+            --metrics serves Prometheus's text format at http://ADDRESS/metrics (names start with sandglass_).
 
-        Examples:
-          sandglass serve Leaderboard.app --metrics 127.0.0.1:9464
-          sandglass serve Leaderboard.app --control /run/sandglass.sock --data-directory /var/lib/sandglass --log /var/log/sandglass.jsonl
-          sandglass ctl status
-        """
+            Examples:
+              sandglass serve Leaderboard.app --metrics 127.0.0.1:9464
+              sandglass serve Leaderboard.app --control /run/sandglass.sock --data-directory /var/lib/sandglass --log /var/log/sandglass.jsonl
+              sandglass ctl status
+            """
     )
 
     @Argument(help: "The app bundles (.app) to install.")
@@ -44,7 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Write a Chrome / Perfetto trace (JSON) of the daemon's run to this file.")
     var trace: String?
 
-    @Option(help: "Keep containers, the bundle store and the journal here (a restart on the same directory resumes downloads and redelivers events).")
+    @Option(
+        help:
+            "Keep containers, the bundle store and the journal here (a restart on the same directory resumes downloads and redelivers events)."
+    )
     var dataDirectory: String?
 
     @Option(name: .customLong("budget"), help: "Override a budget for every extension: NAME=VALUE (as for run).")
@@ -53,10 +56,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
-    @Option(help: "How many of the latest events to keep in memory for `ctl status` and the summary at the end (the --log file keeps every one).")
+    @Option(
+        help:
+            "How many of the latest events to keep in memory for `ctl status` and the summary at the end (the --log file keeps every one).")
     var eventHistory = 100_000
 
-    @Option(name: .customLong("event-history-mib"), help: "And at most this many MiB of them (the events' JSON), whichever bound is reached first.")
+    @Option(
+        name: .customLong("event-history-mib"),
+        help: "And at most this many MiB of them (the events' JSON), whichever bound is reached first.")
     var eventHistoryMiB = 64
 
     @Flag(help: "Also print the readable trace of every event on standard output.")
@@ -116,12 +123,17 @@ struct ServeCommand: AsyncParsableCommand {
             let hostMetrics = HostMetrics()
             var services: [any Service] = []
             let traceRecorder = try await trace.asyncMap { try await TraceRecorder.record(host, to: $0) }
-            services.append(HostService(host: host, observers: [tally.record, hostMetrics.record]) { summary in
-                let journal = temporary == nil ? "the journal is kept for the next start" : "the temporary data directory is removed (--data-directory keeps it)"
-                say("stopped: every extension killed with reason hostShutdown and reaped; \(journal)\n\(summary)")
-            })
+            services.append(
+                HostService(host: host, observers: [tally.record, hostMetrics.record]) { summary in
+                    let journal =
+                        temporary == nil
+                        ? "the journal is kept for the next start" : "the temporary data directory is removed (--data-directory keeps it)"
+                    say("stopped: every extension killed with reason hostShutdown and reaped; \(journal)\n\(summary)")
+                })
             services.append(controlServer)
-            say("control socket \(controlPath) (mode 0600) — try `sandglass ctl status\(control == nil ? "" : " --control \(controlPath)")`")
+            say(
+                "control socket \(controlPath) (mode 0600) — try `sandglass ctl status\(control == nil ? "" : " --control \(controlPath)")`"
+            )
             if let metrics {
                 let server: MetricsServer
                 do {
@@ -135,11 +147,14 @@ struct ServeCommand: AsyncParsableCommand {
                 say("metrics on http://\(metrics.host):\(server.port)/metrics")
             }
             let installed = await host.installedExtensions()
-            say("serving \(installed.count) extension\(installed.count == 1 ? "" : "s") (pid \(getpid())) — SIGTERM or Ctrl-C stops gracefully")
-            let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+            say(
+                "serving \(installed.count) extension\(installed.count == 1 ? "" : "s") (pid \(getpid())) — SIGTERM or Ctrl-C stops gracefully"
+            )
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger))
             try await group.run()
             try await traceRecorder?.finish()
         }

@@ -11,7 +11,10 @@ struct BudgetOption: ExpressibleByArgument, Sendable {
     let apply: @Sendable (inout LimitOverrides) -> Void
     let text: String
 
-    static let names = ["launch", "placeholder", "snapshot", "timeline", "backgroundEvents", "performUpdate", "idle", "memory", "reloadsPerDay", "container", "containerFiles"]
+    static let names = [
+        "launch", "placeholder", "snapshot", "timeline", "backgroundEvents", "performUpdate", "idle", "memory", "reloadsPerDay",
+        "container", "containerFiles"
+    ]
 
     init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)

@@ -12,9 +12,10 @@ enum ExamplesDirectory {
         for dir in candidates where FileManager.default.fileExists(atPath: dir + "/Leaderboard.app/Info.plist") {
             return dir
         }
-        throw BadInput("""
-        the example bundles are not built (looked in \(candidates.joined(separator: ", "))).
-        Run `make examples` (or `make demo`), or pass --examples DIR.
-        """)
+        throw BadInput(
+            """
+            the example bundles are not built (looked in \(candidates.joined(separator: ", "))).
+            Run `make examples` (or `make demo`), or pass --examples DIR.
+            """)
     }
 }

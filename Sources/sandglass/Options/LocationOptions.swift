@@ -4,24 +4,29 @@ import SandglassHost
 /// The location and visibility options of `run`: the starting state (a scenario may change it
 /// during the run). Each overrides the scenario's value when given.
 struct LocationOptions: ParsableArguments {
-    @Option(name: .customLong("location-auth"),
-            help: "The containing app's location authorization (default whenInUse).")
+    @Option(
+        name: .customLong("location-auth"),
+        help: "The containing app's location authorization (default whenInUse).")
     var authorization: LocationAuthorizationChoice?
 
-    @Option(name: .customLong("widget-location"),
-            help: "Whether the user extended When In Use to the widgets when one was added (default extended).")
+    @Option(
+        name: .customLong("widget-location"),
+        help: "Whether the user extended When In Use to the widgets when one was added (default extended).")
     var widgetLocation: WidgetLocationChoice?
 
     @Option(help: "The device's position, LAT,LON in degrees (default Apple Park, 37.3349,-122.0090). Example: --position 52.52,13.405")
     var position: PositionArgument?
 
-    @Option(help: "A route the device follows: a GPX file (trkpt with time) or CSV (seconds,latitude,longitude). Example: --route commute.gpx")
+    @Option(
+        help: "A route the device follows: a GPX file (trkpt with time) or CSV (seconds,latitude,longitude). Example: --route commute.gpx")
     var route: String?
 
     @Option(help: "When the widgets are on screen; often: viewed every 30 min for 2 min, seldom: every 8 h for 1 min (default always).")
     var visibility: VisibilityChoice?
 
-    @Option(name: .customLong("in-use-window"), parsing: .unconditional, help: "How long location stays in use after the widgets were last visible (default 15m).")
+    @Option(
+        name: .customLong("in-use-window"), parsing: .unconditional,
+        help: "How long location stays in use after the widgets were last visible (default 15m).")
     var inUseWindow: DurationArgument?
 
     func validate() throws {

@@ -18,7 +18,8 @@ enum WidgetConfigurationArgument {
     private static func read(_ path: String, _ argument: String) throws -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
+            let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20
+        else {
             throw BadInput("--configuration \(argument): \(path) is not a readable file of at most 1 MiB")
         }
         return String(decoding: data, as: UTF8.self)

@@ -8,20 +8,23 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check the invariants over an event log (of run, stress, or your own tests).",
         discussion: """
-        Prints one verdict per invariant (for the log of a stress run, its whole summary) and an \
-        invariant.violated line for each violation. \
-        Exit status 0 when every invariant held, 1 when one did not, 2 when the log cannot be read.
+            Prints one verdict per invariant (for the log of a stress run, its whole summary) and an \
+            invariant.violated line for each violation. \
+            Exit status 0 when every invariant held, 1 when one did not, 2 when the log cannot be read.
 
-        Examples:
-          sandglass check run.jsonl
-          sandglass check run.jsonl --allow-pending
-        """
+            Examples:
+              sandglass check run.jsonl
+              sandglass check run.jsonl --allow-pending
+            """
     )
 
     @Argument(help: "The event log (JSON lines).")
     var log: String
 
-    @Flag(help: "Accept downloads and events still waiting for delivery or acknowledgement when the log ends (a run stopped before it drained).")
+    @Flag(
+        help:
+            "Accept downloads and events still waiting for delivery or acknowledgement when the log ends (a run stopped before it drained)."
+    )
     var allowPending = false
 
     func run() async throws {

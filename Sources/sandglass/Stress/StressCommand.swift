@@ -6,35 +6,36 @@ import SandglassHost
 struct StressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
-        abstract: "Seeded chaos over app bundles: kills at every protocol step, suspensions, host deaths and restarts, network faults, memory pressure — then the invariants.",
+        abstract:
+            "Seeded chaos over app bundles: kills at every protocol step, suspensions, host deaths and restarts, network faults, memory pressure — then the invariants.",
         discussion: """
-        Runs the apps' extensions in a host process on a virtual clock and, iteration after \
-        iteration, injects the faults the seed chooses: SIGKILLs at random moments and at each \
-        named protocol step (spawned, hello, requestWritten, replyRead, eventDelivered, \
-        handlerRunning, completionSent, acknowledgementJournaled), SIGSTOP/SIGCONT, the memory \
-        limit lowered, 503s, dropped connections and slow bodies from a fixture server (its URL \
-        is SANDGLASS_FIXTURE_URL), and the host itself SIGKILLed — at a step or at a random \
-        moment — then restarted on the same data directory, its journal. The last host drains \
-        the run (downloads end, events are delivered and acknowledged) and shuts down. Then the \
-        invariants are checked over the merged event log.
+            Runs the apps' extensions in a host process on a virtual clock and, iteration after \
+            iteration, injects the faults the seed chooses: SIGKILLs at random moments and at each \
+            named protocol step (spawned, hello, requestWritten, replyRead, eventDelivered, \
+            handlerRunning, completionSent, acknowledgementJournaled), SIGSTOP/SIGCONT, the memory \
+            limit lowered, 503s, dropped connections and slow bodies from a fixture server (its URL \
+            is SANDGLASS_FIXTURE_URL), and the host itself SIGKILLed — at a step or at a random \
+            moment — then restarted on the same data directory, its journal. The last host drains \
+            the run (downloads end, events are delivered and acknowledged) and shuts down. Then the \
+            invariants are checked over the merged event log.
 
-        The same --seed makes the same choices: the same faults in the same order, at the same \
-        steps, delays and extensions, the same host deaths and network faults. Real timing is \
-        not reproduced: where a process is when a random-moment kill lands may differ.
+            The same --seed makes the same choices: the same faults in the same order, at the same \
+            steps, delays and extensions, the same host deaths and network faults. Real timing is \
+            not reproduced: where a process is when a random-moment kill lands may differ.
 
-        Exit status: 0 when every invariant held, 1 when one did not (the command that \
-        replays the run is printed), 2 for bad input.
+            Exit status: 0 when every invariant held, 1 when one did not (the command that \
+            replays the run is printed), 2 for bad input.
 
-        Examples:
-          sandglass stress Downloader.app Leaderboard.app --seed 7 --iterations 300
-          sandglass stress Downloader.app --seed 42 --duration 10m --log stress.jsonl
-          sandglass stress Leaderboard.app --seed 1 --faults kill,steps --iterations 1000
-          sandglass stress Downloader.app --seed 3 --iterations 5000 --shard 1/4
+            Examples:
+              sandglass stress Downloader.app Leaderboard.app --seed 7 --iterations 300
+              sandglass stress Downloader.app --seed 42 --duration 10m --log stress.jsonl
+              sandglass stress Leaderboard.app --seed 1 --faults kill,steps --iterations 1000
+              sandglass stress Downloader.app --seed 3 --iterations 5000 --shard 1/4
 
-        With --shard INDEX/COUNT this process runs iteration k of the plan when k mod COUNT = \
-        INDEX (each iteration's fault depends only on the seed and k), with hosts of its own \
-        that drain its part: COUNT machines together inject every fault of the unsharded run.
-        """
+            With --shard INDEX/COUNT this process runs iteration k of the plan when k mod COUNT = \
+            INDEX (each iteration's fault depends only on the seed and k), with hosts of its own \
+            that drain its part: COUNT machines together inject every fault of the unsharded run.
+            """
     )
 
     @Argument(help: "The app bundles (.app) to install.")
@@ -61,7 +62,10 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Also write a Chrome / Perfetto trace (JSON) of every host, one after the other.")
     var trace: String?
 
-    @Option(help: "Keep the hosts' data (journal, containers, per-host logs) here; by default a temporary directory, removed when the run passes.")
+    @Option(
+        help:
+            "Keep the hosts' data (journal, containers, per-host logs) here; by default a temporary directory, removed when the run passes."
+    )
     var dataDirectory: String?
 
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
@@ -82,11 +86,14 @@ struct StressCommand: AsyncParsableCommand {
                 do { _ = try BundleLoader.load(app) } catch { throw BadInput("cannot install \(app): \(error)") }
                 absolute.append(URL(fileURLWithPath: app).standardizedFileURL.path)
             }
-            let directory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-\(UUID().uuidString.prefix(8))").path
+            let directory =
+                dataDirectory
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-stress-\(UUID().uuidString.prefix(8))").path
             let settings = StressConductor.Settings(
                 apps: absolute, plan: StressPlan(seed: seed, faults: faultSet),
                 iterations: duration == nil ? (iterations ?? 200) : nil, duration: duration?.duration, shard: shard?.shard ?? .whole,
-                dataDirectory: directory, logPath: log ?? directory + "/stress.jsonl", progress: !quiet, tracePath: trace, environment: environment)
+                dataDirectory: directory, logPath: log ?? directory + "/stress.jsonl", progress: !quiet, tracePath: trace,
+                environment: environment)
             let conductor = try StressConductor(settings)
             let summary = try await conductor.run(command: replayCommand(iterations: nil))
             say("\(summary)")
@@ -108,7 +115,13 @@ struct StressCommand: AsyncParsableCommand {
     /// The command that replays this run (a `--duration` run by the iterations it made).
     private func replayCommand(iterations ran: Int?) -> String {
         var words = ["sandglass", "stress"] + apps + ["--seed", String(seed)]
-        if let ran { words += ["--iterations", String(ran)] } else if let duration { words += ["--duration", duration.text] } else { words += ["--iterations", String(iterations ?? 200)] }
+        if let ran {
+            words += ["--iterations", String(ran)]
+        } else if let duration {
+            words += ["--duration", duration.text]
+        } else {
+            words += ["--iterations", String(iterations ?? 200)]
+        }
         words += ["--faults", faults]
         if let shard { words += ["--shard", shard.description] }
         for pair in environment { words += ["--env", pair] }

@@ -38,7 +38,8 @@ final class StressConductor {
         executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: settings.logPath, contents: nil),
-              let handle = FileHandle(forWritingAtPath: settings.logPath) else {
+            let handle = FileHandle(forWritingAtPath: settings.logPath)
+        else {
             throw BadInput("cannot write the event log \(settings.logPath)")
         }
         log = handle
@@ -69,11 +70,15 @@ final class StressConductor {
         let url = plan.faults.contains(.network) ? server.url("/chaos/65536?seed=\(plan.seed)") : server.url("/bytes/65536")
         let share = settings.iterations.map { settings.shard.share(of: $0) }
         let progress = StressProgress(total: share, enabled: settings.progress)
-        emit(.stressStart, [("seed", .int(Int64(bitPattern: plan.seed))), ("faults", .array(plan.faults.sorted().map { .string($0.rawValue) })),
-                              ("iterations", settings.iterations.map { .int(Int64($0)) } ?? .null),
-                              ("durationMs", settings.duration.map { .double(Double($0.components.seconds) * 1000) } ?? .null),
-                              ("shard", .string(settings.shard.description)), ("fixtureURL", .string(url)),
-                              ("apps", .array(settings.apps.map { .string($0) })), ("command", .string(command))])
+        emit(
+            .stressStart,
+            [
+                ("seed", .int(Int64(bitPattern: plan.seed))), ("faults", .array(plan.faults.sorted().map { .string($0.rawValue) })),
+                ("iterations", settings.iterations.map { .int(Int64($0)) } ?? .null),
+                ("durationMs", settings.duration.map { .double(Double($0.components.seconds) * 1000) } ?? .null),
+                ("shard", .string(settings.shard.description)), ("fixtureURL", .string(url)),
+                ("apps", .array(settings.apps.map { .string($0) })), ("command", .string(command))
+            ])
 
         var index = 0
         var iteration = 0
@@ -104,7 +109,9 @@ final class StressConductor {
         }
         await server.stop()
         let zombies = ProcessHygiene.zombieChildren()
-        emit(.stressHygiene, [("zombies", .int(Int64(zombies.count))), ("children", .array(ProcessHygiene.children().map { .int(Int64($0.pid)) }))])
+        emit(
+            .stressHygiene,
+            [("zombies", .int(Int64(zombies.count))), ("children", .array(ProcessHygiene.children().map { .int(Int64($0.pid)) }))])
 
         let report = InvariantChecker().check(events)
         for violation in report.violations { emit(.invariantViolated, violation.fields) }
@@ -112,7 +119,9 @@ final class StressConductor {
         emit(.stressEnd, summary.fields + [("ranIterations", .int(Int64(ranIterations)))])
         try? log.close()
         if let tracePath = settings.tracePath {
-            do { try PerfettoTrace.write(hostRuns, to: tracePath) } catch { throw BadInput("cannot write the trace \(tracePath): \(error)") }
+            do { try PerfettoTrace.write(hostRuns, to: tracePath) } catch {
+                throw BadInput("cannot write the trace \(tracePath): \(error)")
+            }
         }
         return summary
     }
@@ -124,26 +133,32 @@ final class StressConductor {
         let hostLog = settings.dataDirectory + "/host-\(epoch.index).jsonl"
         let count: Int
         if epoch.iterations.upperBound == Int.max {
-            count = 1_000_000_000   // until the duration ends: see the deadline below
+            count = 1_000_000_000 // until the duration ends: see the deadline below
         } else {
             count = epoch.iterations.count
         }
-        var arguments = ["stress-worker"] + settings.apps + [
-            "--data-directory", settings.dataDirectory + "/data", "--log", hostLog,
-            "--seed", String(settings.plan.seed), "--faults", settings.plan.faults.sorted().map(\.rawValue).joined(separator: ","),
-            "--first", String(settings.shard.index + epoch.iterations.lowerBound * settings.shard.count), "--count", String(count),
-            "--stride", String(settings.shard.count), "--ending", epoch.ending.argument,
-            "--env", "SANDGLASS_FIXTURE_URL=\(fixtureURL)",
-        ]
+        var arguments =
+            ["stress-worker"] + settings.apps + [
+                "--data-directory", settings.dataDirectory + "/data", "--log", hostLog,
+                "--seed", String(settings.plan.seed), "--faults", settings.plan.faults.sorted().map(\.rawValue).joined(separator: ","),
+                "--first", String(settings.shard.index + epoch.iterations.lowerBound * settings.shard.count), "--count", String(count),
+                "--stride", String(settings.shard.count), "--ending", epoch.ending.argument,
+                "--env", "SANDGLASS_FIXTURE_URL=\(fixtureURL)"
+            ]
         for pair in settings.environment { arguments += ["--env", pair] }
         if count == 1_000_000_000, let duration = settings.duration {
             let stopAt = Date().timeIntervalSince1970 + Double((started + duration - ContinuousClock.now).components.seconds)
             arguments += ["--stop-at", String(stopAt)]
         }
-        let worker = try WorkerProcess(executable: executable, arguments: arguments, standardError: settings.dataDirectory + "/host-\(epoch.index).stderr")
-        emit(.hostStarted, [("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))),
-                              ("first", .int(Int64(epoch.iterations.lowerBound))), ("iterations", .int(Int64(min(count, epoch.iterations.count)))),
-                              ("ending", .string(epoch.ending.description))])
+        let worker = try WorkerProcess(
+            executable: executable, arguments: arguments, standardError: settings.dataDirectory + "/host-\(epoch.index).stderr")
+        emit(
+            .hostStarted,
+            [
+                ("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))),
+                ("first", .int(Int64(epoch.iterations.lowerBound))), ("iterations", .int(Int64(min(count, epoch.iterations.count)))),
+                ("ending", .string(epoch.ending.description))
+            ])
         progress.host(epoch.index, pid: worker.pid)
         let baseKills = totalKills
         let state = Mutex((kills: 0, ran: 0, stall: String?.none))
@@ -155,7 +170,9 @@ final class StressConductor {
                     switch words.first {
                     case "progress" where words.count == 3:
                         let kills = Int(words[2]) ?? 0
-                        state.withLock { $0.kills = kills; $0.ran += 1 }
+                        state.withLock {
+                            $0.kills = kills; $0.ran += 1
+                        }
                         progress.iterationDone(kills: baseKills + kills)
                     case "kill-me":
                         if case .hostKilledAfter(let ms) = ending {
@@ -179,17 +196,26 @@ final class StressConductor {
         if settings.tracePath != nil { hostRuns.append(RunLog(source: "host \(epoch.index)", events: hostEvents)) }
         let killed = sg_wifsignaled(status) != 0 && sg_wtermsig(status) == SIGKILL
         if killed { progress.hostKilled() }
-        var fields: [(String, JSONValue)] = [("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))), ("killed", .bool(killed))]
-        if sg_wifsignaled(status) != 0 { fields.append(("signal", .int(Int64(sg_wtermsig(status))))) } else { fields.append(("status", .int(Int64(sg_wexitstatus(status))))) }
+        var fields: [(String, JSONValue)] = [
+            ("host", .int(Int64(epoch.index))), ("hostPid", .int(Int64(worker.pid))), ("killed", .bool(killed))
+        ]
+        if sg_wifsignaled(status) != 0 {
+            fields.append(("signal", .int(Int64(sg_wtermsig(status)))))
+        } else {
+            fields.append(("status", .int(Int64(sg_wexitstatus(status)))))
+        }
         let (orphans, survivors) = reapOrphans(of: hostEvents)
-        fields += [("orphansReaped", .array(orphans.map { .int(Int64($0)) })), ("survivors", .array(survivors.map { .int(Int64($0)) })),
-                   ("iterationsRun", .int(Int64(ran)))]
+        fields += [
+            ("orphansReaped", .array(orphans.map { .int(Int64($0)) })), ("survivors", .array(survivors.map { .int(Int64($0)) })),
+            ("iterationsRun", .int(Int64(ran)))
+        ]
         if let stall { fields.append(("stall", .string(stall))) }
         if !killed && sg_wifexited(status) != 0 && sg_wexitstatus(status) != 0 && stall == nil {
             let errorText = (try? String(contentsOfFile: settings.dataDirectory + "/host-\(epoch.index).stderr", encoding: .utf8)) ?? ""
             fields.append(("error", .string(String(errorText.suffix(2000)))))
             emit(.hostEnded, fields)
-            throw BadInput("host \(epoch.index) (pid \(worker.pid)) failed with status \(sg_wexitstatus(status)):\n\(errorText.suffix(2000))")
+            throw BadInput(
+                "host \(epoch.index) (pid \(worker.pid)) failed with status \(sg_wexitstatus(status)):\n\(errorText.suffix(2000))")
         }
         emit(.hostEnded, fields)
         return ran
@@ -218,8 +244,10 @@ final class StressConductor {
         }
         // A logged extension that is neither gone nor our child escaped the reparenting.
         for pid in live.sorted() {
-            if let status = ProcessHygiene.status(of: pid), let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-               cmdline.hasPrefix(settings.dataDirectory), status.state != "Z" {
+            if let status = ProcessHygiene.status(of: pid),
+                let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                cmdline.hasPrefix(settings.dataDirectory), status.state != "Z"
+            {
                 survivors.append(pid)
             }
         }

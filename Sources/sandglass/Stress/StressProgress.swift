@@ -23,13 +23,17 @@ final class StressProgress: Sendable {
 
     /// Host `index` (pid `pid`) started.
     func host(_ index: Int, pid: Int32) {
-        state.withLock { $0.host = index; $0.hostPid = pid }
+        state.withLock {
+            $0.host = index; $0.hostPid = pid
+        }
         draw()
     }
 
     /// One more iteration done; `kills` extensions killed so far in the run.
     func iterationDone(kills: Int) {
-        state.withLock { $0.done += 1; $0.kills = kills }
+        state.withLock {
+            $0.done += 1; $0.kills = kills
+        }
         draw()
     }
 
@@ -46,6 +50,9 @@ final class StressProgress: Sendable {
         let s = state.withLock { $0 }
         let fraction = total.map { $0 > 0 ? Double(s.done) / Double($0) : 1 }
         let of = total.map { "/\($0)" } ?? ""
-        line.update(fraction, "iteration \(s.done)\(of) · host \(s.host + 1) (pid \(s.hostPid)) · \(s.kills + s.hostKills) kills (\(s.hostKills) of the host) · \(line.elapsed)")
+        line.update(
+            fraction,
+            "iteration \(s.done)\(of) · host \(s.host + 1) (pid \(s.hostPid)) · \(s.kills + s.hostKills) kills (\(s.hostKills) of the host) · \(line.elapsed)"
+        )
     }
 }

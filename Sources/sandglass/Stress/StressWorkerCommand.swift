@@ -28,7 +28,9 @@ struct StressWorkerCommand: AsyncParsableCommand {
     @Option var stopAt: Double?
 
     func run() async throws {
-        guard let ending = EpochEnding(argument: ending) else { throw ValidationError("--ending \(ending) is not shutdown, step:NAME or after:MS") }
+        guard let ending = EpochEnding(argument: ending) else {
+            throw ValidationError("--ending \(ending) is not shutdown, step:NAME or after:MS")
+        }
         let plan = StressPlan(seed: seed, faults: try ChaosFault.parse(faults))
         ProcessHygiene.prepareBaseline()
         let baseline = ProcessHygiene.openDescriptors()
@@ -54,7 +56,8 @@ struct StressWorkerCommand: AsyncParsableCommand {
         do {
             for iteration in Swift.stride(from: first, to: first + count * stride, by: stride) {
                 if let stopAt, Date().timeIntervalSince1970 >= stopAt { break }
-                await host!.record(.stressIteration, [("iteration", .int(Int64(iteration))), ("action", .string("\(plan.action(iteration))"))])
+                await host!.record(
+                    .stressIteration, [("iteration", .int(Int64(iteration))), ("action", .string("\(plan.action(iteration))"))])
                 try await runner!.run(iteration: iteration)
                 say("progress \(iteration) \(runner!.killCount)")
             }
@@ -67,7 +70,10 @@ struct StressWorkerCommand: AsyncParsableCommand {
                 try await runner!.idleUntilKilled()
             case .shutdown:
                 guard await runner!.drain() else {
-                    throw ChaosRunner.Stall(description: "the run did not drain: \(await host!.unfinishedTransfers()) downloads unfinished, \(await host!.unacknowledgedEvents()) events unacknowledged after \(runner!.deadline)")
+                    throw ChaosRunner.Stall(
+                        description:
+                            "the run did not drain: \(await host!.unfinishedTransfers()) downloads unfinished, \(await host!.unacknowledgedEvents()) events unacknowledged after \(runner!.deadline)"
+                    )
                 }
             }
         } catch let stall as ChaosRunner.Stall {
@@ -85,11 +91,13 @@ struct StressWorkerCommand: AsyncParsableCommand {
         let leaked = after.filter { baseline[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { "fd \($0.key) → \($0.value)" }
         let children = ProcessHygiene.children()
         let left = spawned.filter { pid in children.contains { $0.pid == pid && $0.state != "Z" } }
-        let line = HostEvent(t: lastT, name: .hygiene, fields: [
-            ("hostPid", .int(Int64(getpid()))), ("fdBaseline", .int(Int64(baseline.count))), ("fds", .int(Int64(after.count))),
-            ("leaked", .array(leaked.map { .string($0) })), ("zombies", .int(Int64(children.filter { $0.state == "Z" }.count))),
-            ("processesLeft", .array(left.map { .int(Int64($0)) })),
-        ])
+        let line = HostEvent(
+            t: lastT, name: .hygiene,
+            fields: [
+                ("hostPid", .int(Int64(getpid()))), ("fdBaseline", .int(Int64(baseline.count))), ("fds", .int(Int64(after.count))),
+                ("leaked", .array(leaked.map { .string($0) })), ("zombies", .int(Int64(children.filter { $0.state == "Z" }.count))),
+                ("processesLeft", .array(left.map { .int(Int64($0)) }))
+            ])
         if let handle = FileHandle(forWritingAtPath: log) {
             handle.seekToEndOfFile()
             handle.write(Data((line.jsonLine + "\n").utf8))

@@ -37,9 +37,13 @@ final class ProgressLine: Sendable {
     /// or `.off` when `enabled` is false.
     init(_ label: String, enabled: Bool = true, plainWhenNotTerminal: Bool = true) {
         self.label = label
-        if !enabled { mode = .off }
-        else if TerminalStyle.standardError.isTerminal { mode = .line }
-        else { mode = plainWhenNotTerminal ? .plain : .off }
+        if !enabled {
+            mode = .off
+        } else if TerminalStyle.standardError.isTerminal {
+            mode = .line
+        } else {
+            mode = plainWhenNotTerminal ? .plain : .off
+        }
     }
 
     /// Shows `detail` with `fraction` (0…1) done, when there is something new to show.

@@ -60,9 +60,11 @@ final class RunProgress: Sendable {
     private func draw(realElapsed: Duration) {
         let c = counts.withLock { $0 }
         let total = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        let done = virtualClock ? c.lastT : Double(realElapsed.components.seconds) * 1000 + Double(realElapsed.components.attoseconds) / 1e15
+        let done =
+            virtualClock ? c.lastT : Double(realElapsed.components.seconds) * 1000 + Double(realElapsed.components.attoseconds) / 1e15
         let fraction = total > 0 ? min(1, done / total) : nil
-        let detail = "\(Self.label(done)) of \(Self.label(total)) on the \(virtualClock ? "virtual" : "real") clock · \(c.activations) activations · \(c.timelines) timelines · \(c.kills) kills · \(line.elapsed)"
+        let detail =
+            "\(Self.label(done)) of \(Self.label(total)) on the \(virtualClock ? "virtual" : "real") clock · \(c.activations) activations · \(c.timelines) timelines · \(c.kills) kills · \(line.elapsed)"
         line.update(fraction, detail)
     }
 

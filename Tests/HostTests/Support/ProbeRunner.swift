@@ -1,6 +1,7 @@
 import CSandbox
 import Foundation
 import Glibc
+
 @testable import SandglassHost
 
 /// The build directory of the running tests (where `sandbox-probe` was built).
@@ -68,7 +69,8 @@ actor ProbeRunner {
         ownsRoot = other == nil
         if ownsRoot { try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true) }
         let containers = root + "/Containers"
-        identity = getuid() == 0
+        identity =
+            getuid() == 0
             ? try ExtensionIdentities(range: SandboxPolicy.standard.identityRange, containersRoot: containers).identity(for: identifier)
             : nil
         container = try ContainerDirectory.prepare(root: containers, identifier: identifier, owner: identity).path
@@ -81,8 +83,10 @@ actor ProbeRunner {
         }
     }
 
-    func run(_ arguments: [String], policy: SandboxPolicy = .standard, memoryBytes: Int = 30 << 20,
-             timeout: Duration = .seconds(10)) throws -> ProbeResult {
+    func run(
+        _ arguments: [String], policy: SandboxPolicy = .standard, memoryBytes: Int = 30 << 20,
+        timeout: Duration = .seconds(10)
+    ) throws -> ProbeResult {
         if sandbox == nil || sandbox!.policy != policy {
             sandbox?.close()
             sandbox = try Sandbox(policy: policy)
@@ -105,9 +109,11 @@ actor ProbeRunner {
         let deadline = sg_monotonic_ns() + timeout.nanoseconds
         var exited = false
         while !exited {
-            var fds = [pollfd(fd: spawned.pidfd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: spawned.outputFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: spawned.listenerFD ?? -1, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: spawned.pidfd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: spawned.outputFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: spawned.listenerFD ?? -1, events: Int16(POLLIN), revents: 0)
+            ]
             let now = sg_monotonic_ns()
             if now >= deadline { _ = sg_pidfd_send_signal(spawned.pidfd, SIGKILL) }
             _ = poll(&fds, 3, Int32(max(1, (deadline > now ? deadline - now : 0) / 1_000_000)))
