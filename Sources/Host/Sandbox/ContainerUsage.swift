@@ -142,7 +142,8 @@ final class ContainerScanner {
         for (id, found) in results { waiting.removeValue(forKey: id)?(found) }
     }
 
-    /// Stops delivering; a walk still running finishes unheard.
+    /// Stops delivering, then waits for a walk still running (bounded by its inode limit) to
+    /// finish unheard: the host's shutdown leaves no descriptor of a container open.
     func close() {
         loop.unregister(readFD)
         Glibc.close(readFD)
@@ -151,6 +152,7 @@ final class ContainerScanner {
             state.writeFD = -1
         }
         waiting.removeAll()
+        queue.sync {}
     }
 }
 

@@ -4,6 +4,11 @@ import SandglassIPC
 
 /// One process of an extension, from spawn to reaping. Confined to the host's loop thread.
 final class ExtensionProcess {
+    /// Its ``ProcessLifecycle``, with continuations for the launch's waiters and ``Pending`` records
+    /// for its activations.
+    typealias Lifecycle = ProcessLifecycle<CheckedContinuation<Result<Void, LaunchFailure>, Never>, Pending>
+
+    /// The lifecycle's state, coarsely, for the host's other parts.
     enum State {
         /// Spawned; waiting for `hello` within the launch budget.
         case launching
@@ -48,19 +53,20 @@ final class ExtensionProcess {
     var channel: Channel!
     var output: OutputReader!
     var listenerFD: Int32?
-    var state = State.launching
+    /// Where it is in its life; only ``Supervisor`` changes it, through its events.
+    var lifecycle: Lifecycle
     var hello: Hello?
-    var killReason: KillReason?
-    var pending: [RequestID: Pending] = [:]
-    var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
+    /// The lifecycle's timers, armed and cancelled as it says.
     var launchTimer: TimerID?
+    var idleTimer: TimerID?
+    /// Waiting (on the loop) for the process to be quiet before an idle kill.
+    var quietTimer: TimerID?
     /// This process on the deadline thread (nil without one), and its deadlines armed there and
     /// not settled yet.
     var killTarget: DeadlineKiller.Target?
     var threadDeadlines: [DeadlineKiller.ID: ThreadDeadline] = [:]
     /// When the deadline thread SIGKILLed it (its recorded kill): a reply read after is too late.
     var threadKilledAt: UInt64?
-    var idleTimer: TimerID?
     var watchdogTimer: TimerID?
     var channelClosedTimer: TimerID?
     /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
@@ -70,22 +76,15 @@ final class ExtensionProcess {
     var containerRecheck = false
     /// Its CPU time (clock ticks) when its container was last measured while idle.
     var containerCPUTicks: UInt64?
-    /// Waiting (on the loop) for the process to be quiet before an idle kill.
-    var quietTimer: TimerID?
-    var holdsQuietBusy = false
     /// SIGSTOPped by chaos testing and not yet continued.
     var isSuspended = false
-    var holdsBusy = false
     var deniedCount = 0
     var pingProbe: PingProbe?
-    /// How an activation of this process ends now that it was reaped (nil while it lives).
-    var exitOutcome: ActivationOutcome?
-    /// CLOCK_MONOTONIC when `hello` arrived.
-    var helloAt: UInt64?
     /// What it may still send unasked (logs, reloads, diagnostics, requests).
     var messageBudget: MessageBudget
 
-    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64, messageLimits: MessageLimits) {
+    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64, lifecycle: Lifecycle, messageLimits: MessageLimits) {
+        self.lifecycle = lifecycle
         messageBudget = MessageBudget(limits: messageLimits, now: spawnedAt)
         pid = spawned.pid
         pidfd = spawned.pidfd
@@ -94,6 +93,24 @@ final class ExtensionProcess {
         self.spawnedAt = spawnedAt
         oomKillsAtSpawn = cgroup?.oomKillCount() ?? 0
     }
+
+    /// Launching, ready (welcomed, or being welcomed) or exiting (killed or reaped).
+    var state: State {
+        if lifecycle.isLaunching { return .launching }
+        return lifecycle.isEnding ? .exiting : .ready
+    }
+
+    /// Why the host (or the kernel) killed it, once it did.
+    var killReason: KillReason? { lifecycle.killReason }
+
+    /// Its activations sent and not yet answered, by request.
+    var pending: [RequestID: Pending] { lifecycle.activations }
+
+    /// How an activation of this process ends now that it was reaped (nil while it lives).
+    var exitOutcome: ActivationOutcome? { lifecycle.exitOutcome }
+
+    /// CLOCK_MONOTONIC when `hello` arrived.
+    var helloAt: UInt64? { lifecycle.helloAt }
 
     /// Sends SIGKILL through the pidfd, then to the process group (the child made its own).
     func sendKill() {
