@@ -1,12 +1,13 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
-/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, AppIntents, Intents,
-///   CoreLocation, NotificationCenter, os and OSLog, so one product dependency makes every import
-///   work), Apple's API shapes.
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, DeveloperToolsSupport,
+///   AppIntents, Intents, CoreLocation, NotificationCenter, os and OSLog, so one product dependency
+///   makes every import work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
 /// - `SandglassIPC`: the protocol's frames and binary codec (no I/O).
 /// - `sandglass`: the command-line tool.
@@ -18,7 +19,10 @@ let package = Package(
     products: [
         .library(
             name: "WidgetKit",
-            targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
+            targets: [
+                "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
+                "OSLog"
+            ]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         /// The IPC frames and codec alone (for the microbenchmarks in Benchmarks/).
         .library(name: "SandglassIPC", targets: ["SandglassIPC"]),
@@ -45,16 +49,24 @@ let package = Package(
         ),
         .target(
             name: "WidgetKit",
-            dependencies: ["SandglassIPC", "SwiftUI", "Intents"],
+            dependencies: ["SandglassIPC", "SwiftUI", "Intents", "DeveloperToolsSupport", "SandglassPreviewMacros"],
             path: "Sources/Extension"
         ),
         /// The views of widgets: the subset of SwiftUI that WidgetKit permits, evaluated and laid
         /// out in the extension's process.
         .target(
             name: "SwiftUI",
-            dependencies: ["SandglassIPC", "AppIntents"],
+            dependencies: ["SandglassIPC", "AppIntents", "DeveloperToolsSupport", "SandglassPreviewMacros"],
             path: "Sources/SwiftUI"
         ),
+        /// `Preview`, the type Xcode previews are made of, and its traits: what SwiftUI's and
+        /// WidgetKit's `#Preview` macros expand to. Sandglass compiles previews and never runs
+        /// them.
+        .target(name: "DeveloperToolsSupport", path: "Sources/DeveloperToolsSupport"),
+        /// The compiler plugin of `#Preview`: it speaks the compiler's plugin protocol itself,
+        /// without swift-syntax, and expands each preview to a declaration that type-checks its
+        /// arguments against the SDK.
+        .macro(name: "SandglassPreviewMacros", path: "Sources/PreviewMacros"),
         .target(
             name: "AppIntents",
             path: "Sources/AppIntents"
@@ -129,8 +141,10 @@ let package = Package(
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests"),
         .testTarget(
             name: "WidgetKitTests",
-            dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"],
-            path: "Tests/WidgetKitTests"),
+            dependencies: [
+                "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
+                "OSLog"
+            ], path: "Tests/WidgetKitTests"),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
         .executableTarget(
             name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe", swiftSettings: [.swiftLanguageMode(.v5)]),
