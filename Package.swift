@@ -110,6 +110,13 @@ let package = Package(
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault")
             ]
         ),
+        /// The embedded backend of the host's process launcher, for the package's tests: the
+        /// SDK's runtime in the test's process instead of a sandboxed child (not a product).
+        .target(
+            name: "SandglassEmbedded",
+            dependencies: ["SandglassHost", "WidgetKit", "CSandbox"],
+            path: "Sources/Embedded"
+        ),
         .target(
             name: "SandglassDaemon",
             dependencies: [
@@ -158,7 +165,10 @@ let package = Package(
             ],
             path: "Tests/HostTests"
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassDaemon", "sandglass"], path: "Tests/EndToEndTests")
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["SandglassHost", "SandglassDaemon", "sandglass", "SandglassEmbedded", "WidgetKit", "SwiftUI"],
+            path: "Tests/EndToEndTests")
     ],
     swiftLanguageModes: [.v6]
 )

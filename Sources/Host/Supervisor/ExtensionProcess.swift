@@ -46,7 +46,10 @@ final class ExtensionProcess {
     }
 
     let pid: pid_t
-    let pidfd: Int32
+    /// Readable once it ended (its pidfd, for a real child).
+    let exitFD: Int32
+    /// Kills, signals and reaps it (``ProcessLauncher``'s backend).
+    let control: any ProcessControl
     let spawnedAt: UInt64
     let cgroup: ExtensionCgroup?
     let oomKillsAtSpawn: Int
@@ -83,12 +86,14 @@ final class ExtensionProcess {
     /// What it may still send unasked (logs, reloads, diagnostics, requests).
     var messageBudget: MessageBudget
 
-    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64, lifecycle: Lifecycle, messageLimits: MessageLimits) {
+    init(launched: LaunchedProcess, spawnedAt: UInt64, lifecycle: Lifecycle, messageLimits: MessageLimits) {
         self.lifecycle = lifecycle
         messageBudget = MessageBudget(limits: messageLimits, now: spawnedAt)
-        pid = spawned.pid
-        pidfd = spawned.pidfd
-        listenerFD = spawned.listenerFD
+        pid = launched.pid
+        exitFD = launched.exitFD
+        control = launched.control
+        listenerFD = launched.listenerFD
+        let cgroup = launched.cgroup
         self.cgroup = cgroup
         self.spawnedAt = spawnedAt
         oomKillsAtSpawn = cgroup?.oomKillCount() ?? 0
@@ -112,10 +117,9 @@ final class ExtensionProcess {
     /// CLOCK_MONOTONIC when `hello` arrived.
     var helloAt: UInt64? { lifecycle.helloAt }
 
-    /// Sends SIGKILL through the pidfd, then to the process group (the child made its own).
+    /// Kills it (SIGKILL, for a real child through its pidfd and to its process group).
     func sendKill() {
-        _ = sg_pidfd_send_signal(pidfd, SIGKILL)
-        _ = Glibc.kill(-pid, SIGKILL)
+        control.kill()
     }
 
     /// The highest VmHWM read from /proc so far, in KiB (when no cgroup measures the peak).
@@ -140,23 +144,7 @@ final class ExtensionProcess {
     func isQuiet() -> Bool {
         var byte: UInt8 = 0
         if recv(channel.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { return false }
-        guard let dir = opendir("/proc/\(pid)/task") else { return true }
-        defer { closedir(dir) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let tid = Int32(name) else { continue }
-            let fd = open("/proc/\(pid)/task/\(tid)/stat", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            guard n > 0 else { continue }
-            // pid (comm) STATE …; comm may hold spaces and parentheses: the state follows the last ')'.
-            guard let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), close + 2 < n else { continue }
-            let state = buffer[close + 2]
-            if state == UInt8(ascii: "R") || state == UInt8(ascii: "D") { return false }
-        }
-        return true
+        return control.threadsAreIdle()
     }
 
     /// Resident set size from /proc, in bytes (the watchdog's reading).

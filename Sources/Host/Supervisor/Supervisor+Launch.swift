@@ -52,18 +52,21 @@ extension Supervisor {
     private func spawn(_ ext: ManagedExtension) throws -> ExtensionProcess {
         let environment = Self.spawnEnvironment(for: ext, base: settings.environment)
         let started = sg_monotonic_ns()
-        let (spawned, cgroup) = try sandbox.spawn(
-            executable: ext.bundle.executablePath,
-            environment: environment,
-            container: ext.container,
-            executableRoot: ext.bundle.path,
-            user: ext.identity,
-            memoryBytes: ext.budgets.memoryBytes,
-            containerBytes: ext.budgets.containerBytes,
-            group: ext.identifier,
-            sharedDirectories: ext.appGroups.keys.sorted().compactMap { ext.appGroups[$0] },
-            supplementaryGroups: ext.appGroupGids
-        )
+        let spawned = try launcher.launch(
+            LaunchRequest(
+                bundleIdentifier: ext.identifier,
+                executable: ext.bundle.executablePath,
+                environment: environment,
+                container: ext.container,
+                memoryBytes: ext.budgets.memoryBytes,
+                executableRoot: ext.bundle.path,
+                user: ext.identity,
+                containerBytes: ext.budgets.containerBytes,
+                group: ext.identifier,
+                sharedDirectories: ext.appGroups.keys.sorted().compactMap { ext.appGroups[$0] },
+                supplementaryGroups: ext.appGroupGids
+            ))
+        let cgroup = spawned.cgroup
         let spawnMs = Double(sg_monotonic_ns() - started) / 1e6
         cgroup?.resetPeak()
         // The launch budget stays on the loop's timer (activations' budgets are on the deadline thread).
@@ -71,14 +74,15 @@ extension Supervisor {
             launchDeadline: started + ext.budgets.launch.nanoseconds,
             idleBudget: ext.budgets.idle)
         let process = ExtensionProcess(
-            spawned: spawned, cgroup: cgroup, spawnedAt: started, lifecycle: lifecycle,
-            messageLimits: settings.messageLimits)
+            launched: spawned, spawnedAt: started, lifecycle: lifecycle, messageLimits: settings.messageLimits)
         ext.process = process
         ext.launches += 1
         process.channel = Channel(fd: spawned.channelFD, loop: loop, maximumFrameLength: settings.maximumFrameLength) {
             [unowned self, unowned process] event in self.handle(event, from: process, of: ext)
         }
-        process.killTarget = killer?.target(pidfd: process.pidfd, channelFD: spawned.channelFD, listenerFD: spawned.listenerFD ?? -1)
+        if let pidfd = spawned.pidfd {
+            process.killTarget = killer?.target(pidfd: pidfd, channelFD: spawned.channelFD, listenerFD: spawned.listenerFD ?? -1)
+        }
         process.channel.killTarget = process.killTarget
         // The pid, not the process: the process holds its reader, which must not hold it back.
         let pid = process.pid
@@ -90,7 +94,7 @@ extension Supervisor {
                     ("stream", "output"), ("message", .string(line))
                 ])
         }
-        loop.register(process.pidfd, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
+        loop.register(process.exitFD, events: UInt32(SG_EPOLLIN)) { [unowned self, unowned process] _ in
             self.reap(process, of: ext)
         }
         if let listener = spawned.listenerFD {
@@ -106,7 +110,7 @@ extension Supervisor {
                 ("childSetupMs", .double(Double(spawned.setupNanoseconds / 1000) / 1000)),
                 ("cgroupJoinMs", .double(Double(spawned.cgroupJoinNanoseconds / 1000) / 1000)),
                 ("memoryLimitBytes", .int(Int64(ext.budgets.memoryBytes))),
-                ("memoryEnforcement", .string(sandbox.memoryEnforcement))
+                ("memoryEnforcement", .string(launcher.memoryEnforcement))
             ])
         perform(launched, for: process, of: ext) // the clock held until its hello, the launch budget's timer
         if cgroup == nil && sandbox.policy.cgroups == false || cgroup == nil {

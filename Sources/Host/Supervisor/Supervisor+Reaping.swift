@@ -9,10 +9,11 @@ extension Supervisor {
     func reap(_ process: ExtensionProcess, of ext: ManagedExtension) {
         var status: Int32 = 0
         var cpuMs: UInt64 = 0
-        var rssKiB: UInt64 = 0
-        let rc = sg_reap(process.pid, &status, &cpuMs, &rssKiB)
         var reapedElsewhere = false
-        if rc == -ECHILD {
+        switch process.control.reap() {
+        case .ended(let endStatus, let cpuMilliseconds, _):
+            (status, cpuMs) = (endStatus, cpuMilliseconds)
+        case .reapedElsewhere:
             // Something else in this process waited for our child (a waitpid(-1) in a library):
             // the status is lost, but the process is gone and everything else must be cleaned up.
             reapedElsewhere = true
@@ -22,8 +23,10 @@ extension Supervisor {
                     ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                     ("warning", "the process was reaped by someone else in the host process; its exit status is unknown")
                 ])
-        } else if rc != 1 {
-            if rc < 0 { log.emit(.hostError, [("error", .string("wait4(\(process.pid)) failed: errno \(-rc)"))]) }
+        case .failed(let errno):
+            log.emit(.hostError, [("error", .string("wait4(\(process.pid)) failed: errno \(errno)"))])
+            return
+        case .running:
             return
         }
         // Did the deadline thread kill it? Recorded before its exit.
@@ -32,8 +35,8 @@ extension Supervisor {
         tellThrottled(process, of: ext, now: reapedAt, force: true)
         process.killTarget?.release() // before the pidfd is closed: the thread never signals a reused descriptor
         process.killTarget = nil
-        loop.unregister(process.pidfd)
-        close(process.pidfd)
+        loop.unregister(process.exitFD)
+        process.control.close()
         let peakKiB = process.cgroup?.peakBytes().map { UInt64($0) >> 10 } ?? process.sampledPeakKiB
         var record = ExitRecord(pid: process.pid, cpuMilliseconds: cpuMs, peakRSSKiB: peakKiB)
         if reapedElsewhere {

@@ -42,6 +42,8 @@ final class Supervisor {
     let clock: RunClock
     let log: EventLog
     let sandbox: Sandbox
+    /// Launches, kills and reaps extensions' processes: the sandbox, unless a test gave another.
+    let launcher: any ProcessLauncher
     let settings: Settings
     var hooks = Hooks()
     var extensions: [String: ManagedExtension] = [:]
@@ -67,11 +69,15 @@ final class Supervisor {
         sandbox.policy.extensionUser.isPerExtension
         ? ExtensionIdentities(range: sandbox.policy.identityRange, containersRoot: settings.containersRoot) : nil
 
-    init(loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, settings: Settings) {
+    init(
+        loop: EventLoop, clock: RunClock, log: EventLog, sandbox: Sandbox, launcher: (any ProcessLauncher)? = nil,
+        settings: Settings
+    ) {
         self.loop = loop
         self.clock = clock
         self.log = log
         self.sandbox = sandbox
+        self.launcher = launcher ?? sandbox
         self.settings = settings
         backoffWaits = ClockWaits(clock: clock)
         containerScanner = try? ContainerScanner(loop: loop)
