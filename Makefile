@@ -4,7 +4,7 @@ EXAMPLES := .build/examples
 SANDGLASS := .build/debug/sandglass
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all deps browser build clock-shim examples test demo docs release bench bench-micro fuzz fuzz-build fuzz-seeds stress clean
+.PHONY: all deps browser build clock-shim examples lint format test demo docs release bench bench-micro fuzz fuzz-build fuzz-seeds stress clean
 
 all: build
 
@@ -54,7 +54,18 @@ examples: build
 			-o $(EXAMPLES)/$$(basename $$app) || exit 1; \
 	done
 
-test: examples browser
+# The house style (.swift-format: 4-space indentation, 140 columns): `make lint` checks every
+# Swift file in git, as `make test` does first; `make format` rewrites them in place.
+SWIFT_FILES = $(shell git ls-files '*.swift' 2>/dev/null)
+lint:
+	@if [ -z "$(SWIFT_FILES)" ]; then echo "lint: not a git checkout, nothing to check"; else \
+		echo "swift format lint --strict: $(words $(SWIFT_FILES)) files"; \
+		$(SWIFT) format lint --strict --parallel $(SWIFT_FILES); fi
+
+format:
+	@test -n "$(SWIFT_FILES)" && $(SWIFT) format --in-place --parallel $(SWIFT_FILES)
+
+test: lint examples browser
 	SANDGLASS_EXAMPLES=$(CURDIR)/$(EXAMPLES) \
 	SANDGLASS_REQUIRE_CHROMIUM=$$(command -v chromium >/dev/null 2>&1 && echo 1) \
 	$(SWIFT) test

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 /// The language settings every Swift target builds with (the probe adds the Swift 5 mode).
@@ -22,9 +23,9 @@ let swiftSettings: [SwiftSetting] = [
 /// Sandglass: the system side of widget extensions, on Linux.
 ///
 /// Products:
-/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, AppIntents, Intents,
-///   CoreLocation, NotificationCenter, os and OSLog, so one product dependency makes every import
-///   work), Apple's API shapes.
+/// - `WidgetKit`: the SDK an extension links (modules WidgetKit, SwiftUI, DeveloperToolsSupport,
+///   AppIntents, Intents, CoreLocation, NotificationCenter, os and OSLog, so one product dependency
+///   makes every import work), Apple's API shapes.
 /// - `SandglassHost`: the host as a library, for users' own tests.
 /// - `SandglassTesting`: the harness's testing power on top of the host: chaos (kills at protocol
 ///   steps, of the host itself too; suspension; memory pressure; the stress plan and its
@@ -41,7 +42,10 @@ let package = Package(
     products: [
         .library(
             name: "WidgetKit",
-            targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"]),
+            targets: [
+                "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
+                "OSLog"
+            ]),
         .library(name: "SandglassHost", targets: ["SandglassHost"]),
         .library(name: "SandglassTesting", targets: ["SandglassTesting"]),
         .library(name: "SandglassReport", targets: ["SandglassReport"]),
@@ -71,7 +75,7 @@ let package = Package(
         ),
         .target(
             name: "WidgetKit",
-            dependencies: ["SandglassIPC", "SwiftUI", "Intents"],
+            dependencies: ["SandglassIPC", "SwiftUI", "Intents", "DeveloperToolsSupport", "SandglassPreviewMacros"],
             path: "Sources/Extension",
             swiftSettings: swiftSettings
         ),
@@ -79,10 +83,18 @@ let package = Package(
         /// out in the extension's process.
         .target(
             name: "SwiftUI",
-            dependencies: ["SandglassIPC", "AppIntents"],
+            dependencies: ["SandglassIPC", "AppIntents", "DeveloperToolsSupport", "SandglassPreviewMacros"],
             path: "Sources/SwiftUI",
             swiftSettings: swiftSettings
         ),
+        /// `Preview`, the type Xcode previews are made of, and its traits: what SwiftUI's and
+        /// WidgetKit's `#Preview` macros expand to. Sandglass compiles previews and never runs
+        /// them.
+        .target(name: "DeveloperToolsSupport", path: "Sources/DeveloperToolsSupport", swiftSettings: swiftSettings),
+        /// The compiler plugin of `#Preview`: it speaks the compiler's plugin protocol itself,
+        /// without swift-syntax, and expands each preview to a declaration that type-checks its
+        /// arguments against the SDK.
+        .macro(name: "SandglassPreviewMacros", path: "Sources/PreviewMacros", swiftSettings: swiftSettings),
         .target(
             name: "AppIntents",
             path: "Sources/AppIntents",
@@ -145,6 +157,14 @@ let package = Package(
             path: "Sources/Report",
             swiftSettings: swiftSettings
         ),
+        /// The embedded backend of the host's process launcher, for the package's tests: the
+        /// SDK's runtime in the test's process instead of a sandboxed child (not a product).
+        .target(
+            name: "SandglassEmbedded",
+            dependencies: ["SandglassHost", "WidgetKit", "CSandbox"],
+            path: "Sources/Embedded",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SandglassDaemon",
             dependencies: [
@@ -181,8 +201,10 @@ let package = Package(
         .testTarget(name: "IPCTests", dependencies: ["SandglassIPC"], path: "Tests/IPCTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "WidgetKitTests",
-            dependencies: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os", "OSLog"],
-            path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
+            dependencies: [
+                "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
+                "OSLog"
+            ], path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
         .executableTarget(
             name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe",
@@ -199,7 +221,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass"],
+            name: "EndToEndTests",
+            dependencies: [
+                "SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass", "SandglassEmbedded", "WidgetKit",
+                "SwiftUI"
+            ],
             path: "Tests/EndToEndTests", swiftSettings: swiftSettings)
     ],
     swiftLanguageModes: [.v6]

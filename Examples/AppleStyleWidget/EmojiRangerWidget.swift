@@ -4,7 +4,7 @@
 //
 //  Xcode's widget template and Apple's Emoji Rangers widget, views and all: `import SwiftUI`,
 //  an entry view that switches on `@Environment(\.widgetFamily)`, dates that count as time
-//  passes, and `containerBackground(for: .widget)`.
+//  passes, `containerBackground(for: .widget)`, and the previews at the bottom of the file.
 //
 
 import SwiftUI
@@ -145,5 +145,26 @@ struct EmojiRangerWidget: Widget {
         .configurationDisplayName("Ranger Detail")
         .description("See your favorite ranger.")
         .supportedFamilies([.systemSmall, .systemMedium])
+    }
+}
+
+// Xcode's previews, left in as widget files carry them: Sandglass compiles them and never runs
+// them.
+#Preview(as: .systemSmall) {
+    EmojiRangerWidget()
+} timeline: {
+    SimpleEntry(date: .now, relevance: nil, character: .panda)
+    SimpleEntry(date: .now, relevance: nil, character: .egghead)
+}
+
+struct EmojiRangerWidget_Previews: PreviewProvider {
+    static var previews: some View {
+        Group {
+            EmojiRangerWidgetEntryView(entry: SimpleEntry(date: Date(), relevance: nil, character: .spouty))
+                .previewContext(WidgetPreviewContext(family: .systemSmall))
+            EmojiRangerWidgetEntryView(entry: SimpleEntry(date: Date(), relevance: nil, character: .spouty))
+                .previewContext(WidgetPreviewContext(family: .accessoryRectangular))
+                .previewDisplayName("Lock Screen")
+        }
     }
 }

@@ -20,7 +20,7 @@ struct usage_walk {
 // 0 when the directory was read to its end, SG_USAGE_OVER_INODES or SG_USAGE_TOO_DEEP when
 // the walk stopped.
 static int walk(struct usage_walk *w, int dirfd, int depth) {
-    int fd = dup(dirfd);
+    int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);   // never inherited by a process spawned meanwhile
     if (fd < 0) return 0;
     DIR *dir = fdopendir(fd);
     if (!dir) { close(fd); return 0; }

@@ -51,10 +51,12 @@ open class CLLocation: NSObject, @unchecked Sendable {
     /// mean radius, 6,371,008.8 m).
     open func distance(from location: CLLocation) -> CLLocationDistance {
         let radius = 6_371_008.8
-        let φ1 = coordinate.latitude * .pi / 180, φ2 = location.coordinate.latitude * .pi / 180
-        let Δφ = φ2 - φ1
-        let Δλ = (location.coordinate.longitude - coordinate.longitude) * .pi / 180
-        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        let latitude1 = coordinate.latitude * .pi / 180, latitude2 = location.coordinate.latitude * .pi / 180
+        let deltaLatitude = latitude2 - latitude1
+        let deltaLongitude = (location.coordinate.longitude - coordinate.longitude) * .pi / 180
+        let a =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2) + cos(latitude1) * cos(latitude2) * sin(deltaLongitude / 2)
+            * sin(deltaLongitude / 2)
         return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 

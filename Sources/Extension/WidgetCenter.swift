@@ -26,7 +26,7 @@ public final class WidgetCenter: Sendable {
     }
 
     private func send(_ message: Message, describing call: String) {
-        guard let runtime = ExtensionRuntime.current.withLock({ $0 }) else {
+        guard let runtime = ExtensionRuntime.active else {
             Syscalls.writeStandardError("WidgetCenter.\(call): not running under the Sandglass host; nothing to reload\n")
             return
         }

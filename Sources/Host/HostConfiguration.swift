@@ -68,6 +68,10 @@ public struct HostConfiguration: Sendable {
     /// gets a copy (files replaced, others kept).
     public var appGroupSeeds: [String: String] = [:]
 
+    /// What launches the extensions' processes instead of the sandbox (nil: the sandbox spawns
+    /// real children). For the package's tests: `SandglassEmbedded` runs the SDK in-process.
+    package var launcher: (any ProcessLauncher & Sendable)?
+
     /// A configuration with its data in `dataDirectory`.
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory

@@ -14,7 +14,7 @@ extension HostCore {
     /// SIGSTOPs the extension's live process; its pid, `nil` when none is running.
     func suspend(_ bundle: String) -> Int32? {
         guard let ext = supervisor.extensions[bundle], let process = ext.process, process.killReason == nil else { return nil }
-        _ = sg_pidfd_send_signal(process.pidfd, SIGSTOP)
+        process.control.signal(SIGSTOP)
         process.isSuspended = true
         log.emit(
             .suspended,
@@ -31,7 +31,7 @@ extension HostCore {
             pid == nil || process.pid == pid
         else { return false }
         process.isSuspended = false
-        _ = sg_pidfd_send_signal(process.pidfd, SIGCONT)
+        process.control.signal(SIGCONT)
         log.emit(.resumed, [("bundle", .string(bundle)), ("pid", .int(Int64(process.pid))), ("detail", "SIGCONT")])
         return true
     }

@@ -75,7 +75,7 @@ actor HostCore {
                 clockPage = nil
             }
             supervisor = Supervisor(
-                loop: loop, clock: clock, log: log, sandbox: sandbox,
+                loop: loop, clock: clock, log: log, sandbox: sandbox, launcher: configuration.launcher,
                 settings: .init(
                     maximumFrameLength: configuration.maximumFrameLength,
                     containersRoot: configuration.dataDirectory + "/Containers",

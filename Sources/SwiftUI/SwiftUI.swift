@@ -7,6 +7,8 @@
 // The SDK evaluates each entry's view in the extension's process and lays it out at the
 // widget family's size (the `Rendering` and `Layout` folders); the host draws the result.
 //
-// Apple code receives Foundation through SwiftUI, so this module re-exports it.
+// Apple code receives Foundation through SwiftUI, so this module re-exports it, and
+// DeveloperToolsSupport (`Preview`, `PreviewTrait`), as Apple's SwiftUI does.
 
+@_exported import DeveloperToolsSupport
 @_exported import Foundation

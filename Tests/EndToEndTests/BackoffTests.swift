@@ -7,17 +7,20 @@ import Testing
 /// permanent-failure rule, and a host whose other widgets are not starved.
 @Suite("Crash-loop backoff", .timeLimit(.minutes(2)))
 struct BackoffTests {
-    @Test("a hanging widget backs off and fails permanently; the good widgets of the same host get their reloads for a whole virtual day")
-    func hangingDoesNotStarve() async throws {
-        try await withHost({
-            $0.clock = .virtual
-            // No timeline ceiling: Hanging.app asks for 1 s, the good widget keeps its 30 s — a
-            // 300 ms ceiling for both let a starved machine's scheduling kill the good one at its
-            // punctual deadline.
-            $0.relaunchBackoff.permanentFailureCount = 4
-        }) { host in
-            try await host.install(Examples.app("Hanging.app"))
-            try await host.install(Examples.app("Leaderboard.app"))
+    @Test(
+        "a hanging widget backs off and fails permanently; the good widgets of the same host get their reloads for a whole virtual day",
+        arguments: Backend.allCases)
+    func hangingDoesNotStarve(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.hanging, .leaderboard],
+            {
+                $0.clock = .virtual
+                // No timeline ceiling: Hanging.app asks for 1 s, the good widget keeps its 30 s — a
+                // 300 ms ceiling for both let a starved machine's scheduling kill the good one at its
+                // punctual deadline.
+                $0.relaunchBackoff.permanentFailureCount = 4
+            }
+        ) { host in
             await host.start()
             await host.advance(by: .seconds(86_400))
             let events = await host.events()

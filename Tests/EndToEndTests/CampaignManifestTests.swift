@@ -4,7 +4,7 @@ import SandglassReport
 import Testing
 
 /// The Kubernetes indexed Job in deploy/: each pod's JOB_COMPLETION_INDEX becomes its --shard,
-/// the shard count matches the Job's completions, each shard writes its own log, and the README
+/// the shard count matches the Job's completions, each shard writes its own log, and the documentation
 /// shows how to run it and merge the logs.
 @Suite("Campaign manifest")
 struct CampaignManifestTests {
@@ -73,9 +73,9 @@ struct CampaignManifestTests {
         #expect(bad.status == 2)
     }
 
-    @Test("the README shows the campaign: apply the manifest, then merge the shards' logs into one report")
+    @Test("the campaign's page shows it: apply the manifest, then merge the shards' logs into one report")
     func readme() async throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("Documentation/SeeingARun.md"), encoding: .utf8)
         #expect(readme.contains("deploy/campaign-job.yaml"))
         #expect(readme.contains("JOB_COMPLETION_INDEX"))
         #expect(readme.contains("sandglass report"))

@@ -94,7 +94,11 @@ struct ChaosStepTests {
             // Frozen for longer than the budget: the budget kill reaches a stopped process.
             _ = try #require(await host.suspend(Self.leaderboard))
             let outcome = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard")
-            #expect(outcome == .killed(.timeBudget))
+            // What the host saw, should a stopped process ever answer (seen once under load).
+            let story = await host.events().filter {
+                [.spawned, .suspended, .resumed, .killed, .exited, .activationStart, .activationEnd].contains($0.kind)
+            }.map { "\($0.t) \($0.name) pid \($0.int("pid") ?? 0) \($0.string("kind") ?? "") \($0.string("outcome") ?? "")" }
+            #expect(outcome == .killed(.timeBudget), "\(story.joined(separator: "\n"))")
         }
     }
 

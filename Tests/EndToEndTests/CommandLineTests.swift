@@ -104,7 +104,9 @@ struct CommandLineTests {
         try #"{"runner": "cy", "leg": 6}"#.write(toFile: scratch + "/leg.json", atomically: false, encoding: .utf8)
         let relay = try Examples.app("Relay.app")
         let result = try await Self.run([
-            "run", relay, "--duration", "2s", "--quiet", "--log", scratch + "/run.jsonl",
+            // An hour on the virtual clock: the first timelines come before any time passes, however
+            // loaded the machine (2 s of real time did not always hold them).
+            "run", relay, "--duration", "1h", "--clock", "virtual", "--quiet", "--log", scratch + "/run.jsonl",
             "--configuration", "Leg=@\(scratch)/leg.json", "--app-group", "group.com.example.relay=\(scratch)/seed",
             "--log-private"
         ])

@@ -4,11 +4,12 @@ import SandglassIPC
 import Testing
 import XCTest
 
-// The README's "The host as a library" examples, run against the example apps: Leaderboard.app
+// The examples of "The host as a library" (SandglassHost.docc/HostAsLibrary.md), run against the example apps: Leaderboard.app
 // stands for the reader's MyApp.app (its "Leaderboard" kind for "Scores"), Hanging.app for a
 // provider that never completes.
 
-@Test("README: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
+@Test(
+    "The host as a library: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
 func readmeSwiftTestingExample() async throws {
     var configuration = HostConfiguration.temporary()
     configuration.clock = .virtual // days in seconds; the widget's Date() follows
@@ -45,7 +46,7 @@ func readmeSwiftTestingExample() async throws {
 }
 
 final class ReadmeXCTestExample: XCTestCase {
-    /// README: a provider that never completes is killed, backs off and fails permanently.
+    /// The host as a library: a provider that never completes is killed, backs off and fails permanently.
     func testHangingProviderFailsPermanently() async throws {
         var configuration = HostConfiguration.temporary()
         configuration.clock = .virtual

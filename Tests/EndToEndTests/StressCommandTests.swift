@@ -4,7 +4,7 @@ import Testing
 
 /// `sandglass stress` as a user runs it: real host processes SIGKILLed and restarted from their
 /// journal, the invariants over the merged log, the summary, the seed that reproduces the
-/// choices. Small runs (seconds); the README's figures come from long ones.
+/// choices. Small runs (seconds); the figures in Documentation/Stress.md come from long ones.
 @Suite("Stress command", .serialized)
 struct StressCommandTests {
     /// A run of `iterations` with `faults`; returns the result and the merged log's events.

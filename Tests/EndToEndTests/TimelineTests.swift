@@ -6,10 +6,11 @@ import Testing
 /// Timelines in the host: recorded as the extension encoded them, reloaded by policy and on request.
 @Suite("Timelines")
 struct TimelineTests {
-    @Test("WidgetCenter.reloadTimelines(ofKind:) is honoured: a second timeline follows, and .never schedules nothing")
-    func widgetCenterReload() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("Reloading.app"))
+    @Test(
+        "WidgetCenter.reloadTimelines(ofKind:) is honoured: a second timeline follows, and .never schedules nothing",
+        arguments: Backend.allCases)
+    func widgetCenterReload(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.reloading]) { host in
             await host.start()
             let first = try await host.waitFor("timeline") { $0.bundle == "com.example.reloading.widget" }
             #expect(first.string("policy") == "never")
@@ -38,12 +39,14 @@ struct TimelineTests {
         }
     }
 
-    @Test("on the virtual clock an hour of reloads by policy passes in real seconds")
-    func virtualHour() async throws {
-        try await withHost({
-            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(1)
-        }) { host in
-            try await host.install(Examples.app("Leaderboard.app"))
+    @Test("on the virtual clock an hour of reloads by policy passes in real seconds", arguments: Backend.allCases)
+    func virtualHour(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.leaderboard],
+            {
+                $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(1)
+            }
+        ) { host in
             await host.start()
             await host.run(for: .seconds(3600))
             let events = await host.events()

@@ -162,9 +162,12 @@ struct DeadlineKillerTests {
             }
         }
         var outcomes: [DeadlineKiller.Settlement] = []
+        var settledEarly = Set<Int>() // settled a millisecond or more before the deadline, surely in time
         for i in 0..<count {
             while sg_monotonic_ns() < settleAt[i] {} // to the instant, not a synchronisation
+            let before = sg_monotonic_ns()
             outcomes.append(killer.settle(ids[i]))
+            if before + 1_000_000 <= deadlines[i] { settledEarly.insert(i) }
         }
         try Self.passThread(killer, beyond: deadlines.last!)
         var taken = 0, killed = 0
@@ -175,13 +178,18 @@ struct DeadlineKillerTests {
                 #expect(children[i].terminate() == SIGTERM, "deadline \(i) was taken back, yet its process was SIGKILLed")
             case .killed(let at):
                 killed += 1
+                #expect(!settledEarly.contains(i), "deadline \(i) was taken back before it was due, yet it fired")
                 #expect(at >= deadlines[i])
                 #expect(Self.killedBySIGKILL(children[i].waitForEnd()), "deadline \(i) says killed, yet its process was not SIGKILLed")
             case .leftToLoop:
                 Issue.record("deadline \(i) was left to the loop, with no channel and a live process")
             }
         }
-        #expect(taken > 0 && killed > 0, "both sides of the race were reached (\(taken) taken back, \(killed) killed)")
+        // Both sides of the race were reached — unless this thread was kept off the CPU past every
+        // early settling (a loaded machine), when only the kills can be seen.
+        #expect(
+            (taken > 0 || settledEarly.isEmpty) && killed > 0, "both sides of the race were reached (\(taken) taken back, \(killed) killed)"
+        )
         for target in targets { target.release() }
         killer.stop()
     }

@@ -34,7 +34,10 @@ struct ProcessEntryTests {
     @Test("a SANDGLASS_IPC_FD that names no open descriptor exits with status 64")
     func closedDescriptor() async {
         await #expect(processExitsWith: .exitCode(64)) {
-            setenv("SANDGLASS_IPC_FD", "987", 1)
+            // A descriptor surely closed in this process (a fixed number may be open: inherited).
+            let closed = open("/dev/null", O_RDONLY)
+            close(closed)
+            setenv("SANDGLASS_IPC_FD", "\(closed)", 1)
             await MainActor.run { ScoreWidget.main() }
         }
     }

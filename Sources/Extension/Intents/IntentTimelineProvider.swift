@@ -20,7 +20,7 @@ import Intents
 /// ```
 ///
 /// The SDK passes the intent of the widget being asked for: `Intent()` with the parameters its
-/// configuration sets (see ``INIntent``).
+/// configuration sets (see `INIntent` in the `Intents` module).
 public protocol IntentTimelineProvider: SendableMetatype {
     /// The type of the entries this provider produces.
     associatedtype Entry: TimelineEntry

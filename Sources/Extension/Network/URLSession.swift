@@ -72,7 +72,7 @@ open class URLSession: NSObject, @unchecked Sendable {
 
     /// The queue delegate calls and completion handlers run on: the one given at creation, else
     /// a serial queue of the session's own — made on the delivery queue just after the session
-    /// (``prepareForDelivery()``), or here if asked for first.
+    /// (`prepareForDelivery()`), or here if asked for first.
     public var delegateQueue: OperationQueue {
         delegateQueueStorage.withLock { queue in
             if let queue { return queue }

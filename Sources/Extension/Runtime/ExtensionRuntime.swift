@@ -37,8 +37,27 @@ final class ExtensionRuntime: Sendable {
     /// The runtime of this process, used by `WidgetCenter`; `nil` when not running under the host.
     static let current = Mutex<ExtensionRuntime?>(nil)
 
+    /// The runtime whose request the caller is serving (its provider code, on its request
+    /// queue), else the process's: `WidgetCenter` and the services reach the runtime that asked,
+    /// also where several run in one process (the host's in-process tests).
+    static var active: ExtensionRuntime? {
+        DispatchQueue.getSpecific(key: servingKey)?.runtime ?? current.withLock { $0 }
+    }
+
+    /// Marks each runtime's request queue with the runtime.
+    private static let servingKey = DispatchSpecificKey<WeakRuntime>()
+
+    /// A runtime, not kept alive by its own queue.
+    private final class WeakRuntime: @unchecked Sendable {
+        weak var runtime: ExtensionRuntime?
+        init(_ runtime: ExtensionRuntime) { self.runtime = runtime }
+    }
+
     let widgets: [WidgetDescriptor]
     let bundleIdentifier: String
+    /// The variables the host set for an in-process runtime (``InProcessRuntime``); empty in
+    /// an extension's process.
+    let environment: [String: String]
     /// What this extension says it is in `hello`: a widget extension or a Today extension.
     let role: ExtensionRole
     /// The background URL-session handlers of every widget, in declaration order.
@@ -53,6 +72,8 @@ final class ExtensionRuntime: Sendable {
     private let reportedProblems = Mutex<Set<String>>([])
     /// Configurations the host sent for activation requests not yet read, by request id.
     private let pendingConfigurations = Mutex<[RequestID: [UInt8]]>([:])
+    /// Blocks of its request queue running now (requests, app groups' synchronisation).
+    private let runningBlocks = Mutex(0)
     private let onEnd: @Sendable (Ending) -> Void
 
     /// A runtime that will speak on `fd`, which it closes when it stops reading.
@@ -61,9 +82,11 @@ final class ExtensionRuntime: Sendable {
         bundleIdentifier: String,
         role: ExtensionRole = .widgetKit,
         fd: Int32,
+        environment: [String: String] = [:],
         onEnd: @escaping @Sendable (Ending) -> Void
     ) {
         self.widgets = widgets
+        self.environment = environment
         self.bundleIdentifier = bundleIdentifier
         self.role = role
         self.channel = FrameChannel(fd: fd)
@@ -80,6 +103,21 @@ final class ExtensionRuntime: Sendable {
         }
         self.widgetsByKind = byKind
         self.duplicateKinds = duplicates
+        requests.setSpecific(key: Self.servingKey, value: WeakRuntime(self))
+    }
+
+    /// True while provider code (or other work of its request queue) runs.
+    var isRunningRequests: Bool {
+        runningBlocks.withLock { $0 > 0 }
+    }
+
+    /// Runs `body` on the request queue, counted in ``isRunningRequests``.
+    private func onRequestQueue(_ body: @escaping @Sendable () -> Void) {
+        runningBlocks.withLock { $0 += 1 }
+        requests.async { [self] in
+            body()
+            runningBlocks.withLock { $0 -= 1 }
+        }
     }
 
     /// The first frame: who this extension is, which widget kinds it serves, and which
@@ -309,7 +347,7 @@ final class ExtensionRuntime: Sendable {
             return
         }
         receivedWelcome.withLock { $0 = welcome }
-        requests.async { [self] in synchroniseAppGroups() }
+        onRequestQueue { [self] in synchroniseAppGroups() }
         for kind in duplicateKinds {
             log(.warning, "more than one widget declares kind '\(kind)'; requests go to the first")
         }
@@ -340,7 +378,7 @@ final class ExtensionRuntime: Sendable {
             }
         guard isServing(request) else { return }
         let configuration = pendingConfigurations.withLock { $0.removeValue(forKey: id) } ?? []
-        requests.async { [self] in
+        onRequestQueue { [self] in
             guard let widget = widgetsByKind[activation.kind] else {
                 let known = widgets.map { "'\($0.kind)'" }.joined(separator: ", ")
                 send(

@@ -46,7 +46,7 @@ public enum RuntimeServices {
 
     /// The connection to the host, `nil` when not running under it.
     public static var connection: (any RuntimeConnection)? {
-        ExtensionRuntime.current.withLock { $0 }
+        ExtensionRuntime.active
     }
 
     /// Offers `message` to each service; false when none took it.

@@ -30,7 +30,7 @@ enum GroupFiles {
         _ components: ArraySlice<String>, in parent: Int32, creating ownership: GroupOwnership?,
         group: String
     ) throws(AppGroupError) -> Int32 {
-        var current = dup(parent)
+        var current = fcntl(parent, F_DUPFD_CLOEXEC, 0)
         guard current >= 0 else { throw .errno(group, "dup") }
         for name in components {
             var next = openat(current, name, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_RDONLY)

@@ -31,9 +31,11 @@ public struct GeoCoordinate: Sendable, Hashable, CustomStringConvertible {
     /// Great-circle distance to `other` in metres (haversine, mean Earth radius 6,371,008.8 m).
     public func distance(to other: GeoCoordinate) -> Double {
         let radius = 6_371_008.8
-        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
-        let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude) * .pi / 180
-        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        let latitude1 = latitude * .pi / 180, latitude2 = other.latitude * .pi / 180
+        let deltaLatitude = latitude2 - latitude1, deltaLongitude = (other.longitude - longitude) * .pi / 180
+        let a =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2) + cos(latitude1) * cos(latitude2) * sin(deltaLongitude / 2)
+            * sin(deltaLongitude / 2)
         return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 

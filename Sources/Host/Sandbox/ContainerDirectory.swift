@@ -97,7 +97,7 @@ enum ContainerDirectory {
         _ relative: String, in containerFD: Int32, uid: UInt32, gid: UInt32,
         identifier: String
     ) throws(ContainerError) {
-        var parent = dup(containerFD)
+        var parent = fcntl(containerFD, F_DUPFD_CLOEXEC, 0)
         guard parent >= 0 else { throw failure(identifier, "dup") }
         defer { close(parent) }
         for component in relative.split(separator: "/").map(String.init) {

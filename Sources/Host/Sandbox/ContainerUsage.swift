@@ -64,6 +64,8 @@ final class ContainerScanner {
     private let mailbox: Mailbox
     private var waiting: [UInt64: ([SweepResult]) -> Void] = [:]
     private var nextID: UInt64 = 1
+    /// Closed by the host's shutdown: no walk starts after it.
+    private var isClosed = false
 
     init(loop: EventLoop) throws(SandboxError) {
         var fds: [Int32] = [-1, -1]
@@ -79,6 +81,7 @@ final class ContainerScanner {
     /// Measures the container of process `pid` off the loop; `done` runs on the loop with the
     /// usage (nil when the container cannot be opened) and the process's CPU time read first.
     func measure(_ container: String, of pid: pid_t, inodeLimit: Int, _ done: @escaping (ContainerUsage?, UInt64?) -> Void) {
+        guard !isClosed else { return }
         let id = enqueue { results in done(results.first?.usage, results.first?.cpuTicks) }
         let mailbox = mailbox
         queue.async {
@@ -109,6 +112,7 @@ final class ContainerScanner {
     /// process used no CPU since its last measure (an idle process that runs no code writes no
     /// file): hundreds of idle extensions cost one wake-up and a read of /proc each.
     func sweep(_ checks: [IdleCheck], _ done: @escaping ([SweepResult]) -> Void) {
+        guard !isClosed else { return }
         let id = enqueue(done)
         let mailbox = mailbox
         queue.async {
@@ -143,8 +147,11 @@ final class ContainerScanner {
         for (id, found) in results { waiting.removeValue(forKey: id)?(found) }
     }
 
-    /// Stops delivering; a walk still running finishes unheard.
+    /// Stops delivering, then waits for a walk still running (bounded by its inode limit) to
+    /// finish unheard: the host's shutdown leaves no descriptor of a container open.
     func close() {
+        guard !isClosed else { return }
+        isClosed = true
         loop.unregister(readFD)
         Glibc.close(readFD)
         mailbox.state.withLock { state in
@@ -152,6 +159,7 @@ final class ContainerScanner {
             state.writeFD = -1
         }
         waiting.removeAll()
+        queue.sync {}
     }
 }
 

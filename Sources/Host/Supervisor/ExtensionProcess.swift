@@ -5,6 +5,11 @@ import SandglassIPC
 
 /// One process of an extension, from spawn to reaping. Confined to the host's loop thread.
 final class ExtensionProcess {
+    /// Its ``ProcessLifecycle``, with continuations for the launch's waiters and ``Pending`` records
+    /// for its activations.
+    typealias Lifecycle = ProcessLifecycle<CheckedContinuation<Result<Void, LaunchFailure>, Never>, Pending>
+
+    /// The lifecycle's state, coarsely, for the host's other parts.
     enum State {
         /// Spawned; waiting for `hello` within the launch budget.
         case launching
@@ -25,9 +30,9 @@ final class ExtensionProcess {
         /// The budget's end on the loop, and on the deadline thread.
         let deadline: EventLoop.Timer
         let threadDeadline: DeadlineKiller.ID?
-        /// Holds the virtual clock until the activation ends.
-        let busy: RunClock.Hold
         let continuation: CheckedContinuation<ActivationOutcome, Never>
+        /// The run clock held while it lasts, given back when it ends.
+        let busy: RunClock.Hold
     }
 
     /// A budget's end armed on the deadline thread: when, and what the kill will say.
@@ -44,26 +49,32 @@ final class ExtensionProcess {
     }
 
     let pid: pid_t
-    let pidfd: Int32
+    /// Readable once it ended (its pidfd, for a real child).
+    let exitFD: Int32
+    /// Kills, signals and reaps it (``ProcessLauncher``'s backend).
+    let control: any ProcessControl
     let spawnedAt: UInt64
     let cgroup: ExtensionCgroup?
     let oomKillsAtSpawn: Int
     var channel: Channel!
     var output: OutputReader!
     var listenerFD: Int32?
-    var state = State.launching
+    /// Where it is in its life; only ``Supervisor`` changes it, through its events.
+    var lifecycle: Lifecycle
     var hello: Hello?
-    var killReason: KillReason?
-    var pending: [RequestID: Pending] = [:]
-    var launchWaiters: [CheckedContinuation<Result<Void, LaunchFailure>, Never>] = []
+    /// The lifecycle's timers, armed and cancelled as it says.
     var launchTimer: EventLoop.Timer?
+    var idleTimer: RunClock.Timer?
+    /// The run clock held as the lifecycle says (its launch, a quiet wait, a kill until reaped).
+    var clockHolds: [Lifecycle.ClockHold: RunClock.Hold] = [:]
+    /// Waiting (on the loop) for the process to be quiet before an idle kill.
+    var quietTimer: EventLoop.Timer?
     /// This process on the deadline thread (nil without one), and its deadlines armed there and
     /// not settled yet.
     var killTarget: DeadlineKiller.Target?
     var threadDeadlines: [DeadlineKiller.ID: ThreadDeadline] = [:]
     /// When the deadline thread SIGKILLed it (its recorded kill): a reply read after is too late.
     var threadKilledAt: UInt64?
-    var idleTimer: RunClock.Timer?
     var watchdogTimer: EventLoop.Timer?
     var channelClosedTimer: EventLoop.Timer?
     /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
@@ -73,39 +84,47 @@ final class ExtensionProcess {
     var containerRecheck = false
     /// Its CPU time (clock ticks) when its container was last measured while idle.
     var containerCPUTicks: UInt64?
-    /// Waiting (on the loop) for the process to be quiet before an idle kill.
-    var quietTimer: EventLoop.Timer?
-    /// Holds the virtual clock while the quiet wait lasts.
-    var quietHold: RunClock.Hold?
     /// SIGSTOPped by chaos testing and not yet continued.
     var isSuspended = false
-    /// Holds the virtual clock from the spawn until the process is ready or ends.
-    var launchHold: RunClock.Hold?
-    /// Holds the virtual clock from a kill until the process is reaped.
-    var reapHold: RunClock.Hold?
     var deniedCount = 0
     var pingProbe: PingProbe?
-    /// How an activation of this process ends now that it was reaped (nil while it lives).
-    var exitOutcome: ActivationOutcome?
-    /// CLOCK_MONOTONIC when `hello` arrived.
-    var helloAt: UInt64?
     /// What it may still send unasked (logs, reloads, diagnostics, requests).
     var messageBudget: MessageBudget
 
-    init(spawned: SpawnedProcess, cgroup: ExtensionCgroup?, spawnedAt: UInt64, messageLimits: MessageLimits) {
+    init(launched: LaunchedProcess, spawnedAt: UInt64, lifecycle: Lifecycle, messageLimits: MessageLimits) {
+        self.lifecycle = lifecycle
         messageBudget = MessageBudget(limits: messageLimits, now: spawnedAt)
-        pid = spawned.pid
-        pidfd = spawned.pidfd
-        listenerFD = spawned.listenerFD
+        pid = launched.pid
+        exitFD = launched.exitFD
+        control = launched.control
+        listenerFD = launched.listenerFD
+        let cgroup = launched.cgroup
         self.cgroup = cgroup
         self.spawnedAt = spawnedAt
         oomKillsAtSpawn = cgroup?.oomKillCount() ?? 0
     }
 
-    /// Sends SIGKILL through the pidfd, then to the process group (the child made its own).
+    /// Launching, ready (welcomed, or being welcomed) or exiting (killed or reaped).
+    var state: State {
+        if lifecycle.isLaunching { return .launching }
+        return lifecycle.isEnding ? .exiting : .ready
+    }
+
+    /// Why the host (or the kernel) killed it, once it did.
+    var killReason: KillReason? { lifecycle.killReason }
+
+    /// Its activations sent and not yet answered, by request.
+    var pending: [RequestID: Pending] { lifecycle.activations }
+
+    /// How an activation of this process ends now that it was reaped (nil while it lives).
+    var exitOutcome: ActivationOutcome? { lifecycle.exitOutcome }
+
+    /// CLOCK_MONOTONIC when `hello` arrived.
+    var helloAt: UInt64? { lifecycle.helloAt }
+
+    /// Kills it (SIGKILL, for a real child through its pidfd and to its process group).
     func sendKill() {
-        _ = sg_pidfd_send_signal(pidfd, SIGKILL)
-        _ = Glibc.kill(-pid, SIGKILL)
+        control.kill()
     }
 
     /// The highest VmHWM read from /proc so far, in KiB (when no cgroup measures the peak).
@@ -130,23 +149,7 @@ final class ExtensionProcess {
     func isQuiet() -> Bool {
         var byte: UInt8 = 0
         if recv(channel.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { return false }
-        guard let dir = opendir("/proc/\(pid)/task") else { return true }
-        defer { closedir(dir) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let tid = Int32(name) else { continue }
-            let fd = open("/proc/\(pid)/task/\(tid)/stat", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            guard n > 0 else { continue }
-            // pid (comm) STATE …; comm may hold spaces and parentheses: the state follows the last ')'.
-            guard let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")), close + 2 < n else { continue }
-            let state = buffer[close + 2]
-            if state == UInt8(ascii: "R") || state == UInt8(ascii: "D") { return false }
-        }
-        return true
+        return control.threadsAreIdle()
     }
 
     /// Resident set size from /proc, in bytes (the watchdog's reading).

@@ -116,7 +116,7 @@ final class InlineRequests {
             if downloadPath != nil {
                 process.channel.send(
                     .downloadFinished(session: "", taskIdentifier: id, nil, file: Self.fileName(pid: pid, task: id), response),
-                    passing: body.map { dup($0) })
+                    passing: body.map { fcntl($0, F_DUPFD_CLOEXEC, 0) })
             }
             process.channel.send(.taskCompleted(session: "", taskIdentifier: id, nil, error: nil, response))
             log.emit(

@@ -1,0 +1,37 @@
+import Foundation
+import Glibc
+import WidgetKit
+
+/// What provider code of an embedded widget asks for where an extension's process would read
+/// its environment: the container, and the run clock. (An embedded extension shares the test's
+/// process: its `Date()` is the wall clock and its `HOME` the test's.)
+package enum EmbeddedExtension {
+    /// The extension's container (`SANDGLASS_CONTAINER`), in provider code run embedded; nil elsewhere.
+    package static var container: String? {
+        InProcessRuntime.servingEnvironment?["SANDGLASS_CONTAINER"]
+    }
+
+    /// Now on the host's run clock, in provider code run embedded on a virtual clock (what the
+    /// clock shim makes `Date()` say in an extension's process); else `Date()`.
+    package static var now: Date {
+        guard let path = InProcessRuntime.servingEnvironment?["SANDGLASS_CLOCK_PAGE"], let offset = realtimeOffset(page: path) else {
+            return Date()
+        }
+        var monotonic = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        let nanoseconds = Int64(monotonic.tv_sec) * 1_000_000_000 + Int64(monotonic.tv_nsec) + offset
+        return Date(timeIntervalSince1970: Double(nanoseconds) / 1e9)
+    }
+
+    /// The offset the host publishes in its clock page (`sg_clock_page.h`: magic, version, the
+    /// offset at byte 16), or nil when the page cannot be read.
+    private static func realtimeOffset(page path: String) -> Int64? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let map = mmap(nil, 4096, PROT_READ, MAP_SHARED, fd, 0), map != MAP_FAILED else { return nil }
+        defer { munmap(map, 4096) }
+        guard map.load(as: UInt64.self) == 0x314b_434f_4c43_4753 else { return nil }
+        return map.load(fromByteOffset: 16, as: Int64.self)
+    }
+}

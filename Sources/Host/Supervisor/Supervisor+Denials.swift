@@ -1,0 +1,67 @@
+import CSandbox
+import Glibc
+
+/// Seccomp denials: a call the sandbox refuses waits for the host's verdict on the listener
+/// descriptor; the host denies it with the errno the filter names and records `sandbox.denied`.
+extension Supervisor {
+    /// Answers the denied calls waiting on the process's listener (or closes it when it hangs up).
+    func handleDenial(_ process: ExtensionProcess, of ext: ManagedExtension, mask: UInt32) {
+        guard let listener = process.listenerFD else { return }
+        // The call waits for the host's verdict: its time is not the extension's (deadline thread).
+        process.killTarget?.reading(true)
+        defer { process.killTarget?.reading(false) }
+        if mask & UInt32(SG_EPOLLIN) != 0 {
+            var note = sg_notification()
+            let rc = sg_notify_receive(listener, &note)
+            if rc == 0 {
+                var name = [CChar](repeating: 0, count: 64)
+                sg_syscall_name(note.syscall_nr, &name, name.count)
+                let syscall = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                let error = SeccompProgram.errno(forDenied: syscall)
+                _ = sg_notify_deny(listener, note.id, error)
+                process.deniedCount += 1
+                var fields: [(String, JSONValue)] = [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("syscall", .string(syscall)), ("errno", .int(Int64(error))),
+                    ("error", .string(errnoName(error)))
+                ]
+                if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
+                if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
+                log.emit(.sandboxDenied, fields)
+            }
+        }
+        if mask & UInt32(SG_EPOLLHUP | SG_EPOLLERR) != 0 { closeListener(process) }
+    }
+
+    func closeListener(_ process: ExtensionProcess) {
+        guard let listener = process.listenerFD else { return }
+        process.killTarget?.forgetListener()
+        loop.unregister(listener)
+        close(listener)
+        process.listenerFD = nil
+    }
+}
+
+/// `EACCES`, `EPERM`, …
+func errnoName(_ e: Int32) -> String {
+    switch e {
+    case EPERM: "EPERM"
+    case EACCES: "EACCES"
+    case ENOSYS: "ENOSYS"
+    case EAGAIN: "EAGAIN"
+    default: "errno \(e)"
+    }
+}
+
+/// A readable form of the arguments of a denied call that matter (`socket(AF_INET)`).
+func deniedCallDetail(_ syscall: String, _ note: sg_notification) -> String? {
+    switch syscall {
+    case "socket":
+        let families: [UInt64: String] = [2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET"]
+        return "socket(\(families[note.args.0] ?? "family \(note.args.0)"))"
+    case "clone":
+        return "clone(flags 0x\(String(note.args.0, radix: 16)))"
+    default:
+        return nil
+    }
+}

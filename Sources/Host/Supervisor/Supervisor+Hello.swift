@@ -1,0 +1,41 @@
+import CSandbox
+import SandglassIPC
+
+/// The hello: a launching process says who it is and what it speaks, and is welcomed.
+extension Supervisor {
+    /// Checks the hello of a launching process (its protocol, bundle and role) and welcomes it.
+    func handleHello(_ hello: Hello, from process: ExtensionProcess, of ext: ManagedExtension) {
+        guard let version = ProtocolVersion.current.negotiated(with: hello.version) else {
+            let text =
+                "protocol version \(hello.version) is not supported: this host speaks \(ProtocolVersion.current.major).x; rebuild the extension against a matching Sandglass SDK"
+            process.channel.send(.error(ErrorReport(code: .unsupportedVersion, message: text)))
+            return protocolViolation(process, of: ext, text)
+        }
+        guard hello.bundleIdentifier == ext.identifier else {
+            return protocolViolation(process, of: ext, "said hello as \(hello.bundleIdentifier), but its bundle is \(ext.identifier)")
+        }
+        guard hello.role == ext.bundle.role else {
+            return protocolViolation(
+                process, of: ext, "said hello as a \(hello.role) extension, but its Info.plist declares \(ext.bundle.point)")
+        }
+        process.hello = hello
+        drive(process, of: ext, .helloReceived(at: sg_monotonic_ns())) // the launch budget's timer stops
+        ext.hello = hello
+        let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
+        process.channel.send(
+            .welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
+        log.emit(
+            .hello,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
+                ("kinds", .array(hello.widgets.map { .string($0.kind) })),
+                ("families", .object(hello.widgets.map { ($0.kind, .array($0.supportedFamilies.map(JSONValue.string))) }))
+            ])
+        hooks.stepReached(.hello, ext, process) // a chaos kill here is kept: welcomed, the process dies
+        checkContainer(process, of: ext) // what its launch wrote
+        // The launch's hold of the clock ends, its waiters resume, and the idle timer starts.
+        drive(process, of: ext, .helloHandled(now: clock.now))
+        hooks.helloReceived(ext, hello)
+    }
+}

@@ -1,0 +1,159 @@
+import CSandbox
+import SandglassIPC
+
+/// Messages from an extension: each checked against its state and its message budget, then
+/// dispatched (replies to their activations, logs to the event log, the rest to the host's
+/// other parts); anything out of place is a protocol violation and kills it.
+extension Supervisor {
+    func handle(_ event: Channel.Event, from process: ExtensionProcess, of ext: ManagedExtension) {
+        switch event {
+        case .message(let message):
+            handle(message, from: process, of: ext)
+        case .violation(let error):
+            protocolViolation(process, of: ext, error.description)
+        case .closed:
+            process.killTarget?.forgetChannel()
+            process.channel.close()
+            guard process.state != .exiting else { return }
+            // A dying process closes its descriptors before its pidfd says it exited (a kernel
+            // OOM kill, a crash): wait a moment for the pidfd. A process still alive then, without
+            // its channel, can do nothing useful and is killed.
+            process.channelClosedTimer = loop.schedule(at: sg_monotonic_ns() + 200_000_000) { [unowned self, unowned process] in
+                process.channelClosedTimer = nil
+                guard process.state != .exiting else { return }
+                self.protocolViolation(process, of: ext, "closed its IPC channel while still running")
+            }
+        }
+    }
+
+    func handle(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) {
+        guard process.state != .exiting else { return }
+        if process.state == .launching {
+            guard case .hello(let hello) = message else {
+                return protocolViolation(process, of: ext, "sent \(message.type) before hello")
+            }
+            return handleHello(hello, from: process, of: ext)
+        }
+        guard admit(message, from: process, of: ext) else { return }
+        switch message {
+        case .hello:
+            protocolViolation(process, of: ext, "sent a second hello")
+        case .entryReply(let id, let entry):
+            reply(id, .entry(entry), accepts: [.placeholder, .snapshot], message, process, ext)
+        case .timelineReply(let id, let timeline):
+            reply(id, .timeline(timeline), accepts: [.timeline], message, process, ext)
+        case .updateResultReply(let id, let result):
+            reply(id, .updateResult(result), accepts: [.performUpdate], message, process, ext)
+        case .error(let report):
+            if let id = report.requestID {
+                guard let pending = process.pending[id] else {
+                    return protocolViolation(process, of: ext, "sent an error for request \(id), which is not pending")
+                }
+                end(pending.id, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
+            } else {
+                let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
+                log.emit(
+                    .extensionError,
+                    [
+                        ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                        ("code", .string("\(report.code)")), ("message", .string(text))
+                    ])
+            }
+        case .reloadTimelines(let kind):
+            hooks.reloadRequested(ext, kind)
+        case .reloadAllTimelines:
+            hooks.reloadRequested(ext, nil)
+        case .log(let record):
+            let text = MessageBudget.cut(record.message, to: settings.messageLimits.logMessageBytes)
+            log.emit(
+                .log,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("stream", "sdk"), ("level", .string(record.level.description)), ("message", .string(text))
+                ])
+        case .osLog(let record):
+            // Logger / os_log: the same event as the SDK's lines, with the logger's subsystem and category.
+            let limit = settings.messageLimits.logMessageBytes
+            log.emit(
+                .log,
+                [
+                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                    ("stream", "oslog"), ("level", .string(record.level.description)),
+                    ("message", .string(MessageBudget.cut(record.message, to: limit))),
+                    ("subsystem", .string(MessageBudget.cut(record.subsystem, to: MessageLimits.loggerNameBytes))),
+                    ("category", .string(MessageBudget.cut(record.category, to: MessageLimits.loggerNameBytes)))
+                ])
+        case .diagnostic(let report):
+            hooks.diagnosticReceived(ext, process, report)
+        case .pong(let n):
+            pong(n, from: process, of: ext)
+        case .attachSession, .invalidateSession, .backgroundEventsReply, .eventHandled, .eventsFinished,
+            .createTask, .resumeTask, .cancelTask, .getTasks, .locationRequest, .currentConfigurationsRequest:
+            hooks.extensionMessage(ext, process, message)
+        case .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .ping,
+            .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered, .taskCreated,
+            .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
+            .locationAuthorization, .locationUpdate, .locationFailure, .widgetConfiguration, .currentConfigurations:
+            protocolViolation(process, of: ext, "sent \(message.type), which only the host sends")
+        }
+    }
+
+    /// Whether `message` is within the process's message budget. Dropped messages are counted
+    /// and told in `messages.throttled` about once a second; a flood of requests kills the
+    /// process (`resource`).
+    private func admit(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        let kind = MessageBudget.kind(of: message)
+        var bytes = 0
+        switch message {
+        case .log(let record): bytes = record.message.utf8.count
+        case .osLog(let record): bytes = record.textBytes
+        case .error(let report): bytes = report.message.utf8.count
+        default: break
+        }
+        let now = sg_monotonic_ns()
+        let verdict = process.messageBudget.admit(kind, bytes: bytes, now: now)
+        tellThrottled(process, of: ext, now: now)
+        switch verdict {
+        case .accept:
+            return true
+        case .drop:
+            return false
+        case .kill(let why):
+            kill(process, of: ext, .resource, detail: why)
+            return false
+        }
+    }
+
+    /// Records what the message budget dropped or coalesced since it was last told.
+    func tellThrottled(_ process: ExtensionProcess, of ext: ManagedExtension, now: UInt64, force: Bool = false) {
+        for dropped in process.messageBudget.takeDropped(now: now, force: force) {
+            var fields: [(String, JSONValue)] = [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("kind", .string(dropped.kind.rawValue)), ("messages", .int(Int64(dropped.messages)))
+            ]
+            if dropped.kind == .log { fields.append(("bytes", .int(Int64(dropped.bytes)))) }
+            fields.append(("detail", .string(dropped.detail)))
+            log.emit(.messagesThrottled, fields)
+        }
+    }
+
+    private func reply(
+        _ id: RequestID, _ outcome: ActivationOutcome, accepts kinds: Set<ActivationKind>,
+        _ message: Message, _ process: ExtensionProcess, _ ext: ManagedExtension
+    ) {
+        guard let pending = process.pending[id] else {
+            return protocolViolation(process, of: ext, "sent \(message.type) for request \(id), which is not pending")
+        }
+        guard kinds.contains(pending.kind) else {
+            return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
+        }
+        hooks.stepReached(.replyRead, ext, process)
+        end(id, of: process, ext: ext, outcome)
+    }
+
+    func protocolViolation(_ process: ExtensionProcess, of ext: ManagedExtension, _ detail: String) {
+        guard process.state != .exiting else { return }
+        log.emit(.protocolViolation, [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))), ("error", .string(detail))])
+        kill(process, of: ext, .protocolViolation, detail: detail)
+    }
+}
