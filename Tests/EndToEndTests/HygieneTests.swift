@@ -8,10 +8,11 @@ import Testing
 struct HygieneTests {
     @Test("after 100 launches and kills: no zombie, no leaked fd, every process gone")
     func hundredLaunches() async throws {
-        let app = try Examples.app("Leaderboard.app")
-        setenv("SANDGLASS_HYGIENE_APP", app, 1)
+        // The child finds the app as this process does (SANDGLASS_EXAMPLES): a setenv here
+        // would race with other tests' Process.run(), which copies the environment.
+        _ = try Examples.app("Leaderboard.app")
         await #expect(processExitsWith: .success) {
-            let app = ProcessInfo.processInfo.environment["SANDGLASS_HYGIENE_APP"]!
+            let app = try Examples.app("Leaderboard.app")
             let bundle = "com.example.leaderboard.widget"
             var configuration = HostConfiguration.temporary()
             configuration.schedulesWidgets = false

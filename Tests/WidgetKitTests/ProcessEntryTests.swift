@@ -34,10 +34,11 @@ struct ProcessEntryTests {
     @Test("a SANDGLASS_IPC_FD that names no open descriptor exits with status 64")
     func closedDescriptor() async {
         await #expect(processExitsWith: .exitCode(64)) {
-            // A descriptor surely closed in this process (a fixed number may be open: inherited).
-            let closed = open("/dev/null", O_RDONLY)
-            close(closed)
-            setenv("SANDGLASS_IPC_FD", "\(closed)", 1)
+            // A descriptor that cannot be open: past this process's limit (a number below it may
+            // be open, inherited or opened meanwhile by the test runner's threads).
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            setenv("SANDGLASS_IPC_FD", "\(min(UInt64(Int32.max), UInt64(limit.rlim_cur) + 1))", 1)
             await MainActor.run { ScoreWidget.main() }
         }
     }

@@ -91,6 +91,7 @@ final class Supervisor {
 
     /// Tells the lifecycle of `process` what happened, and performs what it answers.
     func drive(_ process: ExtensionProcess, of ext: ManagedExtension, _ event: ExtensionProcess.Lifecycle.Event) {
+        loop.assertInLoop()
         perform(process.lifecycle.handle(event), for: process, of: ext)
     }
 
