@@ -9,19 +9,16 @@ import Testing
 /// in them. The next host finds them by name, kills what is in them and removes them.
 @Suite("Cgroup reclaim", .serialized)
 struct CgroupReclaimTests {
-    /// The pid of a process that has ended (and was reaped).
-    private func deadPid() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-
     @Test("the groups of a dead host are reclaimed by the next: their processes killed, the groups removed")
     func deadHostsGroupsReclaimed() throws {
-        let dead = try deadPid()
-        let stale = CgroupController.probe(tag: "sandglass-\(dead)-dreclaim")
+        // A stand-in for the host, alive while its group is made and entered (a host started by
+        // a test running beside this one reclaims the groups of dead hosts at once), then ended.
+        let standIn = Process()
+        standIn.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        standIn.arguments = ["1000"]
+        try standIn.run()
+        defer { if standIn.isRunning { kill(standIn.processIdentifier, SIGKILL) } }
+        let stale = CgroupController.probe(tag: "sandglass-\(standIn.processIdentifier)-dreclaim")
         try #require(stale.layout != nil, "cgroups unavailable here: \(stale.unavailableReason ?? "")")
         let group = try #require(try stale.makeGroup(name: "com.example.escaped", memoryBytes: 64 << 20, maxTasks: 16))
         // A process that escaped its host: no parent-death signal, in the dead host's group.
@@ -39,8 +36,10 @@ struct CgroupReclaimTests {
             group.remove()
             stale.removeBase()
         }
-        // The next host (any host starting on this machine reclaims the groups of dead ones: one
-        // started by a test running beside this one may be first).
+        // The host dies; the next host (any host starting on this machine reclaims the groups of
+        // dead ones: one started by a test running beside this one may be first).
+        kill(standIn.processIdentifier, SIGKILL) // SIGTERM may be blocked: inherited from the test process's mask
+        standIn.waitUntilExit()
         let next = CgroupController.probe()
         defer { next.removeBase() }
         // Killed: its pidfd becomes readable once it has ended.
