@@ -57,6 +57,9 @@ struct ContainmentInputTests {
         #expect(MessageBudget.kind(of: .error(ErrorReport(code: .other, message: "x"))) == .log)
         #expect(MessageBudget.kind(of: .error(ErrorReport(requestID: RequestID(1), code: .other, message: "x"))) == .other)
         #expect(MessageBudget.kind(of: .reloadAllTimelines) == .reload)
+        // A pong answers the host's own ping: never counted, even past a flood's kill.
+        #expect(MessageBudget.kind(of: .pong(7)) == .answer)
+        #expect((0..<10).allSatisfy { budget.admit(.answer, now: 1_500_000_030 + UInt64($0)) == .accept })
     }
 
     @Test("a cut message keeps whole characters and says how much was cut")

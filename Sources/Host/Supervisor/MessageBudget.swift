@@ -10,9 +10,11 @@ import SandglassIPC
 ///   past it are coalesced into the reload already due (they could only ask for the same thing)
 ///   and counted;
 /// - `diagnostic` frames: a rate, the rest dropped and counted;
-/// - every other frame kind (sessions, tasks, location, event acknowledgements, pongs): a burst
+/// - every other frame kind (sessions, tasks, location, event acknowledgements): a burst
 ///   and a sustained rate far above any real extension's, past which the process is killed with
 ///   reason `resource`;
+/// - `pong`: not counted — it answers a `ping` of the host's, one at a time (an unasked pong is
+///   a protocol violation), so the host sets its pace;
 /// - inline tasks: a number alive at once, over which the process is killed the same way.
 ///
 /// What was dropped or coalesced is told once per window in a `messages.throttled` event.
@@ -33,6 +35,8 @@ struct MessageBudget {
         case reload
         case diagnostic
         case other
+        /// An answer the host asked for (`pong`): its number is the host's to bound.
+        case answer
     }
 
     /// What was dropped (or coalesced) of one kind in a window.
@@ -71,6 +75,7 @@ struct MessageBudget {
         case .error(let report) where report.requestID == nil: .log
         case .reloadTimelines, .reloadAllTimelines: .reload
         case .diagnostic: .diagnostic
+        case .pong: .answer
         default: .other
         }
     }
@@ -121,6 +126,8 @@ struct MessageBudget {
             return counted(
                 kind, limit: limits.diagnosticsPerSecond,
                 "more than \(limits.diagnosticsPerSecond) diagnostics a second")
+        case .answer:
+            return .accept
         case .other:
             // A bucket of `requestBurst` tokens refilled at `requestsPerSecond`: bursts pass, a
             // sustained flood empties it however fast the host serves it.

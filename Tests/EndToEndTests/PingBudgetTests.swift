@@ -1,0 +1,22 @@
+import Foundation
+@_spi(Measurements) import SandglassHost
+import Testing
+
+/// The message budget protects the host from what an extension sends unasked; a `pong` is what
+/// the host asked for. Thousands of pings in a row (`sandglass bench`'s IPC figure sends 50,000)
+/// must not count as a flood: they once got the benchmark's extension killed (`resource`) and
+/// then held in a crash-loop backoff, which looked like a stalled benchmark.
+@Suite("Ping budget")
+struct PingBudgetTests {
+    @Test("3,000 pings in a row, past the request burst and rate: every pong answers, nothing is killed")
+    func pingsAreNotAFlood() async throws {
+        try await withHost({ $0.schedulesWidgets = false }) { host in
+            try await host.install(Examples.app("Leaderboard.app"))
+            let bundle = "com.example.leaderboard.widget"
+            let samples = await host.measurePings(bundle, count: 3_000)
+            #expect(samples.count == 3_000)
+            let kills = await host.events().filter { $0.kind == .killed }
+            #expect(kills.isEmpty, "\(kills.map { $0.string("detail") ?? "" })")
+        }
+    }
+}
