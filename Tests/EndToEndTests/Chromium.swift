@@ -6,7 +6,7 @@ import Testing
 enum Chromium {
     /// The browser's path, nil when none is installed.
     static let path: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        let directories = (testEnvironment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for name in ["chromium", "chromium-browser", "google-chrome"] {
             for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
                 return "\(directory)/\(name)"
@@ -18,7 +18,7 @@ enum Chromium {
     /// `make test` sets SANDGLASS_REQUIRE_CHROMIUM=1 once it has installed the browser: then a
     /// missing browser fails the test instead of skipping it.
     static var isRequired: Bool {
-        ProcessInfo.processInfo.environment["SANDGLASS_REQUIRE_CHROMIUM"] == "1"
+        testEnvironment["SANDGLASS_REQUIRE_CHROMIUM"] == "1"
     }
 
     /// Why the browser tests are skipped.
@@ -48,6 +48,7 @@ enum Chromium {
         _ = FileManager.default.createFile(atPath: domPath.path, contents: nil)
         _ = FileManager.default.createFile(atPath: logPath.path, contents: nil)
         let process = Process()
+        process.environment = testEnvironment
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [
             "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",

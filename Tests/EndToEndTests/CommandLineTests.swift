@@ -31,8 +31,9 @@ struct CommandLineTests {
         under wrapper: [String] = []
     ) throws -> Result {
         let process = Process()
+        process.environment = testEnvironment
         if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.environment = testEnvironment.merging(environment) { $1 }
         }
         let command = (niceness.map { ["/usr/bin/nice", "-n", String($0)] } ?? []) + wrapper + [sandglass] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])

@@ -50,6 +50,7 @@ struct HostDeathTests {
         let app = try Examples.app("Outliving.app")
         func run(log: String) throws -> Process {
             let process = Process()
+            process.environment = testEnvironment
             process.executableURL = URL(fileURLWithPath: CommandLineTests.sandglass)
             process.arguments = ["run", app, "--data-directory", dir + "/data", "--log", log, "--duration", "90s", "--quiet"]
             process.standardOutput = FileHandle.nullDevice

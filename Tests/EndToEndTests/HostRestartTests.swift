@@ -39,6 +39,7 @@ struct HostRestartTests {
         let url = server.url("/bytes/400000?chunk=4096&interval=60")
         func run(log: String, duration: String) throws -> Process {
             let process = Process()
+            process.environment = testEnvironment
             process.executableURL = URL(fileURLWithPath: CommandLineTests.sandglass)
             process.arguments = [
                 "run", app, "--data-directory", dir + "/data", "--env", "SANDGLASS_FIXTURE_URL=\(url)",

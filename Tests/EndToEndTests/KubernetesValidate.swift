@@ -7,7 +7,7 @@ enum KubernetesValidate {
     /// How to run it: the console script on PATH, else the module through python3; nil when
     /// neither is installed.
     static let command: [String]? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        let directories = (testEnvironment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         if let directory = directories.first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/kubernetes-validate") }) {
             return ["\(directory)/kubernetes-validate"]
         }
@@ -20,7 +20,7 @@ enum KubernetesValidate {
     /// `.ci/run` sets SANDGLASS_REQUIRE_KUBERNETES_VALIDATE=1 once it has installed the package:
     /// then its absence fails the test instead of skipping it.
     static var isRequired: Bool {
-        ProcessInfo.processInfo.environment["SANDGLASS_REQUIRE_KUBERNETES_VALIDATE"] == "1"
+        testEnvironment["SANDGLASS_REQUIRE_KUBERNETES_VALIDATE"] == "1"
     }
 
     static let skipReason: Comment =
@@ -36,6 +36,7 @@ enum KubernetesValidate {
 
     private static func run(_ command: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
+        process.environment = testEnvironment
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let out = Pipe()

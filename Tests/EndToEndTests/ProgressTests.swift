@@ -27,9 +27,10 @@ struct ProgressTests {
         let quoted = ([CommandLineTests.sandglass] + command).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(
             separator: " ")
         let process = Process()
+        process.environment = testEnvironment
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", quoted, "/dev/null"]
-        var env = ProcessInfo.processInfo.environment
+        var env = testEnvironment
         env["TERM"] = "xterm-256color"
         env.removeValue(forKey: "NO_COLOR")
         for (key, value) in environment { env[key] = value }

@@ -12,7 +12,7 @@ final class Subprocess: @unchecked Sendable {
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = environment ?? testEnvironment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

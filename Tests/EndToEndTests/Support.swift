@@ -6,7 +6,7 @@ import Testing
 /// The built example bundles (`make examples`).
 enum Examples {
     static var directory: String {
-        if let dir = ProcessInfo.processInfo.environment["SANDGLASS_EXAMPLES"] { return dir }
+        if let dir = testEnvironment["SANDGLASS_EXAMPLES"] { return dir }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/examples").path
     }

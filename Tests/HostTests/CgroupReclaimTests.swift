@@ -14,6 +14,7 @@ struct CgroupReclaimTests {
         // A stand-in for the host, alive while its group is made and entered (a host started by
         // a test running beside this one reclaims the groups of dead hosts at once), then ended.
         let standIn = Process()
+        standIn.environment = testEnvironment
         standIn.executableURL = URL(fileURLWithPath: "/bin/sleep")
         standIn.arguments = ["1000"]
         try standIn.run()

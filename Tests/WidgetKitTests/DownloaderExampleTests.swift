@@ -11,7 +11,7 @@ import Glibc
 private let downloaderExecutable: String? = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     var candidates = [root.appendingPathComponent("Examples/.build/release/DownloaderWidget").path]
-    if let bundles = ProcessInfo.processInfo.environment["SANDGLASS_EXAMPLES"] {
+    if let bundles = testEnvironment["SANDGLASS_EXAMPLES"] {
         candidates.insert(bundles + "/Downloader.app/PlugIns/DownloaderWidget.appex/DownloaderWidget", at: 0)
     }
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }

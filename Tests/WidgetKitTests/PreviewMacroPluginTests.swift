@@ -29,6 +29,7 @@ struct PluginRun {
     /// Runs the plugin on `input`, then closes its standard input.
     static func run(_ input: [UInt8]) throws -> PluginRun {
         let process = Process()
+        process.environment = testEnvironment
         process.executableURL = URL(fileURLWithPath: executable)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin

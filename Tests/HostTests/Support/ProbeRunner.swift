@@ -7,7 +7,7 @@ import Glibc
 /// The build directory of the running tests (where `sandbox-probe` was built).
 enum BuildProducts {
     static var directory: String {
-        if let dir = ProcessInfo.processInfo.environment["SANDGLASS_BUILD_DIR"] { return dir }
+        if let dir = testEnvironment["SANDGLASS_BUILD_DIR"] { return dir }
         var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         if candidate.pathExtension == "xctest" { candidate.deleteLastPathComponent() }
         if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sandbox-probe").path) { return candidate.path }
