@@ -14,7 +14,7 @@ struct BackendTests {
 
     @Test(
         "install → placeholder, snapshot, timeline → a virtual day of reloads by policy, every widget charged within its budget",
-        arguments: Backend.allCases)
+        arguments: Backend.tested)
     func dayOfReloads(_ backend: Backend) async throws {
         try await withHost(on: backend, apps: [.leaderboard], { $0.clock = .virtual }) { host in
             await host.start()
@@ -41,7 +41,7 @@ struct BackendTests {
 
     @Test(
         "a provider that never completes is killed at its budget, backs off 1 s, 2 s, 4 s on the run clock, then fails permanently",
-        arguments: Backend.allCases)
+        arguments: Backend.tested)
     func hangingBacksOff(_ backend: Backend) async throws {
         try await withHost(
             on: backend, apps: [.hanging],
@@ -75,7 +75,7 @@ struct BackendTests {
 
     @Test(
         "WidgetCenter.reloadTimelines(ofKind:) from the provider is charged to the widget's budget, a second timeline follows, and .never schedules nothing",
-        arguments: Backend.allCases)
+        arguments: Backend.tested)
     func widgetCenterReload(_ backend: Backend) async throws {
         try await withHost(on: backend, apps: [.reloading], { $0.clock = .virtual }) { host in
             await host.start()

@@ -9,7 +9,7 @@ import Testing
 struct BackoffTests {
     @Test(
         "a hanging widget backs off and fails permanently; the good widgets of the same host get their reloads for a whole virtual day",
-        arguments: Backend.allCases)
+        arguments: Backend.tested)
     func hangingDoesNotStarve(_ backend: Backend) async throws {
         try await withHost(
             on: backend, apps: [.hanging, .leaderboard],

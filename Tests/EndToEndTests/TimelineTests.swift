@@ -8,7 +8,7 @@ import Testing
 struct TimelineTests {
     @Test(
         "WidgetCenter.reloadTimelines(ofKind:) is honoured: a second timeline follows, and .never schedules nothing",
-        arguments: Backend.allCases)
+        arguments: Backend.tested)
     func widgetCenterReload(_ backend: Backend) async throws {
         try await withHost(on: backend, apps: [.reloading]) { host in
             await host.start()
@@ -39,7 +39,7 @@ struct TimelineTests {
         }
     }
 
-    @Test("on the virtual clock an hour of reloads by policy passes in real seconds", arguments: Backend.allCases)
+    @Test("on the virtual clock an hour of reloads by policy passes in real seconds", arguments: Backend.tested)
     func virtualHour(_ backend: Backend) async throws {
         try await withHost(
             on: backend, apps: [.leaderboard],
