@@ -17,7 +17,7 @@ struct HostRestartTests {
 
     /// Waits (polling the file, with a deadline) until its log has an event matching `predicate`.
     static func waitInLog(
-        _ path: String, timeout: Duration = .seconds(30), _ predicate: ([String: Any]) -> Bool
+        _ path: String, timeout: Duration = .seconds(90), _ predicate: ([String: Any]) -> Bool
     ) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
