@@ -49,7 +49,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
     /// A manager; its delegate hears the authorization once the delegate is set.
     public override init() {
-        client = LocationClient.shared
+        client = LocationClient.forActiveRuntime()
         super.init()
         client.attach(self)
     }
@@ -82,7 +82,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// The app's authorization, the old class-method form.
     @available(*, deprecated, message: "Use the authorizationStatus property")
     open class func authorizationStatus() -> CLAuthorizationStatus {
-        LocationClient.shared.authorization.flatMap { CLAuthorizationStatus(rawValue: Int32($0.status.rawValue)) } ?? .notDetermined
+        LocationClient.forActiveRuntime().authorization.flatMap { CLAuthorizationStatus(rawValue: Int32($0.status.rawValue)) } ?? .notDetermined
     }
 
     /// Whether this widget may receive location: the app is authorized always, or when in use

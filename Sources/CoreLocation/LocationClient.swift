@@ -2,16 +2,47 @@ import SandglassIPC
 import Synchronization
 @_spi(SandglassRuntime) import WidgetKit
 
-/// The process's link to the host's location service: sends the managers' requests and hands
-/// the host's answers to every live manager. Registered as a runtime service when the first
-/// `CLLocationManager` is made.
+/// The link of a runtime to the host's location service: sends the managers' requests and
+/// hands the host's answers to every live manager. The process's runtime has one client, made
+/// and registered as a runtime service when the first `CLLocationManager` is made; a runtime
+/// served in-process beside it (the host's in-process tests) has its own, so that neither
+/// hears the other's authorization or fixes.
 final class LocationClient: RuntimeService {
     static let shared: LocationClient = {
-        let client = LocationClient()
+        let client = LocationClient(owner: nil)
         // Registered before the authorization is first read, so no change is missed.
         RuntimeServices.register(client)
         return client
     }()
+
+    /// The in-process runtimes' clients, by runtime.
+    private static let inProcess = Mutex<[ObjectIdentifier: LocationClient]>([:])
+
+    /// The client for a manager made now: the in-process runtime's whose provider code runs
+    /// here, else the process's.
+    static func forActiveRuntime() -> LocationClient {
+        guard let connection = RuntimeServices.connection, connection.isInProcess else { return shared }
+        let (client, isNew, gone) = inProcess.withLock { clients -> (LocationClient, Bool, [LocationClient]) in
+            let gone = clients.values.filter { $0.owner == nil }
+            clients = clients.filter { $0.value.owner != nil }
+            if let client = clients[ObjectIdentifier(connection)] { return (client, false, gone) }
+            let client = LocationClient(owner: connection)
+            clients[ObjectIdentifier(connection)] = client
+            return (client, true, gone)
+        }
+        gone.forEach(RuntimeServices.unregister)
+        if isNew { RuntimeServices.register(client) }
+        return client
+    }
+
+    /// The in-process runtime this client serves; nil: the process's runtime.
+    private weak let owner: (any RuntimeConnection)?
+    private let servesInProcessRuntime: Bool
+
+    private init(owner: (any RuntimeConnection)?) {
+        self.owner = owner
+        servesInProcessRuntime = owner != nil
+    }
 
     private struct Weak {
         weak var manager: CLLocationManager?
@@ -21,7 +52,19 @@ final class LocationClient: RuntimeService {
     private let updating = Mutex(0)
 
     /// The authorization the host sent last; `nil` outside the host or before the first.
-    var authorization: LocationAuthorizationPayload? { RuntimeServices.locationAuthorization }
+    var authorization: LocationAuthorizationPayload? {
+        servesInProcessRuntime ? owner?.locationAuthorization : RuntimeServices.locationAuthorization
+    }
+
+    /// The connection its requests go to.
+    private var connection: (any RuntimeConnection)? {
+        servesInProcessRuntime ? owner : RuntimeServices.connection
+    }
+
+    /// Whether a message that came on `runtime` is this client's.
+    private func serves(_ runtime: any RuntimeConnection) -> Bool {
+        servesInProcessRuntime ? runtime === owner : !runtime.isInProcess
+    }
 
     func attach(_ manager: CLLocationManager) {
         managers.withLock { list in
@@ -37,7 +80,7 @@ final class LocationClient: RuntimeService {
 
     /// Sends `mode` to the host; false when not running under it.
     func request(_ mode: LocationRequestMode) -> Bool {
-        guard let connection = RuntimeServices.connection else {
+        guard let connection else {
             FileHandle.standardError.write(Data("CLLocationManager: not running under the Sandglass host; no location\n".utf8))
             return false
         }
@@ -52,7 +95,7 @@ final class LocationClient: RuntimeService {
             count = max(0, count - 1)
             return count == 0
         }
-        if none { RuntimeServices.connection?.send(.locationRequest(.stop)) }
+        if none { connection?.send(.locationRequest(.stop)) }
     }
 
     private var live: [CLLocationManager] {
@@ -60,6 +103,7 @@ final class LocationClient: RuntimeService {
     }
 
     func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool {
+        guard serves(runtime) else { return false }
         switch message {
         case .locationAuthorization:
             for manager in live { manager.authorizationDidChange() }

@@ -170,5 +170,37 @@ extension RuntimeTests {
             }
             _ = harness.finish()
         }
+
+        @Test("an in-process runtime beside the process's: its authorization and fixes do not reach the process's managers")
+        func inProcessRuntimeIsApart() async throws {
+            let harness = try harness(.authorizedAlways, approved: true)
+            let manager = CLLocationManager()
+            let delegate = RecordingLocationDelegate()
+            manager.delegate = delegate
+            _ = try delegate.next(2)
+
+            // A second runtime in this process, as the host's embedded backend runs one.
+            let (other, otherFD) = try HostEnd.makePair()
+            defer { other.close() }
+            let widgets = await MainActor.run { InProcessRuntime.Widgets(bundle: TestBundle.self) }
+            let inProcess = InProcessRuntime(widgets: widgets, bundleIdentifier: "com.example.other", environment: [:], fd: otherFD) { _ in }
+            inProcess.start()
+            _ = try other.receive()  // hello
+            try other.send(.welcome(harness.welcome))
+            try other.send(.locationAuthorization(LocationAuthorizationPayload(status: .denied, widgetApproved: false)))
+            try other.send(.locationUpdate([LocationPayload(latitude: 1, longitude: 2, timestamp: 0)]))
+            try other.send(.ping(1))
+            _ = try other.expect("pong") { message -> Void? in
+                if case .pong = message { return () }
+                return nil
+            }
+            #expect(manager.authorizationStatus == .authorizedAlways, "the other runtime's denial is its own")
+
+            try harness.host.send(.locationAuthorization(LocationAuthorizationPayload(status: .authorizedWhenInUse, widgetApproved: true)))
+            #expect(
+                try delegate.next(2) == [.authorization(.authorizedWhenInUse, onMain: true), .legacyAuthorization(.authorizedWhenInUse)],
+                "the first call the delegate hears is its own runtime's change")
+            _ = harness.finish()
+        }
     }
 }

@@ -68,6 +68,9 @@ final class ExtensionRuntime: Sendable {
     private let requests = DispatchQueue(label: "sandglass.requests", attributes: .concurrent)
     private let phase = Mutex(Phase.created)
     private let receivedWelcome = Mutex<Welcome?>(nil)
+    private let receivedLocationAuthorization = Mutex<LocationAuthorizationPayload?>(nil)
+    /// Served inside another program (``InProcessRuntime``), beside the program's own.
+    let isInProcess: Bool
     /// Problems of the app groups' defaults already logged.
     private let reportedProblems = Mutex<Set<String>>([])
     /// Configurations the host sent for activation requests not yet read, by request id.
@@ -83,9 +86,11 @@ final class ExtensionRuntime: Sendable {
         role: ExtensionRole = .widgetKit,
         fd: Int32,
         environment: [String: String] = [:],
+        isInProcess: Bool = false,
         onEnd: @escaping @Sendable (Ending) -> Void
     ) {
         self.widgets = widgets
+        self.isInProcess = isInProcess
         self.environment = environment
         self.bundleIdentifier = bundleIdentifier
         self.role = role
@@ -141,6 +146,11 @@ final class ExtensionRuntime: Sendable {
     /// The host's `welcome` (container path, clock), once it arrived.
     var welcome: Welcome? {
         receivedWelcome.withLock { $0 }
+    }
+
+    /// The last location authorization the host sent.
+    var locationAuthorization: LocationAuthorizationPayload? {
+        receivedLocationAuthorization.withLock { $0 }
     }
 
     /// Sends `hello` and starts the reader thread. Calls after the first do nothing.
@@ -282,7 +292,8 @@ final class ExtensionRuntime: Sendable {
         case .locationAuthorization(let authorization):
             // Kept for location managers made later, then offered to those that exist.
             guard isServing(message) else { return }
-            RuntimeServices.noteLocationAuthorization(authorization)
+            receivedLocationAuthorization.withLock { $0 = authorization }
+            if !isInProcess { RuntimeServices.noteLocationAuthorization(authorization) }
             _ = RuntimeServices.dispatch(message, runtime: self)
         case .error(let report):
             let isHandshake = phase.withLock { phase in

@@ -53,7 +53,7 @@ package final class InProcessRuntime: Sendable {
     ) {
         self.environment = environment
         runtime = ExtensionRuntime(
-            widgets: widgets.list, bundleIdentifier: bundleIdentifier, fd: fd, environment: environment
+            widgets: widgets.list, bundleIdentifier: bundleIdentifier, fd: fd, environment: environment, isInProcess: true
         ) { ending in
             switch ending {
             case .hostGone: onEnd(.hostGone)

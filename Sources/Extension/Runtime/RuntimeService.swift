@@ -13,13 +13,18 @@ public protocol RuntimeService: AnyObject, Sendable {
 
 /// What a service may do with the connection to the host.
 @_spi(SandglassRuntime)
-public protocol RuntimeConnection: Sendable {
+public protocol RuntimeConnection: AnyObject, Sendable {
     /// Sends a message to the host.
     func send(_ message: Message)
     /// Sends a log line to the host's event log.
     func log(_ level: LogLevel, _ message: String)
     /// The host's `welcome`, once it arrived.
     var welcome: Welcome? { get }
+    /// The last location authorization the host sent on this connection; `nil` before the first.
+    var locationAuthorization: LocationAuthorizationPayload? { get }
+    /// True for a runtime served inside another program (the host's in-process tests), beside
+    /// the program's own: a service keeps its state apart for each such connection.
+    var isInProcess: Bool { get }
 }
 
 /// The registered services and the connection of this process.
@@ -33,15 +38,21 @@ public enum RuntimeServices {
         services.withLock { $0.append(service) }
     }
 
-    /// The last location authorization the host sent (it sends one after `welcome` and one on
-    /// every change), `nil` before the first. A service that registers late reads it here
-    /// after registering, so that it misses no change.
+    /// The last location authorization the host sent this process's runtime (it sends one
+    /// after `welcome` and one on every change), `nil` before the first. A service that
+    /// registers late reads it here after registering, so that it misses no change. (An
+    /// in-process runtime's is its connection's ``RuntimeConnection/locationAuthorization``.)
     public static var locationAuthorization: LocationAuthorizationPayload? {
         lastLocationAuthorization.withLock { $0 }
     }
 
     static func noteLocationAuthorization(_ authorization: LocationAuthorizationPayload) {
         lastLocationAuthorization.withLock { $0 = authorization }
+    }
+
+    /// Removes `service` (an in-process runtime's, once that runtime is gone).
+    public static func unregister(_ service: any RuntimeService) {
+        services.withLock { $0.removeAll { $0 === service } }
     }
 
     /// The connection to the host, `nil` when not running under it.
