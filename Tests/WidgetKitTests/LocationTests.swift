@@ -183,9 +183,10 @@ extension RuntimeTests {
             let (other, otherFD) = try HostEnd.makePair()
             defer { other.close() }
             let widgets = await MainActor.run { InProcessRuntime.Widgets(bundle: TestBundle.self) }
-            let inProcess = InProcessRuntime(widgets: widgets, bundleIdentifier: "com.example.other", environment: [:], fd: otherFD) { _ in }
+            let inProcess = InProcessRuntime(widgets: widgets, bundleIdentifier: "com.example.other", environment: [:], fd: otherFD) { _ in
+            }
             inProcess.start()
-            _ = try other.receive()  // hello
+            _ = try other.receive() // hello
             try other.send(.welcome(harness.welcome))
             try other.send(.locationAuthorization(LocationAuthorizationPayload(status: .denied, widgetApproved: false)))
             try other.send(.locationUpdate([LocationPayload(latitude: 1, longitude: 2, timestamp: 0)]))
