@@ -203,7 +203,9 @@ let package = Package(
             name: "WidgetKitTests",
             dependencies: [
                 "WidgetKit", "SwiftUI", "DeveloperToolsSupport", "AppIntents", "Intents", "CoreLocation", "NotificationCenter", "os",
-                "OSLog"
+                "OSLog",
+                // ChildProcess, to run the preview plugin (not Foundation's Process: see its documentation)
+                "SandglassHost"
             ], path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
         .executableTarget(

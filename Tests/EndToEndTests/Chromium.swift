@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import Testing
 
 /// Headless Chromium from Debian's packages (`apt-get install chromium`; `make test` and CI
@@ -47,29 +48,27 @@ enum Chromium {
         let domPath = dir.appendingPathComponent("dom.html"), logPath = dir.appendingPathComponent("log.txt")
         _ = FileManager.default.createFile(atPath: domPath.path, contents: nil)
         _ = FileManager.default.createFile(atPath: logPath.path, contents: nil)
-        let process = Process()
-        process.environment = testEnvironment
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [
+        let arguments = [
             "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--no-first-run",
             "--no-default-browser-check", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
             "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
             URL(fileURLWithPath: file).absoluteString + (fragment.map { "#\($0)" } ?? "")
         ]
-        process.standardOutput = try FileHandle(forWritingTo: domPath)
-        process.standardError = try FileHandle(forWritingTo: logPath)
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-        if ended.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let domFile = try FileHandle(forWritingTo: domPath), logFile = try FileHandle(forWritingTo: logPath)
+        let process = try ChildProcess(
+            path, arguments, environment: testEnvironment,
+            standardOutput: .descriptor(domFile.fileDescriptor), standardError: .descriptor(logFile.fileDescriptor))
+        try domFile.close()
+        try logFile.close()
+        guard let termination = process.wait(timeout: .milliseconds(Int(timeout * 1000))) else {
+            process.signal(SIGKILL)
+            process.wait()
             throw Subprocess.Failure("Chromium did not render \(file) within \(timeout) s")
         }
         let dom = try String(contentsOf: domPath, encoding: .utf8)
         let log = (try? String(contentsOf: logPath, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            throw Subprocess.Failure("Chromium exited with status \(process.terminationStatus):\n\(log.suffix(2000))")
+        guard termination == .exited(0) else {
+            throw Subprocess.Failure("Chromium ended (\(termination)):\n\(log.suffix(2000))")
         }
         return Page(dom: dom, log: log)
     }

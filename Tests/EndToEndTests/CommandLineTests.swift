@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import Testing
 
 /// The command-line contract: exit statuses, the event log file, readable errors.
@@ -30,24 +31,12 @@ struct CommandLineTests {
         blocking arguments: [String], niceness: Int? = nil, environment: [String: String] = [:],
         under wrapper: [String] = []
     ) throws -> Result {
-        let process = Process()
-        process.environment = testEnvironment
-        if !environment.isEmpty {
-            process.environment = testEnvironment.merging(environment) { $1 }
-        }
         let command = (niceness.map { ["/usr/bin/nice", "-n", String($0)] } ?? []) + wrapper + [sandglass] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let outcome = try ChildProcess.run(
+            command[0], Array(command.dropFirst()), environment: testEnvironment.merging(environment) { $1 })
         return Result(
-            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-            error: String(decoding: error, as: UTF8.self))
+            status: outcome.termination.status, output: String(decoding: outcome.output, as: UTF8.self),
+            error: String(decoding: outcome.error, as: UTF8.self))
     }
 
     @Test("run writes the event log with run.start first and exits 0")

@@ -43,7 +43,7 @@ struct ControlSocketLimitTests {
                 (refused.output + refused.error).contains("chaos, memory, timeBudget, idle"),
                 "\(reason): \(refused.output) \(refused.error)")
         }
-        kill(daemon.process.processIdentifier, SIGTERM)
+        daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
     }
 

@@ -128,7 +128,7 @@ struct DaemonTests {
         #expect(unknown.status == 1 && unknown.error.contains("no extension com.example.nothing is installed"))
 
         // SIGTERM: graceful. The live extension is killed with hostShutdown and reaped, the log ends with run.end.
-        kill(daemon.process.processIdentifier, SIGTERM)
+        daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit(timeout: 60) == 0, "\(daemon.standardError)")
         let events = try RunLog.read([log])[0].events
         #expect(events.last?.name == "run.end")
@@ -173,7 +173,7 @@ struct DaemonTests {
         try await eventually("the download has started") {
             ((try? String(contentsOfFile: firstLog, encoding: .utf8)) ?? "").contains("\"event\":\"download.started\"")
         }
-        kill(first.process.processIdentifier, SIGTERM)
+        first.signal(SIGTERM)
         #expect(try await first.waitForExit() == 0, "\(first.standardError)")
         let stopped = try RunLog.read([firstLog])[0].events
         #expect(stopped.last?.name == "run.end")
@@ -185,7 +185,7 @@ struct DaemonTests {
         try await eventually(timeout: 60, "the resumed download's events are acknowledged") {
             ((try? String(contentsOfFile: secondLog, encoding: .utf8)) ?? "").contains("\"event\":\"events.finished\"")
         }
-        kill(second.process.processIdentifier, SIGTERM)
+        second.signal(SIGTERM)
         #expect(try await second.waitForExit() == 0)
         let resumed = try RunLog.read([secondLog])[0].events
         #expect(resumed.contains { $0.kind == .taskRecovered }, "the journal had the task")
@@ -219,7 +219,7 @@ struct DaemonTests {
         #expect(status.clock == "virtual")
         #expect(status.timelines > 2, "Leaderboard's timelines end within 2 h: reloads happened")
         #expect(status.runTimeMs >= 3_600_000)
-        kill(daemon.process.processIdentifier, SIGTERM)
+        daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
     }
 
@@ -245,7 +245,7 @@ struct DaemonTests {
         defer { third.stop() }
         _ = try await third.waitForLine { $0.hasPrefix("serving ") }
         #expect(try ControlClient(path: socket).send(ControlRequest(command: "status")).ok)
-        kill(third.process.processIdentifier, SIGTERM)
+        third.signal(SIGTERM)
         #expect(try await third.waitForExit() == 0)
     }
 

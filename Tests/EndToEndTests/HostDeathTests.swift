@@ -48,18 +48,13 @@ struct HostDeathTests {
             try? FileManager.default.removeItem(atPath: dir)
         }
         let app = try Examples.app("Outliving.app")
-        func run(log: String) throws -> Process {
-            let process = Process()
-            process.environment = testEnvironment
-            process.executableURL = URL(fileURLWithPath: CommandLineTests.sandglass)
-            process.arguments = ["run", app, "--data-directory", dir + "/data", "--log", log, "--duration", "90s", "--quiet"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+        func run(log: String) throws -> ChildProcess {
+            try ChildProcess(
+                CommandLineTests.sandglass, ["run", app, "--data-directory", dir + "/data", "--log", log, "--duration", "90s", "--quiet"],
+                environment: testEnvironment)
         }
         let first = try run(log: dir + "/first.jsonl")
-        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL); first.waitUntilExit() } }
+        defer { first.signal(SIGKILL); first.wait() }
         let tried = try await HostRestartTests.waitInLog(dir + "/first.jsonl") {
             ($0["event"] as? String) == "log" && (($0["message"] as? String) ?? "").hasPrefix("outliving:")
         }
@@ -74,11 +69,11 @@ struct HostDeathTests {
         }
         #expect(denied?["pid"] as? Int == Int(pid))
 
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        first.signal(SIGKILL)
+        first.wait()
 
         let second = try run(log: dir + "/second.jsonl")
-        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() } }
+        defer { second.signal(SIGKILL); second.wait() }
         _ = try await HostRestartTests.waitInLog(dir + "/second.jsonl") { ($0["event"] as? String) == "spawned" }
         let deadline = ContinuousClock.now + .seconds(5)
         while processExists(pid) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -86,7 +81,7 @@ struct HostDeathTests {
         for group in groups {
             #expect(!FileManager.default.fileExists(atPath: group), "the dead host's cgroup \(group) is left")
         }
-        kill(second.processIdentifier, SIGTERM)
-        second.waitUntilExit()
+        second.signal(SIGTERM)
+        second.wait()
     }
 }

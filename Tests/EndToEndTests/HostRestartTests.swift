@@ -37,18 +37,13 @@ struct HostRestartTests {
         let app = try Examples.app("Downloader.app")
         // About 6 s of body: the host is killed well before the end, even on a loaded machine.
         let url = server.url("/bytes/400000?chunk=4096&interval=60")
-        func run(log: String, duration: String) throws -> Process {
-            let process = Process()
-            process.environment = testEnvironment
-            process.executableURL = URL(fileURLWithPath: CommandLineTests.sandglass)
-            process.arguments = [
-                "run", app, "--data-directory", dir + "/data", "--env", "SANDGLASS_FIXTURE_URL=\(url)",
-                "--log", log, "--duration", duration, "--quiet"
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+        func run(log: String, duration: String) throws -> ChildProcess {
+            try ChildProcess(
+                CommandLineTests.sandglass,
+                [
+                    "run", app, "--data-directory", dir + "/data", "--env", "SANDGLASS_FIXTURE_URL=\(url)",
+                    "--log", log, "--duration", duration, "--quiet"
+                ], environment: testEnvironment)
         }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let first = try run(log: dir + "/first.jsonl", duration: "60s")
@@ -56,9 +51,8 @@ struct HostRestartTests {
             ($0["event"] as? String) == "download.progress" && (($0["received"] as? Int) ?? 0) > 0
         }
         let spawned = Self.events(dir + "/first.jsonl").compactMap { $0["event"] as? String == "spawned" ? $0["pid"] as? Int : nil }
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
-        #expect(first.terminationReason == .uncaughtSignal)
+        first.signal(SIGKILL)
+        #expect(first.wait() == .signalled(SIGKILL))
         #expect(!Self.events(dir + "/first.jsonl").contains { ($0["event"] as? String) == "download.finished" })
         // Its extension died with it (PR_SET_PDEATHSIG).
         for pid in spawned {
@@ -68,7 +62,7 @@ struct HostRestartTests {
         }
 
         let second = try run(log: dir + "/second.jsonl", duration: "60s")
-        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() } }
+        defer { second.signal(SIGKILL); second.wait() }
         let recovered = try await Self.waitInLog(dir + "/second.jsonl") { ($0["event"] as? String) == "task.recovered" }
         #expect((recovered["bytesOnDisk"] as? Int ?? 0) > 0)
         let started = try await Self.waitInLog(dir + "/second.jsonl") { ($0["event"] as? String) == "download.started" }
@@ -78,8 +72,8 @@ struct HostRestartTests {
         let acknowledged = try await Self.waitInLog(dir + "/second.jsonl") { ($0["event"] as? String) == "events.finished" }
         #expect(acknowledged["acknowledged"] as? Int == 2)
         #expect(server.requests.contains { $0.range != nil })
-        kill(second.processIdentifier, SIGTERM)
-        second.waitUntilExit()
+        second.signal(SIGTERM)
+        second.wait()
         await server.stop()
     }
 }

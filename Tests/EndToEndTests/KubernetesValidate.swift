@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import Testing
 
 /// `kubernetes-validate` (PyPI), which checks manifests against Kubernetes' own OpenAPI schemas,
@@ -35,16 +36,7 @@ enum KubernetesValidate {
     }
 
     private static func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.environment = testEnvironment
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let outcome = try ChildProcess.run(command[0], Array(command.dropFirst()), environment: testEnvironment)
+        return (outcome.termination.status, String(decoding: outcome.output + outcome.error, as: UTF8.self))
     }
 }

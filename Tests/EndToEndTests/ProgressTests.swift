@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import Testing
 
 /// Progress and colour: a rewritten line on a terminal (coloured unless NO_COLOR), plain lines
@@ -26,23 +27,12 @@ struct ProgressTests {
     static func onTerminal(blocking command: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let quoted = ([CommandLineTests.sandglass] + command).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(
             separator: " ")
-        let process = Process()
-        process.environment = testEnvironment
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", quoted, "/dev/null"]
         var env = testEnvironment
         env["TERM"] = "xterm-256color"
         env.removeValue(forKey: "NO_COLOR")
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try ChildProcess.run("/usr/bin/script", ["-qec", quoted, "/dev/null"], environment: env)
+        return (outcome.termination.status, String(decoding: outcome.output, as: UTF8.self))
     }
 
     @Test(

@@ -1,37 +1,45 @@
 import Foundation
+import SandglassHost
 
 /// A `sandglass` subprocess whose output is read as it comes, so a test can wait — with a
 /// deadline — for a line, instead of sleeping.
 final class Subprocess: @unchecked Sendable {
-    let process = Process()
+    let process: ChildProcess
     private let condition = NSCondition()
     private var output = ""
     private var errors = ""
     private var ended = false
+    private var openStreams = 2
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment ?? testEnvironment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.append(data, error: false)
+        process = try ChildProcess(
+            executable, arguments, environment: environment ?? testEnvironment, standardOutput: .pipe, standardError: .pipe)
+        // A reader thread for each stream, and one that waits for the end.
+        for (handle, isError) in [(process.standardOutput!, false), (process.standardError!, true)] {
+            Thread { [self] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    append(data, error: isError)
+                }
+                condition.lock()
+                openStreams -= 1
+                condition.broadcast()
+                condition.unlock()
+            }.start()
         }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.append(data, error: true)
-        }
-        process.terminationHandler = { [weak self] _ in
-            guard let self else { return }
-            self.condition.lock()
-            self.ended = true
-            self.condition.broadcast()
-            self.condition.unlock()
-        }
-        try process.run()
+        Thread { [self, process] in
+            process.wait()
+            condition.lock()
+            ended = true
+            condition.broadcast()
+            condition.unlock()
+        }.start()
+    }
+
+    /// Sends `signal` to the process (unless it was reaped).
+    func signal(_ signal: Int32) {
+        process.signal(signal)
     }
 
     private func append(_ data: Data, error: Bool) {
@@ -76,26 +84,25 @@ final class Subprocess: @unchecked Sendable {
         try await offThePool { try self.waitForExit(timeout: timeout) }
     }
 
-    /// Waits for the process to end and returns its status.
+    /// Waits for the process to end and returns its status (the signal's number when killed).
     func waitForExit(timeout: TimeInterval = 60) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        while !ended {
-            if !condition.wait(until: deadline) {
-                condition.unlock()
-                process.terminate()
-                throw Failure("the process did not end within \(timeout) s")
-            }
+        guard let termination = process.wait(timeout: .milliseconds(Int(timeout * 1000))) else {
+            process.signal(SIGTERM)
+            throw Failure("the process did not end within \(timeout) s")
         }
+        // Its output read to the end (or for 5 s, if something it started holds the pipes), so
+        // that a test sees all of it.
+        let drained = Date().addingTimeInterval(5)
+        condition.lock()
+        while openStreams > 0 && condition.wait(until: drained) {}
         condition.unlock()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return termination.status
     }
 
     /// SIGKILLs the process if it is still running (cleanup after a failed test).
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.wait()
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -13,13 +13,12 @@ struct CgroupReclaimTests {
     func deadHostsGroupsReclaimed() throws {
         // A stand-in for the host, alive while its group is made and entered (a host started by
         // a test running beside this one reclaims the groups of dead hosts at once), then ended.
-        let standIn = Process()
-        standIn.environment = testEnvironment
-        standIn.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        standIn.arguments = ["1000"]
-        try standIn.run()
-        defer { if standIn.isRunning { kill(standIn.processIdentifier, SIGKILL) } }
-        let stale = CgroupController.probe(tag: "sandglass-\(standIn.processIdentifier)-dreclaim")
+        let standIn = try ChildProcess("/bin/sleep", ["1000"], environment: testEnvironment)
+        defer {
+            standIn.signal(SIGKILL)
+            standIn.wait()
+        }
+        let stale = CgroupController.probe(tag: "sandglass-\(standIn.pid)-dreclaim")
         try #require(stale.layout != nil, "cgroups unavailable here: \(stale.unavailableReason ?? "")")
         let group = try #require(try stale.makeGroup(name: "com.example.escaped", memoryBytes: 64 << 20, maxTasks: 16))
         // A process that escaped its host: no parent-death signal, in the dead host's group.
@@ -39,8 +38,8 @@ struct CgroupReclaimTests {
         }
         // The host dies; the next host (any host starting on this machine reclaims the groups of
         // dead ones: one started by a test running beside this one may be first).
-        kill(standIn.processIdentifier, SIGKILL) // SIGTERM may be blocked: inherited from the test process's mask
-        standIn.waitUntilExit()
+        standIn.signal(SIGKILL)
+        standIn.wait()
         let next = CgroupController.probe()
         defer { next.removeBase() }
         // Killed: its pidfd becomes readable once it has ended.

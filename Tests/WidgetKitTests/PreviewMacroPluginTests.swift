@@ -1,4 +1,5 @@
 import Foundation
+import SandglassHost
 import Testing
 
 // The `#Preview` plugin as the compiler runs it: the built SandglassPreviewMacros executable,
@@ -28,23 +29,10 @@ struct PluginRun {
 
     /// Runs the plugin on `input`, then closes its standard input.
     static func run(_ input: [UInt8]) throws -> PluginRun {
-        let process = Process()
-        process.environment = testEnvironment
-        process.executableURL = URL(fileURLWithPath: executable)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // A plugin that stops answering is ended after 30 s rather than hanging the suite.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        defer { watchdog.cancel() }
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input))
-        try stdin.fileHandleForWriting.close()
-        let output = [UInt8](stdout.fileHandleForReading.readDataToEndOfFile())
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // A plugin that stops answering is killed after 30 s rather than hanging the suite.
+        let outcome = try ChildProcess.run(executable, environment: testEnvironment, input: Data(input), timeout: .seconds(30))
+        let output = [UInt8](outcome.output)
+        let errors = String(decoding: outcome.error, as: UTF8.self)
 
         var replies: [[String: Any]] = []
         var rest = output[...]
@@ -56,7 +44,7 @@ struct PluginRun {
             rest = rest.dropFirst(8 + count)
         }
         #expect(rest.isEmpty, "\(rest.count) bytes after the last reply")
-        return PluginRun(replies: replies, standardError: errors, status: process.terminationStatus)
+        return PluginRun(replies: replies, standardError: errors, status: outcome.termination.status)
     }
 }
 

@@ -155,6 +155,12 @@ int sg_wtermsig(int status);
 
 // MARK: small helpers Swift cannot call directly
 
+/// posix_spawn of a helper program (not an extension: no sandbox): `stdin_fd`, `stdout_fd` and
+/// `stderr_fd` become its 0-2, every other descriptor is closed in it; `cwd` may be NULL.
+/// 0 with `*pid` set, or -errno.
+int sg_spawn_helper(const char *path, char *const argv[], char *const envp[], const char *cwd,
+                    int stdin_fd, int stdout_fd, int stderr_fd, pid_t *pid);
+
 /// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags); 0 or -errno.
 int sg_socketpair_stream(int fds[2]);
 /// pipe2(O_CLOEXEC); 0 or -errno.

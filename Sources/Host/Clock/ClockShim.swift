@@ -45,18 +45,14 @@ enum ClockShim {
         {
             let include = URL(fileURLWithPath: sourcePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("CSandbox/include").path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: compiler)
-            process.arguments = ["-shared", "-fPIC", "-O2", "-I", include, "-o", destination, sourcePath, "-ldl"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            if process.terminationStatus == 0 {
+            let compiled = try ChildProcess.run(
+                compiler, ["-shared", "-fPIC", "-O2", "-I", include, "-o", destination, sourcePath, "-ldl"],
+                environment: ProcessInfo.processInfo.environment)
+            if compiled.termination == .exited(0) {
                 try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: destination)
                 return destination
             }
-            looked.append("\(compiler) \(sourcePath) (exit status \(process.terminationStatus))")
+            looked.append("\(compiler) \(sourcePath) (\(compiled.termination))")
         }
         throw HostSetupError(
             description: """

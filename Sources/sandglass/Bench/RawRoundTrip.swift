@@ -2,6 +2,7 @@ import ArgumentParser
 import CSandbox
 import Foundation
 import Glibc
+import SandglassHost
 
 /// The IPC baseline: a raw round trip over a socketpair to a child process that echoes, with
 /// blocking read/write on both sides — nothing of Sandglass in the path.
@@ -21,22 +22,21 @@ enum RawRoundTrip {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
             throw ValidationError("socketpair failed: errno \(errno)")
         }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).standardizedFileURL.resolvingSymlinksInPath()
-        if !FileManager.default.isExecutableFile(atPath: child.executableURL!.path) {
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var executable = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).standardizedFileURL.resolvingSymlinksInPath().path
+        if !FileManager.default.isExecutableFile(atPath: executable) {
+            executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         }
-        child.arguments = ["bench-echo", String(size)]
-        child.standardInput = FileHandle(fileDescriptor: fds[1], closeOnDealloc: false)
-        try child.run()
+        let child = try ChildProcess(
+            executable, ["bench-echo", String(size)], environment: ProcessInfo.processInfo.environment,
+            standardInput: .descriptor(fds[1]), standardOutput: .descriptor(1), standardError: .descriptor(2))
         close(fds[1])
         if let cpu {
             _ = sg_set_affinity(0, Int32(cpu))
-            _ = sg_set_affinity(child.processIdentifier, Int32(cpu))
+            _ = sg_set_affinity(child.pid, Int32(cpu))
         }
         defer {
             close(fds[0])
-            child.waitUntilExit()
+            child.wait()
         }
         var message = [UInt8](repeating: 0x5A, count: size)
         var samples: [UInt64] = []
