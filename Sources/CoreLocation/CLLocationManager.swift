@@ -82,7 +82,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     /// The app's authorization, the old class-method form.
     @available(*, deprecated, message: "Use the authorizationStatus property")
     open class func authorizationStatus() -> CLAuthorizationStatus {
-        LocationClient.forActiveRuntime().authorization.flatMap { CLAuthorizationStatus(rawValue: Int32($0.status.rawValue)) } ?? .notDetermined
+        let authorization = LocationClient.forActiveRuntime().authorization
+        return authorization.flatMap { CLAuthorizationStatus(rawValue: Int32($0.status.rawValue)) } ?? .notDetermined
     }
 
     /// Whether this widget may receive location: the app is authorized always, or when in use
