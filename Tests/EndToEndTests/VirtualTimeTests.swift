@@ -31,6 +31,7 @@ struct VirtualTimeTests {
 
     @Test("three virtual days later, an unmodified provider's Date() is three days ahead")
     func providerSeesVirtualTime() async throws {
+        let started = Date().timeIntervalSince1970 // the run clock starts at the wall clock's now
         try await withHost({
             $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(30)
         }) { host in
@@ -40,9 +41,10 @@ struct VirtualTimeTests {
             await host.performAppIntent(widget: "Leaderboard")
             let (date, _) = try await nextLeaderboardEntry(host, after: 3 * 86_400_000 - 1)
             let hostNow = await host.now().timeIntervalSince1970
-            let realNow = Date().timeIntervalSince1970
             #expect(abs(date - hostNow) < 5, "the entry is dated at the run clock's now")
-            #expect(date - realNow > 3 * 86_400 - 60, "three days ahead of the wall clock")
+            // Three days ahead of the wall clock at the start (less the seconds of real time the
+            // run took, which a loaded machine stretches past a minute).
+            #expect(date - started > 3 * 86_400 - 5, "three days ahead of the wall clock")
         }
     }
 
