@@ -1,6 +1,7 @@
 import Foundation
 import SandglassEmbedded
-import SandglassHost
+@_spi(Measurements) import SandglassHost
+import Synchronization
 import Testing
 import WidgetKit
 
@@ -25,38 +26,79 @@ struct BackendApp: Sendable {
     let widgets: @MainActor @Sendable () -> [String: InProcessRuntime.Widgets]
 }
 
-/// The host of a test on `backend`: `apps` installed (not started), the launcher embedded or
-/// the sandbox's. On the embedded backend the test also checks that no process was spawned
-/// (every pid recorded is above `PID_MAX_LIMIT`, one per embedded launch) and that every
-/// embedded instance ended with the host.
+/// The host of a test on `backend`: `apps` installed (not started) unless `installing` is false,
+/// the launcher embedded or the sandbox's. On the embedded backend the test also checks that no
+/// process was spawned (every pid recorded is above `PID_MAX_LIMIT`, one per embedded launch)
+/// and that every embedded instance ended with the host.
 func withHost(
-    on backend: Backend, apps: [BackendApp],
+    on backend: Backend, apps: [BackendApp], installing: Bool = true,
     _ configure: (inout HostConfiguration) -> Void = { _ in },
     _ body: (ExtensionHost) async throws -> Void
 ) async throws {
+    let bundles = try installing ? BackendBundles(backend, apps) : BackendBundles(backend, [])
+    defer { bundles.remove() }
     switch backend {
     case .linux:
         try await withHost(configure) { host in
-            for app in apps { try await host.install(Examples.app(app.name)) }
+            for app in apps where installing { try await host.install(bundles.path(app)) }
             try await body(host)
         }
     case .embedded:
-        var widgets: [String: InProcessRuntime.Widgets] = [:]
-        for app in apps { widgets.merge(await MainActor.run { app.widgets() }) { $1 } }
-        let launcher = EmbeddedLauncher(widgets)
-        let bundles = try apps.map { try EmbeddedBundle(template: Examples.template($0.name)) }
-        defer { bundles.forEach { $0.remove() } }
+        let launcher = await backend.launcher(for: apps)
         try await withHost({
             configure(&$0)
             $0.launcher = launcher
         }) { host in
-            for bundle in bundles { try await host.install(bundle.path) }
+            // Every spawn, seen as it is recorded: a host with a bounded event history forgets the early ones.
+            let spawned = Mutex<[Int32]>([])
+            _ = await host.observeStamped([.spawned]) { event, _ in spawned.withLock { $0.append(event.pid ?? 0) } }
+            for app in apps where installing { try await host.install(bundles.path(app)) }
             try await body(host)
-            let spawned = await host.events().filter { $0.kind == .spawned }
-            #expect(spawned.allSatisfy { ($0.pid ?? 0) >= 1 << 22 }, "embedded pids are above PID_MAX_LIMIT: no process was spawned")
-            #expect(spawned.count == launcher.launches.launched)
+            let pids = spawned.withLock { $0 }
+            #expect(pids.allSatisfy { $0 >= 1 << 22 }, "embedded pids are above PID_MAX_LIMIT: no process was spawned")
+            #expect(pids.count == launcher?.launches.launched)
         }
-        #expect(launcher.launches.running == 0, "every embedded instance ended with the host")
+        #expect(launcher?.launches.running == 0, "every embedded instance ended with the host")
+    }
+}
+
+extension Backend {
+    /// The launcher for `apps`: on `embedded` one serving their widgets; on `linux` nil (the sandbox's).
+    func launcher(for apps: [BackendApp]) async -> EmbeddedLauncher? {
+        guard self == .embedded else { return nil }
+        var widgets: [String: InProcessRuntime.Widgets] = [:]
+        for app in apps { widgets.merge(await MainActor.run { app.widgets() }) { $1 } }
+        return EmbeddedLauncher(widgets)
+    }
+}
+
+/// The bundles of example apps on a backend, for a test to install, copy or edit: on `linux` the
+/// built examples (`make examples`), on `embedded` copies of their templates whose executables
+/// never run. Call ``remove()`` when done.
+struct BackendBundles {
+    private let paths: [String: String]
+    private let embedded: [EmbeddedBundle]
+
+    init(_ backend: Backend, _ apps: [BackendApp]) throws {
+        switch backend {
+        case .linux:
+            paths = try Dictionary(apps.map { ($0.name, try Examples.app($0.name)) }) { $1 }
+            embedded = []
+        case .embedded:
+            embedded = try apps.map { try EmbeddedBundle(template: Examples.template($0.name)) }
+            paths = Dictionary(zip(apps.map(\.name), embedded.map(\.path))) { $1 }
+        }
+    }
+
+    /// The bundle of `app`, which must be one of those given.
+    func path(_ app: BackendApp) -> String {
+        guard let path = paths[app.name] else { preconditionFailure("\(app.name) was not given to BackendBundles") }
+        return path
+    }
+
+    /// Deletes the embedded bundles.
+    func remove() {
+        embedded.forEach { $0.remove() }
     }
 }
 

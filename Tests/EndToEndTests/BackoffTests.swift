@@ -3,7 +3,7 @@ import SandglassHost
 import SandglassIPC
 import Testing
 
-/// Crash-loop backoff on real processes: exponential delays with a cap on the run clock, the
+/// Crash-loop backoff: exponential delays with a cap on the run clock, the
 /// permanent-failure rule, and a host whose other widgets are not starved.
 @Suite("Crash-loop backoff", .timeLimit(.minutes(2)))
 struct BackoffTests {
@@ -86,29 +86,41 @@ private func select(_ events: [HostEvent], _ name: String, of bundle: String? = 
     return result
 }
 
-/// An extension whose executable cannot be started at all.
+/// An extension that cannot be started at all.
 @Suite("Launch failures", .timeLimit(.minutes(2)))
 struct LaunchFailureTests {
     @Test(
-        "a widget extension whose executable cannot be executed is launched again after 1 s, 2 s, 4 s on the run clock, then fails permanently"
-    )
-    func unstartable() async throws {
+        "a widget extension that cannot be started is launched again after 1 s, 2 s, 4 s on the run clock, then fails permanently",
+        arguments: Backend.tested)
+    func unstartable(_ backend: Backend) async throws {
+        // Leaderboard.app, whose launches fail: on linux its executable cannot be executed; the
+        // embedded launcher is given no widgets for it.
+        let app = BackendApp(name: "Leaderboard.app") { [:] }
+        let bundles = try BackendBundles(backend, [app])
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-unstartable-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        defer {
+            try? FileManager.default.removeItem(at: scratch)
+            bundles.remove()
+        }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let app = scratch.appendingPathComponent("Leaderboard.app")
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: try Examples.app("Leaderboard.app")), to: app)
-        // A script whose interpreter does not exist: execve fails (ENOENT) on every launch.
-        let executable = app.appendingPathComponent("PlugIns/LeaderboardWidget.appex/LeaderboardWidget")
-        try FileManager.default.removeItem(at: executable)
-        try "#!/nonexistent/interpreter\n".write(to: executable, atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        let copy = scratch.appendingPathComponent("Leaderboard.app")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: bundles.path(app)), to: copy)
+        if backend == .linux {
+            // A script whose interpreter does not exist: execve fails (ENOENT) on every launch.
+            let executable = copy.appendingPathComponent("PlugIns/LeaderboardWidget.appex/LeaderboardWidget")
+            try FileManager.default.removeItem(at: executable)
+            try "#!/nonexistent/interpreter\n".write(to: executable, atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+        }
 
-        try await withHost({
-            $0.clock = .virtual
-            $0.relaunchBackoff.permanentFailureCount = 4
-        }) { host in
-            try await host.install(app.path)
+        try await withHost(
+            on: backend, apps: [app], installing: false,
+            {
+                $0.clock = .virtual
+                $0.relaunchBackoff.permanentFailureCount = 4
+            }
+        ) { host in
+            try await host.install(copy.path)
             await host.start()
             let failed = await host.advance(by: .seconds(3600)) { $0.kind == .extensionFailedPermanently }
             #expect(failed?.bundle == "com.example.leaderboard.widget")

@@ -3,11 +3,11 @@ import SandglassHost
 import SandglassIPC
 import Testing
 
-/// Reload budgets on real processes and the virtual clock: the ledger in the event log, the
+/// Reload budgets on both backends and the virtual clock: the ledger in the event log, the
 /// exemptions, debug mode, the system's date for single-entry timelines.
 @Suite("Reload budgets", .timeLimit(.minutes(2)))
 struct BudgetTests {
-    static let fleet = ["alpha", "bravo", "charlie", "delta", "echo"].map { "com.example.fleet.\($0)" }
+    static let fleet = EmbeddedFleet.extensions
     static let day = 86_400_000.0
 
     /// `bundle/kind/family` of a widget event.
@@ -16,12 +16,15 @@ struct BudgetTests {
     }
 
     @Test(
-        "50 widgets over two virtual days: none is ever charged more than 60 reloads in any 24 hours, and those that ask often use all 60")
-    func neverOverBudget() async throws {
-        try await withHost({
-            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(3 * 86_400)
-        }) { host in
-            try await host.install(Examples.app("Fleet.app"))
+        "50 widgets over two virtual days: none is ever charged more than 60 reloads in any 24 hours, and those that ask often use all 60",
+        arguments: Backend.tested)
+    func neverOverBudget(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.fleet],
+            {
+                $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(3 * 86_400)
+            }
+        ) { host in
             await host.start()
             await host.advance(by: .seconds(2 * 86_400))
             let events = await host.events()
@@ -67,13 +70,15 @@ struct BudgetTests {
     }
 
     @Test(
-        "the ledger: charged, denied with its date, then free while the app is in the foreground, for an app intent, a system change, a location change"
-    )
-    func exemptions() async throws {
-        try await withHost({
-            $0.clock = .virtual; $0.budgetOverrides.reloadsPerDay = 2; $0.budgetOverrides.idle = .seconds(86_400)
-        }) { host in
-            try await host.install(Examples.app("Fleet.app"))
+        "the ledger: charged, denied with its date, then free while the app is in the foreground, for an app intent, a system change, a location change",
+        arguments: Backend.tested)
+    func exemptions(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.fleet],
+            {
+                $0.clock = .virtual; $0.budgetOverrides.reloadsPerDay = 2; $0.budgetOverrides.idle = .seconds(86_400)
+            }
+        ) { host in
             await host.start()
             let widget = "com.example.fleet.alpha/AppDriven/systemSmall"
             @Sendable func decided(_ event: HostEvent) -> Bool {
@@ -121,13 +126,15 @@ struct BudgetTests {
     }
 
     @Test(
-        "debug mode lifts the budget and the 5-minute spacing, as Xcode does (reloads stay a second apart); every reload is still in the ledger"
-    )
-    func debugReloads() async throws {
-        try await withHost({
-            $0.clock = .virtual; $0.debugReloads = true; $0.budgetOverrides.idle = .seconds(86_400)
-        }) { host in
-            try await host.install(Examples.app("Fleet.app"))
+        "debug mode lifts the budget and the 5-minute spacing, as Xcode does (reloads stay a second apart); every reload is still in the ledger",
+        arguments: Backend.tested)
+    func debugReloads(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.fleet],
+            {
+                $0.clock = .virtual; $0.debugReloads = true; $0.budgetOverrides.idle = .seconds(86_400)
+            }
+        ) { host in
             await host.start()
             await host.advance(by: .seconds(600))
             let events = await host.events()
@@ -147,10 +154,12 @@ struct BudgetTests {
                 })
             #expect(!events.contains { $0.kind == .reloadDenied })
         }
-        try await withHost({
-            $0.clock = .virtual; $0.debugReloads = true
-        }) { host in
-            try await host.install(Examples.app("Leaderboard.app"))
+        try await withHost(
+            on: backend, apps: [.leaderboard],
+            {
+                $0.clock = .virtual; $0.debugReloads = true
+            }
+        ) { host in
             await host.start()
             await host.advance(by: .seconds(86_400))
             let nextMatch = await host.events().filter { $0.kind == .reloadRequested && $0.string("kind") == "NextMatch" }
@@ -158,12 +167,16 @@ struct BudgetTests {
         }
     }
 
-    @Test("a single-entry .atEnd timeline: the system chooses the date — 15 min when always visible, 60 min when seldom")
-    func systemChosenDate() async throws {
-        try await withHost({
-            $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(86_400)
-        }) { host in
-            try await host.install(Examples.app("Fleet.app"))
+    @Test(
+        "a single-entry .atEnd timeline: the system chooses the date — 15 min when always visible, 60 min when seldom",
+        arguments: Backend.tested)
+    func systemChosenDate(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.fleet],
+            {
+                $0.clock = .virtual; $0.budgetOverrides.idle = .seconds(86_400)
+            }
+        ) { host in
             await host.start()
             let widget = "com.example.fleet.alpha/Single/systemSmall"
             @Sendable func singleTimeline(_ event: HostEvent) -> Bool { event.kind == .timeline && BudgetTests.widget(event) == widget }

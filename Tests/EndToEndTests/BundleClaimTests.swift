@@ -2,7 +2,8 @@ import Foundation
 import SandglassHost
 import Testing
 
-/// What one installed app may claim: its own identifiers, its own stored code.
+/// What one installed app may claim: its own identifiers, its own stored code. On both backends:
+/// the bundles are the built examples (`linux`) or their templates (`embedded`).
 @Suite("Bundle claims")
 struct BundleClaimTests {
     /// A scratch directory removed at the end.
@@ -12,19 +13,23 @@ struct BundleClaimTests {
             let destination = path + "/" + relative
             try FileManager.default.createDirectory(
                 atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: try Examples.app(app), toPath: destination)
+            try FileManager.default.copyItem(atPath: app, toPath: destination)
             return destination
         }
         func remove() { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    @Test("two apps whose folders share a name keep their own stored code")
-    func sameFolderName() async throws {
+    @Test("two apps whose folders share a name keep their own stored code", arguments: Backend.tested)
+    func sameFolderName(_ backend: Backend) async throws {
         let scratch = Scratch()
-        defer { scratch.remove() }
-        let first = try scratch.copy("Leaderboard.app", to: "a/Same.app")
-        let second = try scratch.copy("Garbage.app", to: "b/Same.app")
-        try await withHost { host in
+        let bundles = try BackendBundles(backend, [.leaderboard, .garbage])
+        defer {
+            scratch.remove()
+            bundles.remove()
+        }
+        let first = try scratch.copy(bundles.path(.leaderboard), to: "a/Same.app")
+        let second = try scratch.copy(bundles.path(.garbage), to: "b/Same.app")
+        try await withHost(on: backend, apps: [.leaderboard, .garbage], installing: false) { host in
             let a = try await host.install(first)
             let b = try await host.install(second)
             #expect(a.path != b.path)
@@ -45,13 +50,17 @@ struct BundleClaimTests {
         }
     }
 
-    @Test("a second app claiming an installed app's or extension's identifier is refused, naming both paths")
-    func identifierClaimed() async throws {
+    @Test("a second app claiming an installed app's or extension's identifier is refused, naming both paths", arguments: Backend.tested)
+    func identifierClaimed(_ backend: Backend) async throws {
         let scratch = Scratch()
-        defer { scratch.remove() }
-        let copy = try scratch.copy("Leaderboard.app", to: "copy/Leaderboard.app")
-        let original = try Examples.app("Leaderboard.app")
-        try await withHost { host in
+        let bundles = try BackendBundles(backend, [.leaderboard])
+        defer {
+            scratch.remove()
+            bundles.remove()
+        }
+        let original = bundles.path(.leaderboard)
+        let copy = try scratch.copy(original, to: "copy/Leaderboard.app")
+        try await withHost(on: backend, apps: [.leaderboard], installing: false) { host in
             try await host.install(original)
             do {
                 try await host.install(copy)
@@ -77,17 +86,21 @@ struct BundleClaimTests {
         }
     }
 
-    @Test("an executable that is a symbolic link out of the bundle is refused at install, not at spawn")
-    func executableLinkOut() async throws {
+    @Test("an executable that is a symbolic link out of the bundle is refused at install, not at spawn", arguments: Backend.tested)
+    func executableLinkOut(_ backend: Backend) async throws {
         let scratch = Scratch()
-        defer { scratch.remove() }
-        let app = try scratch.copy("Leaderboard.app", to: "linked/Leaderboard.app")
+        let bundles = try BackendBundles(backend, [.leaderboard])
+        defer {
+            scratch.remove()
+            bundles.remove()
+        }
+        let app = try scratch.copy(bundles.path(.leaderboard), to: "linked/Leaderboard.app")
         let appex = try FileManager.default.contentsOfDirectory(atPath: app + "/PlugIns").first!
         let executable = app + "/PlugIns/" + appex + "/LeaderboardWidget"
         let outside = scratch.path + "/LeaderboardWidget"
         try FileManager.default.moveItem(atPath: executable, toPath: outside)
         try FileManager.default.createSymbolicLink(atPath: executable, withDestinationPath: outside)
-        try await withHost { host in
+        try await withHost(on: backend, apps: [.leaderboard], installing: false) { host in
             do {
                 try await host.install(app)
                 Issue.record("a bundle whose executable links outside it was installed")

@@ -20,12 +20,14 @@ struct ChaosStepTests {
 
     @Test(
         "a kill at each step of a launch and an activation fires there; the next activation answers",
-        arguments: [ProtocolStep.spawned, .hello, .requestWritten, .replyRead])
-    func activationSteps(step: ProtocolStep) async throws {
-        try await withHost({
-            $0.schedulesWidgets = false; Self.patient(&$0)
-        }) { host in
-            try await host.install(Examples.app("Leaderboard.app"))
+        arguments: Backend.tested, [ProtocolStep.spawned, .hello, .requestWritten, .replyRead])
+    func activationSteps(_ backend: Backend, step: ProtocolStep) async throws {
+        try await withHost(
+            on: backend, apps: [.leaderboard],
+            {
+                $0.schedulesWidgets = false; Self.patient(&$0)
+            }
+        ) { host in
             await host.killAt(step, of: Self.leaderboard)
             let outcome = await host.activate(Self.leaderboard, .timeline, widget: "Leaderboard")
             let killed = try await host.waitFor("killed") { $0.string("detail") == "chaos at step \(step.rawValue)" }

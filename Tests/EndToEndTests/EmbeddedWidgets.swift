@@ -18,6 +18,10 @@ extension BackendApp {
         ["com.example.hanging.widget": .init(widget: EmbeddedHangingWidget.self)]
     }
 
+    /// Garbage.app, as a bundle to install only: its extension breaks the protocol with bytes no
+    /// embedded runtime sends, so it is not embedded (a launch of it fails).
+    static let garbage = BackendApp(name: "Garbage.app") { [:] }
+
     /// Reloading.app: `.never`, and a `WidgetCenter` reload after its first timeline.
     static let reloading = BackendApp(name: "Reloading.app") {
         ["com.example.reloading.widget": .init(widget: EmbeddedReloadingWidget.self)]

@@ -1,4 +1,5 @@
 import Foundation
+import SandglassEmbedded
 import SandglassHost
 import SandglassIPC
 import Testing
@@ -6,17 +7,22 @@ import XCTest
 
 // The examples of "The host as a library" (SandglassHost.docc/HostAsLibrary.md), run against the example apps: Leaderboard.app
 // stands for the reader's MyApp.app (its "Leaderboard" kind for "Scores"), Hanging.app for a
-// provider that never completes.
+// provider that never completes. Each runs on both backends: the two lines that choose the
+// backend (the launcher, the bundle) are all that differs from the documentation.
 
 @Test(
-    "The host as a library: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain")
-func readmeSwiftTestingExample() async throws {
+    "The host as a library: a widget stays within its budget over a virtual day; free reloads while the app is in the foreground; explain",
+    arguments: Backend.tested)
+func readmeSwiftTestingExample(_ backend: Backend) async throws {
+    let bundles = try BackendBundles(backend, [.leaderboard])
+    defer { bundles.remove() }
     var configuration = HostConfiguration.temporary()
+    configuration.launcher = await backend.launcher(for: [.leaderboard])
     configuration.clock = .virtual // days in seconds; the widget's Date() follows
     configuration.budgetOverrides.reloadsPerDay = 40
     let host = try await ExtensionHost(configuration)
     defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-    try await host.install(Examples.app("Leaderboard.app"))
+    try await host.install(bundles.path(.leaderboard))
     await host.start()
 
     // The first timeline (already recorded, or coming), then a virtual day of reloads.
@@ -48,13 +54,26 @@ func readmeSwiftTestingExample() async throws {
 final class ReadmeXCTestExample: XCTestCase {
     /// The host as a library: a provider that never completes is killed, backs off and fails permanently.
     func testHangingProviderFailsPermanently() async throws {
+        try await hangingProviderFailsPermanently(on: .linux)
+    }
+
+    /// The same on the embedded backend.
+    func testHangingProviderFailsPermanentlyEmbedded() async throws {
+        try XCTSkipUnless(Backend.tested.contains(.embedded), "SANDGLASS_EMBEDDED_TESTS=0")
+        try await hangingProviderFailsPermanently(on: .embedded)
+    }
+
+    private func hangingProviderFailsPermanently(on backend: Backend) async throws {
+        let bundles = try BackendBundles(backend, [.hanging])
+        defer { bundles.remove() }
         var configuration = HostConfiguration.temporary()
+        configuration.launcher = await backend.launcher(for: [.hanging])
         configuration.clock = .virtual
         configuration.budgetOverrides.timeline = .milliseconds(200)
         configuration.relaunchBackoff.permanentFailureCount = 3
         let host = try await ExtensionHost(configuration)
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-        try await host.install(Examples.app("Hanging.app"))
+        try await host.install(bundles.path(.hanging))
         await host.start()
 
         let failed = await host.advance(by: .seconds(3600)) { $0.kind == .extensionFailedPermanently }
