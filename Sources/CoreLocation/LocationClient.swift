@@ -15,24 +15,11 @@ final class LocationClient: RuntimeService {
         return client
     }()
 
-    /// The in-process runtimes' clients, by runtime.
-    private static let inProcess = Mutex<[ObjectIdentifier: LocationClient]>([:])
-
     /// The client for a manager made now: the in-process runtime's whose provider code runs
     /// here, else the process's.
     static func forActiveRuntime() -> LocationClient {
         guard let connection = RuntimeServices.connection, connection.isInProcess else { return shared }
-        let (client, isNew, gone) = inProcess.withLock { clients -> (LocationClient, Bool, [LocationClient]) in
-            let gone = clients.values.filter { $0.owner == nil }
-            clients = clients.filter { $0.value.owner != nil }
-            if let client = clients[ObjectIdentifier(connection)] { return (client, false, gone) }
-            let client = LocationClient(owner: connection)
-            clients[ObjectIdentifier(connection)] = client
-            return (client, true, gone)
-        }
-        gone.forEach(RuntimeServices.unregister)
-        if isNew { RuntimeServices.register(client) }
-        return client
+        return RuntimeServices.service(LocationClient.self, of: connection) { LocationClient(owner: $0) }
     }
 
     /// The in-process runtime this client serves; nil: the process's runtime.

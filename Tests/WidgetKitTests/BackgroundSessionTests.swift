@@ -431,5 +431,42 @@ extension RuntimeTests {
                     "Completion handler blocks are not supported in background sessions. Use a delegate instead."
                 ))
         }
+
+        @Test("an in-process runtime beside the process's: its session events never reach the process's sessions")
+        func inProcessRuntimeIsApart() async throws {
+            let harness = try await RuntimeHarness.network()
+            let identifier = backgroundIdentifier("apart")
+            let delegate = RecordingDelegate()
+            let session = URLSession(configuration: .background(withIdentifier: identifier), delegate: delegate, delegateQueue: nil)
+            _ = try harness.host.expect("attachSession") { message -> Void? in
+                if case .attachSession = message { return () }
+                return nil
+            }
+            try harness.host.send(.sessionAttached(identifier: identifier, tasks: []))
+
+            // A second runtime in this process, as the host's embedded backend runs one; it
+            // made no session of that identifier.
+            let (other, otherFD) = try HostEnd.makePair()
+            defer { other.close() }
+            let widgets = await MainActor.run { InProcessRuntime.Widgets(bundle: TestBundle.self) }
+            let inProcess = InProcessRuntime(widgets: widgets, bundleIdentifier: "com.example.other", environment: [:], fd: otherFD) { _ in
+            }
+            inProcess.start()
+            _ = try other.receive() // hello
+            try other.send(.welcome(harness.welcome))
+            try other.send(.allEventsDelivered(identifier: identifier))
+            // Its own service answers (`expect` skips log lines: read them here).
+            guard case .log(let dropped) = try other.receive() else {
+                Issue.record("the other runtime did not log the session it does not know")
+                return
+            }
+            #expect(dropped.message.contains("'\(identifier)', which this process has not created"))
+
+            // The process's session hears only its own runtime.
+            try harness.host.send(.allEventsDelivered(identifier: identifier))
+            #expect(try delegate.waitForCalls(1) == [.didFinishEvents])
+            session.invalidateAndCancel()
+            _ = harness.finish()
+        }
     }
 }

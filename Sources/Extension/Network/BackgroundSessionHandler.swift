@@ -35,15 +35,19 @@ struct BackgroundSessionHandler: Sendable {
             }
             runtime.send(.backgroundEventsReply(request, accepted: true))
             let gate = CompletionGate()
-            handler.run(identifier) {
-                guard gate.claim() else {
-                    runtime.log(
-                        .warning,
-                        "the completion handler for background session '\(identifier)' "
-                            + "was called a second time; the second call is ignored")
-                    return
+            // Sessions the handler re-creates belong to this runtime (several may share a
+            // process: the host's in-process tests).
+            ExtensionRuntime.$serving.withValue(runtime as? ExtensionRuntime) {
+                handler.run(identifier) {
+                    guard gate.claim() else {
+                        runtime.log(
+                            .warning,
+                            "the completion handler for background session '\(identifier)' "
+                                + "was called a second time; the second call is ignored")
+                        return
+                    }
+                    runtime.send(.eventsFinished(identifier: identifier))
                 }
-                runtime.send(.eventsFinished(identifier: identifier))
             }
         }
     }

@@ -8,11 +8,34 @@ import Synchronization
 ///
 /// It runs on the reader thread and never blocks there: each event goes to its session's
 /// delivery queue; `backgroundEventsRequest` goes to the main actor.
+///
+/// The process's runtime has one (``shared``); a runtime served in-process beside it (the host's
+/// in-process tests) has its own, so that sessions, tasks and handled events stay apart.
 final class NetworkService: RuntimeService {
-    /// The service of this process.
-    static let shared = NetworkService()
+    /// The service of the process's runtime.
+    static let shared = NetworkService(owner: nil)
 
     private static let isRegistered = Mutex(false)
+
+    /// The service of the runtime serving the caller: an in-process runtime's own, else the
+    /// process's.
+    static func forActiveRuntime() -> NetworkService {
+        guard let connection = RuntimeServices.connection, connection.isInProcess else { return shared }
+        return RuntimeServices.service(NetworkService.self, of: connection) { NetworkService(owner: $0) }
+    }
+
+    /// Registers the service of `runtime` before it reads its first message.
+    static func register(for runtime: any RuntimeConnection) {
+        if runtime.isInProcess {
+            _ = RuntimeServices.service(NetworkService.self, of: runtime) { NetworkService(owner: $0) }
+        } else {
+            registerOnce()
+        }
+    }
+
+    /// The in-process runtime this service serves; nil: the process's runtime.
+    private weak let owner: (any RuntimeConnection)?
+    private let servesInProcessRuntime: Bool
 
     let requests = HostRequests()
     private let sessions = Mutex<[String: URLSession]>([:])
@@ -23,10 +46,13 @@ final class NetworkService: RuntimeService {
     private let handledEvents = Mutex<[String: [UInt64]]>([:])
     private let localIdentifiers = Atomic<Int>(1)
 
-    private init() {}
+    private init(owner: (any RuntimeConnection)?) {
+        self.owner = owner
+        servesInProcessRuntime = owner != nil
+    }
 
-    /// Registers the service with the runtime, once per process.
-    static func registerOnce() {
+    /// Registers the process's service with the runtime, once per process.
+    private static func registerOnce() {
         let isFirst = isRegistered.withLock { registered in
             defer { registered = true }
             return !registered
@@ -36,7 +62,7 @@ final class NetworkService: RuntimeService {
 
     /// The connection to the host, `nil` when not running under it.
     var connection: (any RuntimeConnection)? {
-        RuntimeServices.connection
+        servesInProcessRuntime ? owner : RuntimeServices.connection
     }
 
     // MARK: Sessions and tasks
@@ -117,6 +143,7 @@ final class NetworkService: RuntimeService {
     // MARK: Messages from the host
 
     func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool {
+        guard servesInProcessRuntime ? runtime === owner : !runtime.isInProcess else { return false }
         switch message {
         case .taskCreated, .taskList:
             if !requests.fulfil(message) {

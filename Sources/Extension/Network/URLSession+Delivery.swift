@@ -33,7 +33,7 @@ extension URLSession {
                     url: url
                 ))
         }
-        let service = NetworkService.shared
+        let service = task.service
         let isBackground = backgroundIdentifier != nil
         // Registered on the reader thread as `taskCreated` arrives, so that the task's events,
         // which follow on the same socket, find it.
@@ -315,7 +315,7 @@ extension URLSession {
     private func taskDidComplete(_ task: URLSessionTask) {
         state.withLock { _ = $0.live.removeValue(forKey: ObjectIdentifier(task)) }
         if backgroundIdentifier == nil, let identifier = task.properties.withLock({ $0.identifier }) {
-            NetworkService.shared.unregisterInline(identifier, task)
+            task.service.unregisterInline(identifier, task)
         }
         invalidateIfFinished()
     }
@@ -338,7 +338,7 @@ extension URLSession {
             return .some(state.delegate)
         }
         guard let delegate else { return }
-        NetworkService.shared.detach(self)
+        service.detach(self)
         if let delegate {
             onDelegateQueue { delegate.urlSession(self, didBecomeInvalidWithError: error) }
         }
@@ -354,7 +354,7 @@ extension URLSession {
     /// event id) is dropped without a delegate call.
     private func isFirstDelivery(_ stamp: EventStamp?) -> Bool {
         guard let stamp, let identifier = backgroundIdentifier else { return true }
-        return NetworkService.shared.recordDelivery(identifier, stamp.eventID)
+        return service.recordDelivery(identifier, stamp.eventID)
     }
 
     /// `eventHandled` for a background event, with the instant its delegate call began.

@@ -64,6 +64,13 @@ open class URLSession: NSObject, @unchecked Sendable {
     let state: Mutex<State>
     /// Applies the host's events in order, handing delegate calls to `delegateQueue`.
     let delivery: DispatchQueue
+    /// The network service of the runtime the session was made in; nil for ``shared``, whose
+    /// tasks each take their maker's (``URLSessionTask/service``).
+    private let ownService: NetworkService?
+
+    /// The network service this session's messages go through: its own, or for ``shared``
+    /// the one of the runtime serving the caller.
+    var service: NetworkService { ownService ?? NetworkService.forActiveRuntime() }
 
     /// The queue given at creation, else the session's own once made (``delegateQueue``).
     private let delegateQueueStorage: Mutex<OperationQueue?>
@@ -101,8 +108,10 @@ open class URLSession: NSObject, @unchecked Sendable {
         delegateQueueStorage = Mutex(queue)
         ownsDelegateQueue = queue == nil
         delivery = DispatchQueue(label: "sandglass.urlsession.delivery")
+        let service = NetworkService.forActiveRuntime()
+        ownService = service
         super.init()
-        NetworkService.shared.attach(self)
+        service.attach(self)
         delivery.async { [self] in prepareForDelivery() }
     }
 
@@ -118,6 +127,7 @@ open class URLSession: NSObject, @unchecked Sendable {
         delegateQueueStorage = Mutex(nil)
         ownsDelegateQueue = true
         delivery = DispatchQueue(label: "sandglass.urlsession.shared.delivery")
+        ownService = nil
         super.init()
     }
 
@@ -225,7 +235,7 @@ open class URLSession: NSObject, @unchecked Sendable {
     func refuseCompletionHandler(_ call: String) {
         guard backgroundIdentifier != nil else { return }
         let message = "Completion handler blocks are not supported in background sessions. Use a delegate instead."
-        NetworkService.shared.connection?.log(.fault, "URLSession.\(call): \(message)")
+        service.connection?.log(.fault, "URLSession.\(call): \(message)")
         fatalError(message)
     }
 
@@ -290,7 +300,8 @@ open class URLSession: NSObject, @unchecked Sendable {
     func currentTasks() -> [URLSessionTask] {
         var tasks: [ObjectIdentifier: URLSessionTask] = [:]
         if let identifier = backgroundIdentifier {
-            let reply = NetworkService.shared.requests.send(on: NetworkService.shared.connection) {
+            let service = self.service
+            let reply = service.requests.send(on: service.connection) {
                 .getTasks($0, session: identifier)
             }
             if case .success(.taskList(_, let snapshots)) = reply {
@@ -321,7 +332,7 @@ open class URLSession: NSObject, @unchecked Sendable {
         }
         guard proceed else { return }
         if let identifier = backgroundIdentifier {
-            NetworkService.shared.connection?.send(.invalidateSession(identifier: identifier, cancelTasks: false))
+            service.connection?.send(.invalidateSession(identifier: identifier, cancelTasks: false))
         }
         delivery.async { [self] in invalidateIfFinished() }
     }
@@ -341,7 +352,7 @@ open class URLSession: NSObject, @unchecked Sendable {
         }
         guard let tasks else { return }
         if let identifier = backgroundIdentifier {
-            NetworkService.shared.connection?.send(.invalidateSession(identifier: identifier, cancelTasks: true))
+            service.connection?.send(.invalidateSession(identifier: identifier, cancelTasks: true))
         }
         for task in tasks {
             task.cancelForInvalidation(tellHost: backgroundIdentifier == nil)

@@ -96,9 +96,13 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
     let properties: Mutex<Properties>
     /// Held while the task is being registered with the host, so that it happens once.
     private let registration = Mutex(())
+    /// The network service of the runtime the task was made in (its session's, or for a task
+    /// of `URLSession.shared` the maker's).
+    let service: NetworkService
 
     init(session: URLSession, kind: TaskKind, request: URLRequest?) {
         self.session = session
+        self.service = session.service
         self.kind = kind
         var properties = Properties()
         properties.originalRequest = request
@@ -112,6 +116,7 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
     /// and `cancel()` do nothing.
     public override init() {
         session = nil
+        service = NetworkService.forActiveRuntime()
         kind = .data
         properties = Mutex(Properties())
         super.init()
@@ -203,7 +208,7 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
         case false?:
             session.completeLocally(self)
         case true?:
-            NetworkService.shared.connection?.send(.resumeTask(session: session.wireIdentifier, taskIdentifier: identifier))
+            service.connection?.send(.resumeTask(session: session.wireIdentifier, taskIdentifier: identifier))
         }
     }
 
@@ -235,10 +240,10 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
         case nil:
             return
         case .atHost(let identifier):
-            NetworkService.shared.connection?.send(.cancelTask(session: session.wireIdentifier, taskIdentifier: identifier))
+            service.connection?.send(.cancelTask(session: session.wireIdentifier, taskIdentifier: identifier))
         case .locally(let registered):
             if let registered {
-                NetworkService.shared.connection?.send(.cancelTask(session: session.wireIdentifier, taskIdentifier: registered))
+                service.connection?.send(.cancelTask(session: session.wireIdentifier, taskIdentifier: registered))
             }
             session.completeLocally(self)
         }
@@ -249,7 +254,7 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
     open func suspend() {
         let running = properties.withLock { $0.state == .running }
         if running {
-            NetworkService.shared.connection?.log(
+            service.connection?.log(
                 .warning,
                 "URLSessionTask.suspend(): the host cannot pause a transfer in flight; task \(taskIdentifier) keeps running"
             )
@@ -263,7 +268,7 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
     func registeredIdentifier() -> Int {
         if let identifier = properties.withLock({ $0.identifier }) { return identifier }
         guard let session else {
-            let identifier = NetworkService.shared.nextLocalIdentifier()
+            let identifier = service.nextLocalIdentifier()
             properties.withLock { $0.identifier = identifier }
             return identifier
         }
@@ -283,7 +288,7 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
                 properties.withLock { $0.identifier = identifier }
                 return identifier
             case .failure(let error):
-                let identifier = NetworkService.shared.nextLocalIdentifier()
+                let identifier = service.nextLocalIdentifier()
                 properties.withLock { properties in
                     properties.identifier = identifier
                     if properties.failure == nil { properties.failure = error }
@@ -370,7 +375,7 @@ extension URLSessionTask {
         }
         guard let registered else { return }
         if tellHost, let registered {
-            NetworkService.shared.connection?.send(.cancelTask(session: session.wireIdentifier, taskIdentifier: registered))
+            service.connection?.send(.cancelTask(session: session.wireIdentifier, taskIdentifier: registered))
         }
         session.completeLocally(self)
     }

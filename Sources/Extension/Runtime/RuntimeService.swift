@@ -55,6 +55,43 @@ public enum RuntimeServices {
         services.withLock { $0.removeAll { $0 === service } }
     }
 
+    /// The service of type `S` of the in-process runtime `connection`: made with `make` and
+    /// registered the first time it is asked for; the services of runtimes gone since are
+    /// unregistered. (The process's own runtime keeps its services in their `shared` instances.)
+    public static func service<S: RuntimeService>(
+        _ type: S.Type, of connection: any RuntimeConnection, make: (any RuntimeConnection) -> S
+    ) -> S {
+        let key = PerRuntimeKey(runtime: ObjectIdentifier(connection), service: ObjectIdentifier(type))
+        let (service, isNew, gone) = perRuntime.withLock { entries -> (S, Bool, [any RuntimeService]) in
+            let gone = entries.values.filter { $0.owner == nil }.map(\.service)
+            entries = entries.filter { $0.value.owner != nil }
+            if let existing = entries[key]?.service as? S { return (existing, false, gone) }
+            let made = make(connection)
+            entries[key] = PerRuntimeService(owner: connection, service: made)
+            return (made, true, gone)
+        }
+        gone.forEach(unregister)
+        if isNew { register(service) }
+        return service
+    }
+
+    private struct PerRuntimeKey: Hashable {
+        let runtime: ObjectIdentifier
+        let service: ObjectIdentifier
+    }
+
+    private final class PerRuntimeService: Sendable {
+        weak let owner: (any RuntimeConnection)?
+        let service: any RuntimeService
+
+        init(owner: any RuntimeConnection, service: any RuntimeService) {
+            self.owner = owner
+            self.service = service
+        }
+    }
+
+    private static let perRuntime = Mutex<[PerRuntimeKey: PerRuntimeService]>([:])
+
     /// The connection to the host, `nil` when not running under it.
     public static var connection: (any RuntimeConnection)? {
         ExtensionRuntime.active
