@@ -9,9 +9,9 @@ import WidgetKit
 /// available" when authorized but no fix comes.
 ///
 /// The example keeps one `CLLocationManager` in its provider, made when its process builds the
-/// widget. Embedded, the provider is built once for every instance a host launches (relaunches
-/// included), on the main actor, outside any runtime: a manager made there would belong to the
-/// test process's runtime, which has none. So each provider call makes its own manager, on the
+/// widget. Embedded, the provider is built once per host and serves every instance it launches
+/// (relaunches included); it is built on the main actor, outside any runtime: a manager made
+/// there would belong to the test process's runtime, which has none. So each provider call makes its own manager, on the
 /// request queue of the instance it serves, and keeps it until the answer. What the host sees is
 /// the same: one `requestLocation` per timeline request, every waiting request answered by the
 /// first fix or error.
