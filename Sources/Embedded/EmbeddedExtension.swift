@@ -14,7 +14,20 @@ package enum EmbeddedExtension {
     /// Now on the host's run clock, in provider code run embedded on a virtual clock (what the
     /// clock shim makes `Date()` say in an extension's process); else `Date()`.
     package static var now: Date {
-        guard let path = InProcessRuntime.servingEnvironment?["SANDGLASS_CLOCK_PAGE"], let offset = realtimeOffset(page: path) else {
+        now(page: InProcessRuntime.servingEnvironment?["SANDGLASS_CLOCK_PAGE"])
+    }
+
+    /// The run clock of the extension whose provider code asks, to read later where ``now``
+    /// cannot tell whose code runs: in a completion called from a `CLLocationManager` delegate
+    /// callback, on the main queue.
+    package static var clock: @Sendable () -> Date {
+        let page = InProcessRuntime.servingEnvironment?["SANDGLASS_CLOCK_PAGE"]
+        return { now(page: page) }
+    }
+
+    /// Now on the clock whose page is at `path`; `Date()` without one.
+    private static func now(page path: String?) -> Date {
+        guard let path, let offset = realtimeOffset(page: path) else {
             return Date()
         }
         var monotonic = timespec()

@@ -3,8 +3,9 @@ import SandglassHost
 import SandglassIPC
 import Testing
 
-/// Location in widgets end to end: the Nearby example's CLLocationManager in a real process,
-/// answered by the host under the authorization, the key and the in-use window.
+/// Location in widgets end to end: the Nearby example's CLLocationManager in a real process
+/// (`linux`) or in the test's (`embedded`), answered by the host under the authorization, the
+/// key and the in-use window.
 @Suite("Location in widgets", .serialized)
 struct LocationTests {
     static let nearby = "com.example.nearby.widget"
@@ -15,10 +16,11 @@ struct LocationTests {
         return first["status"]?.stringValue
     }
 
-    @Test("authorized and extended, on screen: the widget is asked, gets the run's position, and shows it")
-    func delivered() async throws {
-        try await withHost({ $0.location.position = .fixed(GeoCoordinate(latitude: 52.52, longitude: 13.405)) }) { host in
-            try await host.install(Examples.app("Nearby.app"))
+    @Test("authorized and extended, on screen: the widget is asked, gets the run's position, and shows it", arguments: Backend.tested)
+    func delivered(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.nearby], { $0.location.position = .fixed(GeoCoordinate(latitude: 52.52, longitude: 13.405)) }
+        ) { host in
             await host.start()
             let prompt = try await host.waitFor("location.prompt")
             #expect(prompt.bundle == Self.nearby)
@@ -37,10 +39,11 @@ struct LocationTests {
         }
     }
 
-    @Test("When In Use not extended to widgets: isAuthorizedForWidgetUpdates is false, no location, the widget says so")
-    func declined() async throws {
-        try await withHost({ $0.location.widgetApproval = .declined }) { host in
-            try await host.install(Examples.app("Nearby.app"))
+    @Test(
+        "When In Use not extended to widgets: isAuthorizedForWidgetUpdates is false, no location, the widget says so",
+        arguments: Backend.tested)
+    func declined(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.nearby], { $0.location.widgetApproval = .declined }) { host in
             await host.start()
             let timeline = try await host.waitFor("timeline") { $0.bundle == Self.nearby }
             #expect(Self.status(timeline) == "notAuthorized")
@@ -50,10 +53,9 @@ struct LocationTests {
         }
     }
 
-    @Test("authorized but never visible: not in use, so CLError.locationUnknown and 'location not available'")
-    func notInUse() async throws {
-        try await withHost({ $0.visibility = .never }) { host in
-            try await host.install(Examples.app("Nearby.app"))
+    @Test("authorized but never visible: not in use, so CLError.locationUnknown and 'location not available'", arguments: Backend.tested)
+    func notInUse(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.nearby], { $0.visibility = .never }) { host in
             await host.start()
             let unavailable = try await host.waitFor("location.unavailable")
             #expect(unavailable.string("why") == "notInUse")
@@ -63,10 +65,9 @@ struct LocationTests {
         }
     }
 
-    @Test("the app's authorization changed during the run: the live extension is told, later reloads follow it")
-    func authorizationChangedDuringRun() async throws {
-        try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
-            try await host.install(Examples.app("Nearby.app"))
+    @Test("the app's authorization changed during the run: the live extension is told, later reloads follow it", arguments: Backend.tested)
+    func authorizationChangedDuringRun(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.nearby], { $0.budgetOverrides.idle = .seconds(60) }) { host in
             await host.start()
             let first = try await host.waitFor("timeline") { $0.bundle == Self.nearby }
             #expect(Self.status(first) == "located")
@@ -88,14 +89,18 @@ struct LocationTests {
         }
     }
 
-    @Test("the in-use window: location while visible and for the window after, not later (real clock, a 5 s window)")
-    func inUseWindow() async throws {
-        try await withHost({
-            $0.visibility = .periodic(every: .seconds(30), for: .seconds(2))
-            $0.location.inUseWindow = .seconds(5)
-            $0.budgetOverrides.idle = .seconds(60)
-        }) { host in
-            try await host.install(Examples.app("Nearby.app"))
+    @Test(
+        "the in-use window: location while visible and for the window after, not later (real clock, a 5 s window)",
+        arguments: Backend.tested)
+    func inUseWindow(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.nearby],
+            {
+                $0.visibility = .periodic(every: .seconds(30), for: .seconds(2))
+                $0.location.inUseWindow = .seconds(5)
+                $0.budgetOverrides.idle = .seconds(60)
+            }
+        ) { host in
             await host.start()
             func status() async throws -> String? {
                 guard case .timeline(let timeline)? = await host.activate(Self.nearby, .timeline, widget: "Nearby"),
@@ -116,8 +121,10 @@ struct LocationTests {
         }
     }
 
-    @Test("a significant location change reloads the widget free of budget, when it is next visible, with a location")
-    func significantChange() async throws {
+    @Test(
+        "a significant location change reloads the widget free of budget, when it is next visible, with a location",
+        arguments: Backend.tested)
+    func significantChange(_ backend: Backend) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-route-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -125,13 +132,15 @@ struct LocationTests {
         // Home, then 4.5 km away at 10 min.
         try "seconds,latitude,longitude\n0,37.3688,-122.0363\n600,37.3349,-122.0090\n".write(
             toFile: route, atomically: true, encoding: .utf8)
-        try await withHost({
-            $0.clock = .virtual
-            $0.location.position = .route(try! RouteFile.load(route))
-            $0.visibility = .periodic(every: .seconds(3600), for: .seconds(60))
-            $0.budgetOverrides.idle = .seconds(7200)
-        }) { host in
-            try await host.install(Examples.app("Nearby.app"))
+        try await withHost(
+            on: backend, apps: [.nearby],
+            {
+                $0.clock = .virtual
+                $0.location.position = .route(try! RouteFile.load(route))
+                $0.visibility = .periodic(every: .seconds(3600), for: .seconds(60))
+                $0.budgetOverrides.idle = .seconds(7200)
+            }
+        ) { host in
             await host.start()
             await host.run(for: .seconds(2 * 3600 - 60))
             let events = await host.events()
@@ -148,10 +157,11 @@ struct LocationTests {
         }
     }
 
-    @Test("one app, two widget extensions, only one with NSWidgetWantsLocation: only that one is asked and gets location")
-    func multipleExtensions() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("Commute.app"))
+    @Test(
+        "one app, two widget extensions, only one with NSWidgetWantsLocation: only that one is asked and gets location",
+        arguments: Backend.tested)
+    func multipleExtensions(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.commute]) { host in
             await host.start()
             let delivered = try await host.waitFor("location.delivered")
             #expect(delivered.bundle == "com.example.commute.nearby")

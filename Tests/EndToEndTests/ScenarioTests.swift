@@ -3,25 +3,33 @@ import SandglassHost
 import Testing
 
 /// The shipped scenario files (Examples/Scenarios): the seed's five test scenarios and the
-/// multiple-extensions advice, each run over days on the virtual clock with real extension
-/// processes, and held to the expectations it lists.
+/// multiple-extensions advice, each run over days on the virtual clock with the app's extensions
+/// as real processes (`linux`) or in the test's process (`embedded`), and held to the
+/// expectations it lists.
 @Suite("Location scenarios", .serialized)
 struct ScenarioTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/Scenarios").path
 
-    /// Runs the scenario `name` on its app and returns the events.
-    static func run(_ name: String) async throws -> (Scenario, [HostEvent], Duration) {
+    /// The scenarios' apps, by bundle name.
+    static let apps: [String: BackendApp] = ["Commute.app": .commute, "Nearby.app": .nearby]
+
+    /// Runs the scenario `name` on its app on `backend` and returns the events.
+    static func run(_ name: String, on backend: Backend) async throws -> (Scenario, [HostEvent], Duration) {
         let scenario = try Scenario.load(directory + "/" + name)
+        let name = try #require(scenario.app)
+        let app = try #require(apps[name], "\(name) has no embedded copy: add it to ScenarioTests.apps")
         var events: [HostEvent] = []
         let started = ContinuousClock.now
-        try await withHost({ configuration in
-            scenario.apply(to: &configuration)
-            // The process lives between reloads (they come every few minutes of virtual time),
-            // so days pass without a spawn per reload.
-            configuration.budgetOverrides.idle = .seconds(6 * 3600)
-        }) { host in
-            try await host.install(Examples.app(try #require(scenario.app)))
+        try await withHost(
+            on: backend, apps: [app],
+            { configuration in
+                scenario.apply(to: &configuration)
+                // The process lives between reloads (they come every few minutes of virtual time),
+                // so days pass without a spawn per reload.
+                configuration.budgetOverrides.idle = .seconds(6 * 3600)
+            }
+        ) { host in
             await host.start()
             await host.run(for: try #require(scenario.duration))
             events = await host.events()
@@ -38,9 +46,11 @@ struct ScenarioTests {
 
     static let day = 86_400_000.0
 
-    @Test("1. authorization extended when the widget is added: location at once, and reloads for the commute's moves")
-    func extendedWhenAdded() async throws {
-        let (scenario, events, took) = try await Self.run("extended-when-added.json")
+    @Test(
+        "1. authorization extended when the widget is added: location at once, and reloads for the commute's moves",
+        arguments: Backend.tested)
+    func extendedWhenAdded(_ backend: Backend) async throws {
+        let (scenario, events, took) = try await Self.run("extended-when-added.json", on: backend)
         #expect(scenario.failures(in: events) == [])
         #expect(events.last { $0.kind == .timeline }.map { $0.t > 2.9 * Self.day } == true, "the run lasted three days")
         let first = try #require(events.first { $0.kind == .locationDelivered })
@@ -48,33 +58,35 @@ struct ScenarioTests {
         #expect(took < .seconds(60))
     }
 
-    @Test("2. authorization not extended: three days without a location")
-    func notExtended() async throws {
-        let (scenario, events, _) = try await Self.run("not-extended.json")
+    @Test("2. authorization not extended: three days without a location", arguments: Backend.tested)
+    func notExtended(_ backend: Backend) async throws {
+        let (scenario, events, _) = try await Self.run("not-extended.json", on: backend)
         #expect(scenario.failures(in: events) == [])
         #expect(Set(Self.statuses(events)) == ["notAuthorized"])
     }
 
-    @Test("3. the app's authorization changed after adding: located, then denied for a day, then always")
-    func appAuthorizationChanged() async throws {
-        let (scenario, events, _) = try await Self.run("app-authorization-changed.json")
+    @Test("3. the app's authorization changed after adding: located, then denied for a day, then always", arguments: Backend.tested)
+    func appAuthorizationChanged(_ backend: Backend) async throws {
+        let (scenario, events, _) = try await Self.run("app-authorization-changed.json", on: backend)
         #expect(scenario.failures(in: events) == [])
         #expect(Set(Self.statuses(events, until: Self.day)) == ["located"])
         #expect(Set(Self.statuses(events, from: Self.day + 60_000, until: 2 * Self.day)) == ["notAuthorized"])
         #expect(Set(Self.statuses(events, from: 2 * Self.day + 60_000)) == ["located"])
     }
 
-    @Test("4. the widget's approval changed after adding: declined for a day, then extended again")
-    func widgetApprovalChanged() async throws {
-        let (scenario, events, _) = try await Self.run("widget-approval-changed.json")
+    @Test("4. the widget's approval changed after adding: declined for a day, then extended again", arguments: Backend.tested)
+    func widgetApprovalChanged(_ backend: Backend) async throws {
+        let (scenario, events, _) = try await Self.run("widget-approval-changed.json", on: backend)
         #expect(scenario.failures(in: events) == [])
         #expect(Set(Self.statuses(events, from: Self.day + 60_000, until: 2 * Self.day)) == ["notAuthorized"])
         #expect(Set(Self.statuses(events, from: 2 * Self.day + 60_000)) == ["located"])
     }
 
-    @Test("5. pages viewed often, then seldom: in use most of the time, then rarely; moves delivered when next viewed")
-    func pagesOftenAndSeldom() async throws {
-        let (scenario, events, _) = try await Self.run("pages-often-and-seldom.json")
+    @Test(
+        "5. pages viewed often, then seldom: in use most of the time, then rarely; moves delivered when next viewed",
+        arguments: Backend.tested)
+    func pagesOftenAndSeldom(_ backend: Backend) async throws {
+        let (scenario, events, _) = try await Self.run("pages-often-and-seldom.json", on: backend)
         #expect(scenario.failures(in: events) == [])
         func share(_ from: Double, _ until: Double) -> Double {
             let s = Self.statuses(events, from: from, until: until)
@@ -91,9 +103,9 @@ struct ScenarioTests {
         }
     }
 
-    @Test("multiple extensions: only the one with NSWidgetWantsLocation is asked and gets location")
-    func multipleExtensions() async throws {
-        let (scenario, events, _) = try await Self.run("multiple-extensions.json")
+    @Test("multiple extensions: only the one with NSWidgetWantsLocation is asked and gets location", arguments: Backend.tested)
+    func multipleExtensions(_ backend: Backend) async throws {
+        let (scenario, events, _) = try await Self.run("multiple-extensions.json", on: backend)
         #expect(scenario.failures(in: events) == [])
         #expect(Set(events.filter { $0.kind == .locationDelivered }.compactMap(\.bundle)) == ["com.example.commute.nearby"])
     }
