@@ -41,8 +41,12 @@ final class ExtensionRuntime: Sendable {
     /// queue), else the process's: `WidgetCenter` and the services reach the runtime that asked,
     /// also where several run in one process (the host's in-process tests).
     static var active: ExtensionRuntime? {
-        DispatchQueue.getSpecific(key: servingKey)?.runtime ?? current.withLock { $0 }
+        DispatchQueue.getSpecific(key: servingKey)?.runtime ?? serving ?? current.withLock { $0 }
     }
+
+    /// The runtime a call serves off its request queue (a Today extension's
+    /// `widgetPerformUpdate` on the main queue), bound around the call.
+    @TaskLocal static var serving: ExtensionRuntime?
 
     /// Marks each runtime's request queue with the runtime.
     private static let servingKey = DispatchSpecificKey<WeakRuntime>()
