@@ -167,7 +167,7 @@ extension RuntimeTests {
 
 /// The principal class of the in-process Today tests: counts its `viewDidLoad()` and updates.
 final class InProcessTodayController: UIViewController, NCWidgetProviding {
-    static let viewDidLoadCalls = Atomic<Int>(0)
+    nonisolated static let viewDidLoadCalls = Atomic<Int>(0)
 
     override func viewDidLoad() {
         Self.viewDidLoadCalls.add(1, ordering: .relaxed)

@@ -60,6 +60,11 @@ package final class InProcessRuntime: Sendable {
         }
     }
 
+    /// Where a Today extension's service is kept while its runtime serves.
+    private final class TodayServiceSlot: Sendable {
+        let service = Mutex<TodayService?>(nil)
+    }
+
     /// Classes by name (immutable metatypes).
     struct PrincipalClasses: @unchecked Sendable {
         let byName: [String: UIViewController.Type]
@@ -68,7 +73,7 @@ package final class InProcessRuntime: Sendable {
     private let runtime: ExtensionRuntime
     private let principalClasses: PrincipalClasses?
     /// A Today extension's service, registered while the runtime serves.
-    private let todayService: Mutex<TodayService?>
+    private let todayService: TodayServiceSlot
     private let fd: Int32
     private let onEnd: @Sendable (Ending) -> Void
     /// The variables the host set for the extension (`SANDGLASS_CONTAINER`, `SANDGLASS_CLOCK_PAGE` …).
@@ -84,13 +89,13 @@ package final class InProcessRuntime: Sendable {
         self.fd = fd
         self.onEnd = onEnd
         principalClasses = widgets.principalClasses
-        let todayService = Mutex<TodayService?>(nil)
+        let todayService = TodayServiceSlot()
         self.todayService = todayService
         runtime = ExtensionRuntime(
             widgets: widgets.list, bundleIdentifier: bundleIdentifier, role: widgets.principalClasses == nil ? .widgetKit : .today,
             fd: fd, environment: environment, isInProcess: true
         ) { ending in
-            if let service = todayService.withLock({ $0.take() }) { RuntimeServices.unregister(service) }
+            if let service = todayService.service.withLock({ $0.take() }) { RuntimeServices.unregister(service) }
             switch ending {
             case .hostGone: onEnd(.hostGone)
             case .protocolViolation(let reason): onEnd(.protocolViolation(reason))
@@ -115,7 +120,7 @@ package final class InProcessRuntime: Sendable {
                 case .success(let (controller, className)):
                     controller.viewDidLoad()
                     let service = TodayService(controller: controller, className: className, runtime: runtime)
-                    todayService.withLock { $0 = service }
+                    todayService.service.withLock { $0 = service }
                     RuntimeServices.register(service)
                     runtime.start()
                 case .failure(let problem):
