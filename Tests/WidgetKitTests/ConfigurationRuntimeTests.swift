@@ -221,11 +221,11 @@ extension RuntimeTests.ConfigurationTests {
         try harness.host.send(
             .currentConfigurations(request, [WidgetConfigurationPayload(kind: "Team", family: "systemLarge", intent: [])]))
         try other.send(.currentConfigurations(request, [WidgetConfigurationPayload(kind: "Asking", family: "systemSmall", intent: [])]))
-        let text = try other.expect("timelineReply") { message -> String?? in
-            if case .timelineReply(RequestID(1), let timeline) = message { return timeline.entries.first?.text }
-            return nil
+        let team = try other.expect("timelineReply") { message -> String?? in
+            guard case .timelineReply(RequestID(1), let timeline) = message, let entry = timeline.entries.first else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["team"] as? String
         }
-        #expect(text == "Asking/systemSmall")
+        #expect(team == "Asking/systemSmall")
         try harness.host.expectNothingMore()
         _ = harness.finish()
     }
