@@ -64,7 +64,9 @@ struct IntentConfigurationTests {
         }
     }
 
-    @Test("a parameter the intent does not have, or a value that does not fit: a warning naming it, the default kept", arguments: Backend.tested)
+    @Test(
+        "a parameter the intent does not have, or a value that does not fit: a warning naming it, the default kept",
+        arguments: Backend.tested)
     func mismatched(_ backend: Backend) async throws {
         try await withHost(
             on: backend, apps: [.relay], { $0.widgetConfigurations["com.example.relay.widget/Leg"] = #"{"runnr": "amy", "leg": "three"}"# }

@@ -15,7 +15,9 @@ struct OSLogTests {
         }
     }
 
-    @Test("Logger and os_log messages are log events with subsystem, category and level; private values are <private>", arguments: Backend.tested)
+    @Test(
+        "Logger and os_log messages are log events with subsystem, category and level; private values are <private>",
+        arguments: Backend.tested)
     func redacted(_ backend: Backend) async throws {
         try await withHost(on: backend, apps: [.relay]) { host in
             try host.appGroup("group.com.example.relay").defaults.set("J4X-22", forKey: "teamCode")

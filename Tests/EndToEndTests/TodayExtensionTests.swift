@@ -15,7 +15,9 @@ struct TodayExtensionTests {
     static let neverCompletes = "com.example.todaypitfalls.nevercompletes"
     static let completesTwice = "com.example.todaypitfalls.completestwice"
 
-    @Test("the article's three patterns and the async form: each principal class found by name, each update .newData", arguments: Backend.tested)
+    @Test(
+        "the article's three patterns and the async form: each principal class found by name, each update .newData",
+        arguments: Backend.tested)
     func articlePatterns(_ backend: Backend) async throws {
         try await withHost(on: backend, apps: [.todayPatterns]) { host in
             await host.start()
@@ -71,7 +73,9 @@ struct TodayExtensionTests {
         }
     }
 
-    @Test("a completion never called: killed at the end of the budget, the update recorded as failed, the verdict says so", arguments: Backend.tested)
+    @Test(
+        "a completion never called: killed at the end of the budget, the update recorded as failed, the verdict says so",
+        arguments: Backend.tested)
     func completionNeverCalled(_ backend: Backend) async throws {
         try await withHost(on: backend, apps: [.todayPitfalls]) { host in
             await host.start()

@@ -192,7 +192,7 @@ extension RuntimeTests.TodayTests {
         let (host, fd) = try HostEnd.makePair()
         defer { host.close() }
         let served = InProcessRuntime.Widgets(principalClasses: [
-            "Tests.InProcessToday": InProcessTodayController.self, "Tests.Silent": SilentController.self,
+            "Tests.InProcessToday": InProcessTodayController.self, "Tests.Silent": SilentController.self
         ])
         let before = InProcessTodayController.viewDidLoadCalls.load(ordering: .relaxed)
         let runtime = InProcessRuntime(
@@ -207,7 +207,8 @@ extension RuntimeTests.TodayTests {
         #expect(hello.role == .today)
         #expect(hello.widgets.isEmpty)
         #expect(InProcessTodayController.viewDidLoadCalls.load(ordering: .relaxed) == before + 1, "viewDidLoad() before hello")
-        try host.send(.welcome(Welcome(version: .current, clockMode: .real, clockEpoch: 1_700_000_000, containerPath: NSTemporaryDirectory())))
+        try host.send(
+            .welcome(Welcome(version: .current, clockMode: .real, clockEpoch: 1_700_000_000, containerPath: NSTemporaryDirectory())))
         try host.send(.performUpdateRequest(RequestID(7)))
         let (id, result) = try host.expectUpdateResult()
         #expect(id == RequestID(7))

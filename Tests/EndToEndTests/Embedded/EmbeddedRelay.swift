@@ -16,7 +16,7 @@ extension BackendApp {
     static let relay = BackendApp(name: "Relay.app") {
         [
             "com.example.relay.widget": .init(bundle: EmbeddedRelayWidgets.self),
-            "com.example.relay.probe": .init(widget: EmbeddedGroupProbeWidget.self),
+            "com.example.relay.probe": .init(widget: EmbeddedGroupProbeWidget.self)
         ]
     }
 }
@@ -77,7 +77,8 @@ struct EmbeddedRelayProvider: TimelineProvider {
 
     private func currentEntry(countingRead: Bool) -> EmbeddedRelayEntry {
         let relay = EmbeddedRelayShared.defaults?[EmbeddedRelayShared.relayDataKey] as? String ?? "no relay data yet"
-        let readsFile = URL(fileURLWithPath: (EmbeddedExtension.container ?? NSTemporaryDirectory()) + "/" + EmbeddedRelayShared.widgetReadsKey)
+        let readsFile = URL(
+            fileURLWithPath: (EmbeddedExtension.container ?? NSTemporaryDirectory()) + "/" + EmbeddedRelayShared.widgetReadsKey)
         var reads = (try? String(contentsOf: readsFile, encoding: .utf8)).flatMap { Int($0) } ?? 0
         if countingRead {
             reads += 1
@@ -90,7 +91,8 @@ struct EmbeddedRelayProvider: TimelineProvider {
             logger.error("no container for \(EmbeddedRelayShared.appGroup, privacy: .public): is the group in the entitlements?")
         }
         let other = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.other")
-        return EmbeddedRelayEntry(date: EmbeddedExtension.now, relay: relay, roster: roster, reads: reads, undeclaredGroupIsNil: other == nil)
+        return EmbeddedRelayEntry(
+            date: EmbeddedExtension.now, relay: relay, roster: roster, reads: reads, undeclaredGroupIsNil: other == nil)
     }
 }
 

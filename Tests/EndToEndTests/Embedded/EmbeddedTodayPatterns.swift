@@ -14,7 +14,7 @@ extension BackendApp {
             "TodayPatterns.SynchronousCallExampleViewController": EmbeddedSynchronousCallViewController.self,
             "TodayPatterns.AsynchronousCallWithCompletionBlockExampleViewController": EmbeddedCompletionBlockViewController.self,
             "TodayPatterns.AsynchronousCallWithDelegateExampleViewController": EmbeddedDelegateViewController.self,
-            "TodayPatterns.AsyncAwaitExampleViewController": EmbeddedAsyncAwaitViewController.self,
+            "TodayPatterns.AsyncAwaitExampleViewController": EmbeddedAsyncAwaitViewController.self
         ])
         return Dictionary(
             uniqueKeysWithValues: ["synchronous", "completionblock", "delegate", "asyncawait"].map {

@@ -10,7 +10,7 @@ extension BackendApp {
         let executable = InProcessRuntime.Widgets(principalClasses: [
             "TodayPitfalls.NaiveViewController": EmbeddedNaiveViewController.self,
             "TodayPitfalls.NeverCompletesViewController": EmbeddedNeverCompletesViewController.self,
-            "TodayPitfalls.CompletesTwiceViewController": EmbeddedCompletesTwiceViewController.self,
+            "TodayPitfalls.CompletesTwiceViewController": EmbeddedCompletesTwiceViewController.self
         ])
         return Dictionary(
             uniqueKeysWithValues: ["naive", "nevercompletes", "completestwice"].map { ("com.example.todaypitfalls.\($0)", executable) })
