@@ -2,36 +2,20 @@ import Foundation
 import SandglassEmbedded
 import WidgetKit
 
-/// TodayPitfalls.app run embedded (`Examples/TodayPitfalls`): the naive version that blocks
-/// the main thread (here the test process's main queue), one that never calls its completion
-/// handler, and one that calls it twice, each under the name its Info.plist gives.
+/// TodayPitfalls.app run embedded (`Examples/TodayPitfalls`): the extension that never calls
+/// its completion handler and the one that calls it twice, each under the name its Info.plist
+/// gives. The naive one is not served (its launch fails): it blocks the main thread for 1.5 s,
+/// and in-process that is the test process's main queue, where every embedded Today
+/// extension's `widgetPerformUpdate` is delivered, so its siblings' updates would wait behind it
+/// (a main thread of their own each, in their processes).
 extension BackendApp {
     static let todayPitfalls = BackendApp(name: "TodayPitfalls.app") {
         let executable = InProcessRuntime.Widgets(principalClasses: [
-            "TodayPitfalls.NaiveViewController": EmbeddedNaiveViewController.self,
             "TodayPitfalls.NeverCompletesViewController": EmbeddedNeverCompletesViewController.self,
             "TodayPitfalls.CompletesTwiceViewController": EmbeddedCompletesTwiceViewController.self
         ])
         return Dictionary(
-            uniqueKeysWithValues: ["naive", "nevercompletes", "completestwice"].map { ("com.example.todaypitfalls.\($0)", executable) })
-    }
-}
-
-/// The expensive operation runs right there, on the main thread, before the completion handler
-/// is called: it answers after blocking for 1.5 s.
-final class EmbeddedNaiveViewController: UIViewController, NCWidgetProviding {
-    private var text = ""
-
-    private func performExpensiveNetworkOperation() -> String {
-        // A synchronous request: the calling thread waits for the answer.
-        Thread.sleep(forTimeInterval: 1.5)
-        return "42 new items"
-    }
-
-    func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) {
-        let resultModel = performExpensiveNetworkOperation()
-        text = resultModel
-        completionHandler(NCUpdateResult.newData)
+            uniqueKeysWithValues: ["nevercompletes", "completestwice"].map { ("com.example.todaypitfalls.\($0)", executable) })
     }
 }
 
