@@ -226,7 +226,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass", "SandglassEmbedded", "WidgetKit",
-                "SwiftUI", "CoreLocation"
+                "SwiftUI", "CoreLocation", "Intents", "os"
             ],
             path: "Tests/EndToEndTests", swiftSettings: swiftSettings)
     ],

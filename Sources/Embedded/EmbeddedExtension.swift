@@ -11,6 +11,22 @@ package enum EmbeddedExtension {
         InProcessRuntime.servingEnvironment?["SANDGLASS_CONTAINER"]
     }
 
+    /// The variable `name` the host set for the extension, in provider code run embedded (what
+    /// an extension's process reads from its environment); nil elsewhere.
+    package static func environment(_ name: String) -> String? {
+        InProcessRuntime.servingEnvironment?[name]
+    }
+
+    /// What the app wrote to app group `group`'s defaults (`UserDefaults(suiteName:)` in an
+    /// extension's process, whose suites an embedded extension cannot have: they would be the
+    /// test process's): the suite's file in the group's container, `Library/Preferences/<group>.plist`,
+    /// read now. Nil when the extension's entitlements do not declare the group.
+    package static func groupDefaults(_ group: String) -> [String: Any]? {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else { return nil }
+        guard let data = try? Data(contentsOf: container.appendingPathComponent("Library/Preferences/\(group).plist")) else { return [:] }
+        return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] ?? [:]
+    }
+
     /// Now on the host's run clock, in provider code run embedded on a virtual clock (what the
     /// clock shim makes `Date()` say in an extension's process); else `Date()`.
     package static var now: Date {

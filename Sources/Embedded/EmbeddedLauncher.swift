@@ -4,8 +4,8 @@ import Synchronization
 import WidgetKit
 
 /// The embedded backend of the host's ``ProcessLauncher``: "launching" an extension runs the
-/// SDK's runtime for the widgets a test gave for its bundle identifier inside the test's
-/// process, on the runtime's own threads, over a socketpair. No process is spawned; the pids
+/// SDK's runtime for the widgets (or a Today extension's principal classes) a test gave for its
+/// bundle identifier inside the test's process, on the runtime's own threads, over a socketpair. No process is spawned; the pids
 /// recorded are above the kernel's `PID_MAX_LIMIT`, so they can never name a real process.
 ///
 /// A kill ends the instance as the host sees a SIGKILL: the exit is recorded at once as signal
@@ -16,6 +16,8 @@ import WidgetKit
 /// ```swift
 /// var configuration = HostConfiguration.temporary()
 /// configuration.launcher = await EmbeddedLauncher(["com.example.hanging.widget": .init(widget: Hanging.self)])
+/// // A Today extension: the class its Info.plist names (NSExtensionPrincipalClass) is made by name.
+/// EmbeddedLauncher(["com.example.today": .init(principalClasses: ["Today.TodayViewController": TodayViewController.self])])
 /// ```
 package final class EmbeddedLauncher: ProcessLauncher, Sendable {
     private let widgets: [String: InProcessRuntime.Widgets]

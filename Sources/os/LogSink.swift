@@ -7,7 +7,13 @@ import SandglassIPC
 enum LogSink {
     /// Private values are shown when the host says so (`SANDGLASS_LOG_PRIVATE=1`, set by
     /// `sandglass run --log-private`), as Xcode shows them for the process it launched.
-    static let revealsPrivate: Bool = ProcessInfo.processInfo.environment["SANDGLASS_LOG_PRIVATE"] == "1"
+    /// An in-process runtime's messages follow its own host's choice (its connection's environment).
+    static var revealsPrivate: Bool {
+        guard let connection = RuntimeServices.connection, connection.isInProcess else { return processRevealsPrivate }
+        return connection.environment["SANDGLASS_LOG_PRIVATE"] == "1"
+    }
+
+    private static let processRevealsPrivate: Bool = ProcessInfo.processInfo.environment["SANDGLASS_LOG_PRIVATE"] == "1"
 
     static func write(_ type: OSLogType, subsystem: String, category: String, _ message: String) {
         if let connection = RuntimeServices.connection {

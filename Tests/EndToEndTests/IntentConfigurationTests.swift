@@ -3,7 +3,7 @@ import SandglassHost
 import Testing
 
 /// A configurable widget (`IntentConfiguration` with a custom `INIntent`, Relay.app's "Leg")
-/// in a real extension: its configuration is set from the run and edited through the host API,
+/// in a real extension or embedded: its configuration is set from the run and edited through the host API,
 /// the provider gets the intent with those parameters, and `WidgetCenter.getCurrentConfigurations`
 /// answers with them.
 @Suite("IntentConfiguration widgets", .serialized)
@@ -23,12 +23,12 @@ struct IntentConfigurationTests {
         return Dictionary(fields, uniquingKeysWith: { a, _ in a })
     }
 
-    @Test("the run's configuration reaches the provider as the intent's parameters")
-    func configured() async throws {
-        try await withHost({
-            $0.widgetConfigurations["Leg"] = #"{"runner": {"identifier": "amy", "displayString": "Amy"}, "leg": 3, "unit": 2}"#
-        }) { host in
-            try await host.install(Examples.app("Relay.app"))
+    @Test("the run's configuration reaches the provider as the intent's parameters", arguments: Backend.tested)
+    func configured(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.relay],
+            { $0.widgetConfigurations["Leg"] = #"{"runner": {"identifier": "amy", "displayString": "Amy"}, "leg": 3, "unit": 2}"# }
+        ) { host in
             await host.start()
             let entry = try await legTimeline(host)
             #expect(entry["runner"] == .string("Amy"))
@@ -41,10 +41,11 @@ struct IntentConfigurationTests {
         }
     }
 
-    @Test("unconfigured: the intent's defaults; edited through the host API: reloaded at once, free, with the new parameters")
-    func edited() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("Relay.app"))
+    @Test(
+        "unconfigured: the intent's defaults; edited through the host API: reloaded at once, free, with the new parameters",
+        arguments: Backend.tested)
+    func edited(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.relay]) { host in
             await host.start()
             let first = try await legTimeline(host)
             #expect(first["runner"] == .string("no runner chosen"))
@@ -63,10 +64,13 @@ struct IntentConfigurationTests {
         }
     }
 
-    @Test("a parameter the intent does not have, or a value that does not fit: a warning naming it, the default kept")
-    func mismatched() async throws {
-        try await withHost({ $0.widgetConfigurations["com.example.relay.widget/Leg"] = #"{"runnr": "amy", "leg": "three"}"# }) { host in
-            try await host.install(Examples.app("Relay.app"))
+    @Test(
+        "a parameter the intent does not have, or a value that does not fit: a warning naming it, the default kept",
+        arguments: Backend.tested)
+    func mismatched(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.relay], { $0.widgetConfigurations["com.example.relay.widget/Leg"] = #"{"runnr": "amy", "leg": "three"}"# }
+        ) { host in
             await host.start()
             let entry = try await legTimeline(host)
             #expect(entry["runner"] == .string("no runner chosen"))

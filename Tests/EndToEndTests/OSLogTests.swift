@@ -2,7 +2,7 @@ import Foundation
 import SandglassHost
 import Testing
 
-/// `Logger` and `os_log` in a real extension (Relay.app): each message is a `log` event with
+/// `Logger` and `os_log` in a real extension (Relay.app) or embedded: each message is a `log` event with
 /// the logger's subsystem and category and the message's level; private values are redacted
 /// unless the run reveals them, sensitive ones always.
 @Suite("Logger and os_log", .serialized)
@@ -15,10 +15,11 @@ struct OSLogTests {
         }
     }
 
-    @Test("Logger and os_log messages are log events with subsystem, category and level; private values are <private>")
-    func redacted() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("Relay.app"))
+    @Test(
+        "Logger and os_log messages are log events with subsystem, category and level; private values are <private>",
+        arguments: Backend.tested)
+    func redacted(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.relay]) { host in
             try host.appGroup("group.com.example.relay").defaults.set("J4X-22", forKey: "teamCode")
             await host.start()
             let info = try await oslog(host, category: "timeline", level: "info")
@@ -38,10 +39,9 @@ struct OSLogTests {
         }
     }
 
-    @Test("revealed as Xcode reveals them (--log-private): private values show, sensitive ones stay redacted")
-    func revealed() async throws {
-        try await withHost({ $0.revealsPrivateLogValues = true }) { host in
-            try await host.install(Examples.app("Relay.app"))
+    @Test("revealed as Xcode reveals them (--log-private): private values show, sensitive ones stay redacted", arguments: Backend.tested)
+    func revealed(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.relay], { $0.revealsPrivateLogValues = true }) { host in
             try host.appGroup("group.com.example.relay").defaults.set("J4X-22", forKey: "teamCode")
             await host.start()
             let debug = try await host.waitFor("log", timeout: .seconds(60)) {

@@ -3,8 +3,11 @@ import SandglassHost
 import SandglassIPC
 import Testing
 
-/// Today extensions end to end: real processes made by NSExtensionMain() from the principal
-/// class their Info.plist names, performUpdate under its budget, and the verdicts.
+/// Today extensions end to end: the principal class their Info.plist names, made by
+/// NSExtensionMain() in a real process (`linux`) or by the in-process runtime (`embedded`),
+/// performUpdate under its budget, and the verdicts. The naive version's tests are Linux-only:
+/// it blocks a main thread for real, which in-process would be the test process's main queue,
+/// and its print goes to its standard error, which an embedded extension does not have.
 @Suite("Today extensions", .serialized)
 struct TodayExtensionTests {
     static let patterns = ["synchronous", "completionblock", "delegate", "asyncawait"].map { "com.example.todaypatterns.\($0)" }
@@ -12,10 +15,11 @@ struct TodayExtensionTests {
     static let neverCompletes = "com.example.todaypitfalls.nevercompletes"
     static let completesTwice = "com.example.todaypitfalls.completestwice"
 
-    @Test("the article's three patterns and the async form: each principal class found by name, each update .newData")
-    func articlePatterns() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("TodayPatterns.app"))
+    @Test(
+        "the article's three patterns and the async form: each principal class found by name, each update .newData",
+        arguments: Backend.tested)
+    func articlePatterns(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.todayPatterns]) { host in
             await host.start()
             for bundle in Self.patterns {
                 let result = try await host.waitFor("update.result") { $0.bundle == bundle }
@@ -69,10 +73,11 @@ struct TodayExtensionTests {
         }
     }
 
-    @Test("a completion never called: killed at the end of the budget, the update recorded as failed, the verdict says so")
-    func completionNeverCalled() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("TodayPitfalls.app"))
+    @Test(
+        "a completion never called: killed at the end of the budget, the update recorded as failed, the verdict says so",
+        arguments: Backend.tested)
+    func completionNeverCalled(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.todayPitfalls]) { host in
             await host.start()
             let result = try await host.waitFor("update.result") { $0.bundle == Self.neverCompletes }
             #expect(result.string("result") == "failed")
@@ -93,10 +98,9 @@ struct TodayExtensionTests {
         }
     }
 
-    @Test("a completion called twice: the first result counts, the second is recorded as misuse")
-    func completionCalledTwice() async throws {
-        try await withHost { host in
-            try await host.install(Examples.app("TodayPitfalls.app"))
+    @Test("a completion called twice: the first result counts, the second is recorded as misuse", arguments: Backend.tested)
+    func completionCalledTwice(_ backend: Backend) async throws {
+        try await withHost(on: backend, apps: [.todayPitfalls]) { host in
             await host.start()
             let result = try await host.waitFor("update.result") { $0.bundle == Self.completesTwice }
             #expect(result.string("result") == "newData")
@@ -109,13 +113,17 @@ struct TodayExtensionTests {
         }
     }
 
-    @Test("on the virtual clock, updates follow visibility: each view, every 15 min while visible, every 2 h in the background")
-    func updatesFollowVisibility() async throws {
-        try await withHost({
-            $0.clock = .virtual
-            $0.visibility = .periodic(every: .seconds(3600), for: .seconds(20 * 60))
-        }) { host in
-            try await host.install(Examples.app("TodayPatterns.app"))
+    @Test(
+        "on the virtual clock, updates follow visibility: each view, every 15 min while visible, every 2 h in the background",
+        arguments: Backend.tested)
+    func updatesFollowVisibility(_ backend: Backend) async throws {
+        try await withHost(
+            on: backend, apps: [.todayPatterns],
+            {
+                $0.clock = .virtual
+                $0.visibility = .periodic(every: .seconds(3600), for: .seconds(20 * 60))
+            }
+        ) { host in
             await host.start()
             await host.run(for: .seconds(4 * 3600 - 60))
             // Only what happened within the run: the virtual clock may move on until the shutdown.

@@ -175,3 +175,58 @@ extension RuntimeTests {
         }
     }
 }
+
+/// Its timeline's entry lists the widgets `getCurrentConfigurations` answered, asked from `getTimeline`.
+struct AskingProvider: TimelineProvider {
+    func placeholder(in context: Context) -> TeamEntry { TeamEntry(date: referenceDate, team: "?") }
+
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (TeamEntry) -> Void) {
+        completion(placeholder(in: context))
+    }
+
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<TeamEntry>) -> Void) {
+        WidgetCenter.shared.getCurrentConfigurations { result in
+            let widgets = (try? result.get())?.map { "\($0.kind)/\($0.family)" } ?? ["failed: \(result)"]
+            completion(Timeline(entries: [TeamEntry(date: referenceDate, team: widgets.joined(separator: ","))], policy: .never))
+        }
+    }
+}
+
+struct AskingWidget: Widget {
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "Asking", provider: AskingProvider()) { entry in Text(entry.team) }
+    }
+}
+
+extension RuntimeTests.ConfigurationTests {
+    @Test("an in-process runtime beside the process's: its provider's getCurrentConfigurations asks its own host, and its reply is its own")
+    func inProcessRuntimeAsksItsOwnHost() async throws {
+        let harness = try await RuntimeHarness.serving(ConfigurableBundle.self, installAsCurrent: true)
+        try harness.handshake()
+
+        // A second runtime in this process, as the host's embedded backend runs one.
+        let (other, otherFD) = try HostEnd.makePair()
+        defer { other.close() }
+        let widgets = await MainActor.run { InProcessRuntime.Widgets(widget: AskingWidget.self) }
+        let inProcess = InProcessRuntime(widgets: widgets, bundleIdentifier: "com.example.other", environment: [:], fd: otherFD) { _ in }
+        inProcess.start()
+        _ = try other.receive() // hello
+        try other.send(.welcome(harness.welcome))
+        try other.send(.timelineRequest(RequestID(1), RuntimeHarness.activation("Asking", family: "systemSmall")))
+        let request = try other.expect("currentConfigurationsRequest") { message -> RequestID? in
+            if case .currentConfigurationsRequest(let id) = message { return id }
+            return nil
+        }
+        // The same id answered by the process's host first: not this runtime's reply.
+        try harness.host.send(
+            .currentConfigurations(request, [WidgetConfigurationPayload(kind: "Team", family: "systemLarge", intent: [])]))
+        try other.send(.currentConfigurations(request, [WidgetConfigurationPayload(kind: "Asking", family: "systemSmall", intent: [])]))
+        let team = try other.expect("timelineReply") { message -> String?? in
+            guard case .timelineReply(RequestID(1), let timeline) = message, let entry = timeline.entries.first else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(entry.json)) as? [String: Any])?["team"] as? String
+        }
+        #expect(team == "Asking/systemSmall")
+        try harness.host.expectNothingMore()
+        _ = harness.finish()
+    }
+}

@@ -164,3 +164,79 @@ extension RuntimeTests {
         }
     }
 }
+
+/// The principal class of the in-process Today tests: counts its `viewDidLoad()` and updates.
+final class InProcessTodayController: UIViewController, NCWidgetProviding {
+    nonisolated static let viewDidLoadCalls = Atomic<Int>(0)
+
+    override func viewDidLoad() {
+        Self.viewDidLoadCalls.add(1, ordering: .relaxed)
+    }
+
+    func widgetPerformUpdate(completionHandler: @escaping @Sendable (NCUpdateResult) -> Void) {
+        // The SDK's calls from the update reach the runtime that asked (not the process's).
+        let isItsOwn = ExtensionRuntime.active?.bundleIdentifier == "com.example.today"
+        DispatchQueue.global().async { completionHandler(isItsOwn ? .newData : .failed) }
+    }
+}
+
+extension RuntimeTests.TodayTests {
+    /// An in-process runtime's ending, waited for.
+    private final class Ended: Sendable {
+        let ending = Mutex<InProcessRuntime.Ending?>(nil)
+        let signal = DispatchSemaphore(value: 0)
+    }
+
+    @Test("an in-process runtime serves a Today extension: the class the host names, made on the main thread, its updates its own")
+    func inProcessToday() async throws {
+        let (host, fd) = try HostEnd.makePair()
+        defer { host.close() }
+        let served = InProcessRuntime.Widgets(principalClasses: [
+            "Tests.InProcessToday": InProcessTodayController.self, "Tests.Silent": SilentController.self
+        ])
+        let before = InProcessTodayController.viewDidLoadCalls.load(ordering: .relaxed)
+        let runtime = InProcessRuntime(
+            widgets: served, bundleIdentifier: "com.example.today", environment: ["SANDGLASS_PRINCIPAL_CLASS": "Tests.InProcessToday"],
+            fd: fd
+        ) { _ in }
+        runtime.start()
+        guard case .hello(let hello) = try host.receive() else {
+            Issue.record("the first frame is not hello")
+            return
+        }
+        #expect(hello.role == .today)
+        #expect(hello.widgets.isEmpty)
+        #expect(InProcessTodayController.viewDidLoadCalls.load(ordering: .relaxed) == before + 1, "viewDidLoad() before hello")
+        try host.send(
+            .welcome(Welcome(version: .current, clockMode: .real, clockEpoch: 1_700_000_000, containerPath: NSTemporaryDirectory())))
+        try host.send(.performUpdateRequest(RequestID(7)))
+        let (id, result) = try host.expectUpdateResult()
+        #expect(id == RequestID(7))
+        #expect(result == .newData, "the update reached the class, and its SDK calls reach its runtime")
+        try host.expectNothingMore()
+    }
+
+    @Test("an in-process Today runtime whose class is not among its own ends as NSExtensionMain() exits (78), before hello")
+    func inProcessTodayUnknownClass() async throws {
+        let (host, fd) = try HostEnd.makePair()
+        defer { host.close() }
+        let ended = Ended()
+        let runtime = InProcessRuntime(
+            widgets: InProcessRuntime.Widgets(principalClasses: ["Tests.InProcessToday": InProcessTodayController.self]),
+            bundleIdentifier: "com.example.today", environment: ["SANDGLASS_PRINCIPAL_CLASS": "Tests.Missing"], fd: fd
+        ) { ending in
+            ended.ending.withLock { $0 = ending }
+            ended.signal.signal()
+        }
+        runtime.start()
+        #expect(host.receivesEndOfStream(), "no hello: the descriptor is closed")
+        #expect(ended.signal.wait(timeout: .now() + 10) == .success)
+        let ending = try #require(ended.ending.withLock { $0 })
+        #expect(ending.exitStatus == 78)
+        guard case .principalClassProblem(let reason) = ending else {
+            Issue.record("ended \(ending)")
+            return
+        }
+        #expect(reason.contains("\"Tests.Missing\"") && reason.contains("finds no such class"), "\(reason)")
+    }
+}

@@ -5,6 +5,13 @@ import Foundation
 enum AppGroupContainers {
     static let declared: [String: String] = parse(ProcessInfo.processInfo.environment["SANDGLASS_APP_GROUPS"])
 
+    /// The groups of the runtime whose request the caller serves: an in-process runtime's are
+    /// its own (its host's `SANDGLASS_APP_GROUPS`), not the process's.
+    static var active: [String: String] {
+        guard let runtime = ExtensionRuntime.active, runtime.isInProcess else { return declared }
+        return parse(runtime.environment["SANDGLASS_APP_GROUPS"])
+    }
+
     static func parse(_ text: String?) -> [String: String] {
         guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else { return [:] }
         return object
@@ -20,6 +27,6 @@ extension FileManager {
     /// let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.relay")
     /// ```
     public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
-        AppGroupContainers.declared[groupIdentifier].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        AppGroupContainers.active[groupIdentifier].map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 }

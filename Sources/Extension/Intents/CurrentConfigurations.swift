@@ -22,15 +22,16 @@ final class CurrentConfigurations: RuntimeService {
     func handle(_ message: Message, runtime: any RuntimeConnection) -> Bool {
         switch message {
         case .currentConfigurations, .error:
-            requests.fulfil(message)
+            requests.fulfil(message, from: runtime)
         default:
             false
         }
     }
 
+    /// Asks the host of the runtime whose request the caller serves (else the process's).
     func fetch(_ completion: @escaping @Sendable (Result<[WidgetInfo], any Error>) -> Void) {
+        let runtime = ExtensionRuntime.active
         queue.async { [self] in
-            let runtime = ExtensionRuntime.current.withLock { $0 }
             let reply = requests.send(on: runtime) { .currentConfigurationsRequest($0) }
             switch reply {
             case .success(.currentConfigurations(_, let widgets)):

@@ -25,9 +25,12 @@ final class HostRequests: Sendable {
     private final class Slot: Sendable {
         let signal = DispatchSemaphore(value: 0)
         let reply = Mutex<Message?>(nil)
+        /// The connection the request went out on: only its reply counts.
+        let connection: any RuntimeConnection
         let onReply: @Sendable (Message) -> Void
 
-        init(onReply: @escaping @Sendable (Message) -> Void) {
+        init(connection: any RuntimeConnection, onReply: @escaping @Sendable (Message) -> Void) {
+            self.connection = connection
             self.onReply = onReply
         }
     }
@@ -54,7 +57,7 @@ final class HostRequests: Sendable {
     ) -> Result<Message, Failure> {
         guard let connection else { return .failure(.notUnderHost) }
         let id = RequestID(nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
-        let slot = Slot(onReply: onReply)
+        let slot = Slot(connection: connection, onReply: onReply)
         pending.withLock { $0[id] = slot }
         connection.send(make(id))
         let answered = slot.signal.wait(timeout: .now() + deadline) == .success
@@ -68,9 +71,10 @@ final class HostRequests: Sendable {
         return .success(reply)
     }
 
-    /// Hands a reply to the request waiting for it; false when no request of this process has its id.
-    func fulfil(_ reply: Message) -> Bool {
-        guard let id = reply.requestID, let slot = pending.withLock({ $0[id] }) else { return false }
+    /// Hands a reply that came on `connection` to the request waiting for it; false when no
+    /// request sent on that connection has its id (several runtimes may share a process).
+    func fulfil(_ reply: Message, from connection: any RuntimeConnection) -> Bool {
+        guard let id = reply.requestID, let slot = pending.withLock({ $0[id] }), slot.connection === connection else { return false }
         slot.onReply(reply)
         slot.reply.withLock { $0 = reply }
         slot.signal.signal()

@@ -146,12 +146,12 @@ final class NetworkService: RuntimeService {
         guard servesInProcessRuntime ? runtime === owner : !runtime.isInProcess else { return false }
         switch message {
         case .taskCreated, .taskList:
-            if !requests.fulfil(message) {
+            if !requests.fulfil(message, from: runtime) {
                 runtime.log(.warning, "the host sent \(message.type) for request \(message.requestID!), which no one waits for")
             }
         case .error(let report):
             guard report.requestID != nil else { return false }
-            return requests.fulfil(message)
+            return requests.fulfil(message, from: runtime)
         case .sessionAttached(let identifier, let tasks):
             withSession(identifier, message, runtime) { $0.attached(tasks) }
         case .sessionInvalidated(let identifier, let error):

@@ -44,8 +44,9 @@ final class ExtensionRuntime: Sendable {
         DispatchQueue.getSpecific(key: servingKey)?.runtime ?? serving ?? current.withLock { $0 }
     }
 
-    /// The runtime a call serves off its request queue (an `onBackgroundURLSessionEvents` block
-    /// on the main actor, and the tasks it starts), bound around the call.
+    /// The runtime a call serves off its request queue (a Today extension's
+    /// `widgetPerformUpdate` and an `onBackgroundURLSessionEvents` block on the main actor, and
+    /// the tasks they start), bound around the call.
     @TaskLocal static var serving: ExtensionRuntime?
 
     /// Marks each runtime's request queue with the runtime.

@@ -25,6 +25,10 @@ public protocol RuntimeConnection: AnyObject, Sendable {
     /// True for a runtime served inside another program (the host's in-process tests), beside
     /// the program's own: a service keeps its state apart for each such connection.
     var isInProcess: Bool { get }
+    /// The variables the host set for an in-process runtime (what an extension's process reads
+    /// from its environment: `SANDGLASS_LOG_PRIVATE`, `SANDGLASS_APP_GROUPS` …); empty for the
+    /// process's own runtime.
+    var environment: [String: String] { get }
 }
 
 /// The registered services and the connection of this process.

@@ -84,10 +84,13 @@ enum TodayExtensionMain {
         return makePrincipal(named: name)
     }
 
-    /// Makes the class `name` (`Module.ClassName`) with its required `init()`.
+    /// Makes the class `name` (`Module.ClassName`) with its required `init()`; `lookUp` finds a
+    /// class by name (the executable's, `NSClassFromString`; an in-process runtime's own list).
     @MainActor
-    static func makePrincipal(named name: String) -> Result<(UIViewController, String), PrincipalClassProblem> {
-        guard let found = NSClassFromString(name) else {
+    static func makePrincipal(
+        named name: String, lookUp: (String) -> AnyClass? = NSClassFromString
+    ) -> Result<(UIViewController, String), PrincipalClassProblem> {
+        guard let found = lookUp(name) else {
             return .failure(
                 PrincipalClassProblem(
                     description:

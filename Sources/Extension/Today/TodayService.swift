@@ -42,7 +42,10 @@ final class TodayService: RuntimeService {
                 delivery.started()
                 if let provider = principal.controller as? any NCWidgetProviding {
                     PerformUpdateContext.current = PerformUpdateContext(request: id, connection: runtime)
-                    provider.widgetPerformUpdate { result in completion.call(result) }
+                    // The SDK's calls from the update (and the tasks it starts) reach this runtime.
+                    ExtensionRuntime.$serving.withValue(runtime as? ExtensionRuntime) {
+                        provider.widgetPerformUpdate { result in completion.call(result) }
+                    }
                     PerformUpdateContext.current = nil
                 } else {
                     runtime.send(
