@@ -8,7 +8,15 @@ final class TodayService: RuntimeService {
     /// The principal class instance; only touched on the main thread.
     private final class Principal: @unchecked Sendable {
         let controller: UIViewController
-        init(_ controller: UIViewController) { self.controller = controller }
+        /// The controller as an `NCWidgetProviding`, cast once when the service is made: the
+        /// first cast of a type looks through every protocol conformance of the program, work
+        /// of the SDK that the main-thread watch of an update must not count as the
+        /// extension's (it is tens of milliseconds in a large program on a loaded machine).
+        let provider: (any NCWidgetProviding)?
+        init(_ controller: UIViewController) {
+            self.controller = controller
+            provider = controller as? any NCWidgetProviding
+        }
     }
 
     /// The runtime whose requests this service takes (held weakly: a runtime that is gone takes none).
@@ -40,7 +48,7 @@ final class TodayService: RuntimeService {
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 delivery.started()
-                if let provider = principal.controller as? any NCWidgetProviding {
+                if let provider = principal.provider {
                     PerformUpdateContext.current = PerformUpdateContext(request: id, connection: runtime)
                     // The SDK's calls from the update (and the tasks it starts) reach this runtime.
                     ExtensionRuntime.$serving.withValue(runtime as? ExtensionRuntime) {
