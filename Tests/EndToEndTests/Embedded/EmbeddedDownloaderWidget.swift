@@ -93,7 +93,8 @@ struct EmbeddedFeedCache: Sendable {
 final class EmbeddedFeedDownloader: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
     static let sessionIdentifier = "com.example.downloader.feed"
 
-    /// The downloaders by instance (pid); nil outside embedded extension code.
+    /// The downloaders by instance (pid). They stay for the life of the test process: an
+    /// embedded pid is never given twice, so an ended instance's is never found again.
     private static let byInstance = Mutex<[Int32: EmbeddedFeedDownloader]>([:])
 
     /// The downloader of the instance whose code calls (provider, handler), made on first use.
