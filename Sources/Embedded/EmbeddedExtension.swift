@@ -11,6 +11,17 @@ package enum EmbeddedExtension {
         InProcessRuntime.servingEnvironment?["SANDGLASS_CONTAINER"]
     }
 
+    /// The pid the host recorded for the instance whose provider code asks (what `getpid()`
+    /// says in an extension's process), in provider code run embedded; nil elsewhere. State an
+    /// example keeps for the life of its process (a `static let shared` session) is kept by it:
+    /// a relaunched instance, in the same container, starts without it, as a new process does.
+    package static var processIdentifier: Int32? {
+        environment(processIdentifierVariable).flatMap { Int32($0) }
+    }
+
+    /// Where ``EmbeddedLauncher`` tells an instance its pid, beside the host's variables.
+    static let processIdentifierVariable = "SANDGLASS_EMBEDDED_PID"
+
     /// The variable `name` the host set for the extension, in provider code run embedded (what
     /// an extension's process reads from its environment); nil elsewhere.
     package static func environment(_ name: String) -> String? {

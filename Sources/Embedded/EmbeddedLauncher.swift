@@ -53,8 +53,10 @@ package final class EmbeddedLauncher: ProcessLauncher, Sendable {
             $0.launched += 1
             $0.running += 1
         }
+        var environment = request.environment
+        environment[EmbeddedExtension.processIdentifierVariable] = String(process.pid)
         let runtime = InProcessRuntime(
-            widgets: served, bundleIdentifier: request.bundleIdentifier, environment: request.environment,
+            widgets: served, bundleIdentifier: request.bundleIdentifier, environment: environment,
             fd: process.extensionFD
         ) { [process] ending in
             process.ended(status: ending.exitStatus << 8)

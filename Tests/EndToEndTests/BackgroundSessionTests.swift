@@ -4,7 +4,8 @@ import SandglassIPC
 import SandglassTesting
 import Testing
 
-/// Background downloads end to end: a real HTTP server on 127.0.0.1, real extension processes,
+/// Background downloads end to end: a real HTTP server on 127.0.0.1, extensions on each backend
+/// (real processes, or the embedded copies of `Embedded/EmbeddedDownloaderWidget.swift` …),
 /// the journal on disk, relaunch by session identifier.
 @Suite("Background sessions")
 struct BackgroundSessionTests {
@@ -20,16 +21,20 @@ struct BackgroundSessionTests {
         await server.stop()
     }
 
-    @Test("the download outlives the extension; the host relaunches it by identifier, delivers, and acknowledges at the completion")
-    func relaunchByIdentifier() async throws {
+    @Test(
+        "the download outlives the extension; the host relaunches it by identifier, delivers, and acknowledges at the completion",
+        arguments: Backend.tested)
+    func relaunchByIdentifier(_ backend: Backend) async throws {
         try await withServer { server in
             // Slow enough that the extension is terminated (idle) before the download ends.
             let url = server.url("/bytes/65536?chunk=8192&interval=60")
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = url
-                $0.budgetOverrides.idle = .milliseconds(100)
-            }) { host in
-                try await host.install(Examples.app("Downloader.app"))
+            try await withHost(
+                on: backend, apps: [.downloader],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = url
+                    $0.budgetOverrides.idle = .milliseconds(100)
+                }
+            ) { host in
                 await host.start()
                 let created = try await host.waitFor("task.created") { $0.bundle == Self.bundle }
                 #expect(created.string("session") == Self.session)
@@ -57,14 +62,18 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("killed after the delivery and before the completion: nothing is acknowledged; the same events come again")
-    func redelivery() async throws {
+    @Test(
+        "killed after the delivery and before the completion: nothing is acknowledged; the same events come again",
+        arguments: Backend.tested)
+    func redelivery(_ backend: Backend) async throws {
         try await withServer { server in
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
-            }) { host in
+            try await withHost(
+                on: backend, apps: [.downloader],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+                }
+            ) { host in
                 await host.killWhen { $0.kind == .eventDelivered && $0.string("callback") == "didCompleteWithError" }
-                try await host.install(Examples.app("Downloader.app"))
                 await host.start()
                 let first = try await host.waitFor("event.delivered") { $0.int("attempt") == 1 }
                 _ = try await host.waitFor("killed") { $0.string("reason") == "chaos" }
@@ -83,13 +92,15 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("a dropped connection is retried and resumed with Range; the extension gets the whole body once")
-    func resumedDownload() async throws {
+    @Test("a dropped connection is retried and resumed with Range; the extension gets the whole body once", arguments: Backend.tested)
+    func resumedDownload(_ backend: Backend) async throws {
         try await withServer { server in
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/drop/200000?after=50000")
-            }) { host in
-                try await host.install(Examples.app("Downloader.app"))
+            try await withHost(
+                on: backend, apps: [.downloader],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/drop/200000?after=50000")
+                }
+            ) { host in
                 await host.start()
                 // The client may lose what it had buffered when the connection breaks: the resume
                 // starts where the file on disk ends.
@@ -106,14 +117,18 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("an inline request belongs to the process: when the budget kill comes first, its data is lost and the request cancelled")
-    func inlineRequestDiesWithActivation() async throws {
+    @Test(
+        "an inline request belongs to the process: when the budget kill comes first, its data is lost and the request cancelled",
+        arguments: Backend.tested)
+    func inlineRequestDiesWithActivation(_ backend: Backend) async throws {
         try await withServer { server in
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/100000?chunk=1000&interval=100")
-                $0.budgetOverrides.timeline = .milliseconds(500)
-            }) { host in
-                try await host.install(Examples.app("InlineFetch.app"))
+            try await withHost(
+                on: backend, apps: [.inlineFetch],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/100000?chunk=1000&interval=100")
+                    $0.budgetOverrides.timeline = .milliseconds(500)
+                }
+            ) { host in
                 await host.start()
                 let created = try await host.waitFor("task.created") { $0["inline"] == .bool(true) }
                 let end = try await host.waitFor("activation.end") { $0.string("kind") == "timeline" }
@@ -125,13 +140,15 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("a fast inline request completes inside getTimeline")
-    func inlineRequestCompletes() async throws {
+    @Test("a fast inline request completes inside getTimeline", arguments: Backend.tested)
+    func inlineRequestCompletes(_ backend: Backend) async throws {
         try await withServer { server in
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/json")
-            }) { host in
-                try await host.install(Examples.app("InlineFetch.app"))
+            try await withHost(
+                on: backend, apps: [.inlineFetch],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/json")
+                }
+            ) { host in
                 await host.start()
                 _ = try await host.waitFor("task.finished") { $0["inline"] == .bool(true) }
                 let timeline = try await host.waitFor("timeline") { $0.bundle == "com.example.inlinefetch.widget" }
@@ -142,15 +159,17 @@ struct BackgroundSessionTests {
 
     @Test(
         "on the virtual clock the fixture server's delay is run time: a response held an hour arrives an hour later, in a jump",
-        .timeLimit(.minutes(1)))
-    func serverDelayOnVirtualClock() async throws {
+        .timeLimit(.minutes(1)), arguments: Backend.tested)
+    func serverDelayOnVirtualClock(_ backend: Backend) async throws {
         try await withServer { server in
-            try await withHost({
-                $0.clock = .virtual
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?delay=3600000")
-            }) { host in
+            try await withHost(
+                on: backend, apps: [.downloader],
+                {
+                    $0.clock = .virtual
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?delay=3600000")
+                }
+            ) { host in
                 server.pacing = host.fixturePacing
-                try await host.install(Examples.app("Downloader.app"))
                 await host.start()
                 let started = try await host.waitFor("download.started")
                 // Not awaited directly: with real-time delays this advance would take an hour,
@@ -170,14 +189,18 @@ struct BackgroundSessionTests {
 
 @Suite("Session conflicts")
 struct SessionConflictTests {
-    @Test("two processes of one app claim the same identifier: the second gets its session invalidated (sessionConflict)")
-    func conflict() async throws {
+    @Test(
+        "two processes of one app claim the same identifier: the second gets its session invalidated (sessionConflict)",
+        arguments: Backend.tested)
+    func conflict(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
-        try await withHost({
-            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=50")
-        }) { host in
-            try await host.install(Examples.app("Conflict.app"))
+        try await withHost(
+            on: backend, apps: [.conflict],
+            {
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=50")
+            }
+        ) { host in
             await host.start()
             let attached = try await host.waitFor("session.attached")
             let invalidated = try await host.waitFor("session.invalidated") { $0.string("reason") == "sessionConflict" }
@@ -193,15 +216,19 @@ struct SessionConflictTests {
 
 @Suite("Resource timeout")
 struct ResourceTimeoutTests {
-    @Test("a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError")
-    func resourceTimeout() async throws {
+    @Test(
+        "a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError", arguments: Backend.tested
+    )
+    func resourceTimeout(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
-        try await withHost({
-            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=100")
-            $0.extensionEnvironment["SANDGLASS_RESOURCE_TIMEOUT"] = "1"
-        }) { host in
-            try await host.install(Examples.app("Downloader.app"))
+        try await withHost(
+            on: backend, apps: [.downloader],
+            {
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=100")
+                $0.extensionEnvironment["SANDGLASS_RESOURCE_TIMEOUT"] = "1"
+            }
+        ) { host in
             await host.start()
             let failed = try await host.waitFor("download.failed")
             #expect(failed.int("code") == -1001)

@@ -52,13 +52,17 @@ struct ChaosStepTests {
 
     @Test(
         "a kill at each step of a delivery: redelivered when before the completion, acknowledged once when after",
-        arguments: [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
-    func deliverySteps(step: ProtocolStep) async throws {
+        arguments: Backend.tested, [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
+    func deliverySteps(_ backend: Backend, step: ProtocolStep) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
-        try await withHost({ $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096") }) { host in
+        try await withHost(
+            on: backend, apps: [.downloader],
+            {
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+            }
+        ) { host in
             await host.killAt(step, of: Self.downloader)
-            try await host.install(Examples.app("Downloader.app"))
             await host.start()
             let killed = try await host.waitFor("killed") { $0.string("detail") == "chaos at step \(step.rawValue)" }
             let finished = try await host.waitFor("events.finished")

@@ -10,16 +10,18 @@ import Testing
 @Suite("Download retries")
 struct DownloadRetryTests {
     @Test(
-        "a port nobody listens on: each attempt refused at once, retried 1 s, 2 s … 60 s later on the run clock, failed (-1004) after 8 attempts, and the failure delivered"
-    )
-    func refusedConnectionsRetryOnTheRunClock() async throws {
+        "a port nobody listens on: each attempt refused at once, retried 1 s, 2 s … 60 s later on the run clock, failed (-1004) after 8 attempts, and the failure delivered",
+        arguments: Backend.tested)
+    func refusedConnectionsRetryOnTheRunClock(_ backend: Backend) async throws {
         let port = try UnlistenedPort()
         defer { port.close() }
-        try await withHost({
-            $0.clock = .virtual
-            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = "http://127.0.0.1:\(port.number)/feed"
-        }) { host in
-            try await host.install(Examples.app("Downloader.app"))
+        try await withHost(
+            on: backend, apps: [.downloader],
+            {
+                $0.clock = .virtual
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = "http://127.0.0.1:\(port.number)/feed"
+            }
+        ) { host in
             await host.start()
             let failed = await host.advance(by: .seconds(3600)) { $0.name == "download.failed" }
             let failure = try #require(failed, "the download failed for good within an hour of run time")

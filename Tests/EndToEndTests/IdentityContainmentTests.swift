@@ -24,19 +24,23 @@ struct IdentityContainmentTests {
         return lstat(path, &st) == 0 ? st.st_uid : nil
     }
 
-    @Test("a symlink raced onto the inline download's temporary path does not make the host write the file it points to")
-    func inlineDownloadSymlink() async throws {
+    @Test(
+        "a symlink raced onto the inline download's temporary path does not make the host write the file it points to",
+        arguments: Backend.tested)
+    func inlineDownloadSymlink(_ backend: Backend) async throws {
         let (directory, file) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withServer { server in
             // Each round: one inline download, its temporary path swapped with a link to the victim
             // all along (the old host created the file, then opened it again by path).
             for _ in 0..<10 {
-                try await withHost({
-                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
-                    $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
-                }) { host in
-                    try await host.install(Examples.app("InlineFetch.app"))
+                try await withHost(
+                    on: backend, apps: [.inlineFetch],
+                    {
+                        $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+                        $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
+                    }
+                ) { host in
                     let bundle = "com.example.inlinefetch.widget"
                     let container = try #require(await host.container(of: bundle))
                     await host.start()
@@ -62,14 +66,16 @@ struct IdentityContainmentTests {
         }
     }
 
-    @Test("an inline download still reaches the extension as a file of its own")
-    func inlineDownloadDelivered() async throws {
+    @Test("an inline download still reaches the extension as a file of its own", arguments: Backend.tested)
+    func inlineDownloadDelivered(_ backend: Backend) async throws {
         try await withServer { server in
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
-            }) { host in
-                try await host.install(Examples.app("InlineFetch.app"))
+            try await withHost(
+                on: backend, apps: [.inlineFetch],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_DOWNLOAD"] = "1"
+                }
+            ) { host in
                 await host.start()
                 let timeline = try await host.waitFor("timeline", timeout: .seconds(60)) { $0.bundle == "com.example.inlinefetch.widget" }
                 #expect(timeline.description.contains("4096 bytes, HTTP 200"), "\(timeline)")
@@ -77,15 +83,19 @@ struct IdentityContainmentTests {
         }
     }
 
-    @Test("a symlink at nsurlsessiond's Downloads directory does not make the host write the body anywhere else")
-    func backgroundDownloadsSymlink() async throws {
+    @Test(
+        "a symlink at nsurlsessiond's Downloads directory does not make the host write the body anywhere else",
+        arguments: Backend.tested)
+    func backgroundDownloadsSymlink(_ backend: Backend) async throws {
         let (directory, _) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withServer { server in
-            try await withHost({
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/8192")
-            }) { host in
-                try await host.install(Examples.app("Downloader.app"))
+            try await withHost(
+                on: backend, apps: [.downloader],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/8192")
+                }
+            ) { host in
                 let bundle = "com.example.downloader.widget"
                 let container = try #require(await host.container(of: bundle))
                 let caches = container + "/Library/Caches/com.apple.nsurlsessiond"

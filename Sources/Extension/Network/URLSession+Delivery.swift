@@ -294,11 +294,11 @@ extension URLSession {
                 }
             }
         case .dataHandler(let handler):
-            onDelegateQueue { handler(error == nil ? body : nil, response, error) }
+            onDelegateQueue(for: task) { handler(error == nil ? body : nil, response, error) }
         case .downloadHandler(let handler):
             let location = error == nil ? path.map { URL(fileURLWithPath: $0) } : nil
             let failure = error ?? (location == nil ? urlError(.cannotCreateFile, "the host delivered no file") : nil)
-            onDelegateQueue { handler(location, response, failure) }
+            onDelegateQueue(for: task) { handler(location, response, failure) }
             path.map(removeFile)
         case .data(let continuation):
             URLSessionTask.resume(continuation, error: error) { (body, response ?? Self.placeholderResponse(task)) }
@@ -345,9 +345,14 @@ extension URLSession {
     }
 
     /// Runs `body` on the delegate queue and waits for it to return: delegate calls happen one
-    /// at a time, in order, whatever the queue.
-    func onDelegateQueue(_ body: @escaping @Sendable () -> Void) {
-        delegateQueue.addOperations([BlockOperation(block: body)], waitUntilFinished: true)
+    /// at a time, in order, whatever the queue. The call is bound to the runtime `task` (else
+    /// the session) was made in, as provider code is: what it asks of the SDK — a reload, a log
+    /// line, a new task — reaches that runtime (several may share a process: the host's
+    /// in-process tests).
+    func onDelegateQueue(for task: URLSessionTask? = nil, _ body: @escaping @Sendable () -> Void) {
+        let runtime = (task?.service ?? service).connection as? ExtensionRuntime
+        delegateQueue.addOperations(
+            [BlockOperation { ExtensionRuntime.$serving.withValue(runtime) { body() } }], waitUntilFinished: true)
     }
 
     /// Whether the event is new in this process: an event already handled (same session and

@@ -264,11 +264,12 @@ open class URLSession: NSObject, @unchecked Sendable {
 
     /// Calls `completionHandler` on the delegate queue with every task of the session that has
     /// not completed — for a background session, the host's (re-associated after a relaunch)
-    /// and those not resumed yet.
+    /// and those not resumed yet. It runs bound to the session's runtime, as delegate calls do.
     open func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {
         DispatchQueue.global().async { [self] in
             let tasks = currentTasks()
-            delegateQueue.addOperation { completionHandler(tasks) }
+            let runtime = service.connection as? ExtensionRuntime
+            delegateQueue.addOperation { ExtensionRuntime.$serving.withValue(runtime) { completionHandler(tasks) } }
         }
     }
 

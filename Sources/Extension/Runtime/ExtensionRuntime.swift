@@ -44,9 +44,10 @@ final class ExtensionRuntime: Sendable {
         DispatchQueue.getSpecific(key: servingKey)?.runtime ?? serving ?? current.withLock { $0 }
     }
 
-    /// The runtime a call serves off its request queue (a Today extension's
-    /// `widgetPerformUpdate` and an `onBackgroundURLSessionEvents` block on the main actor, and
-    /// the tasks they start), bound around the call.
+    /// The runtime a call serves: bound around provider code on the request queue, a Today
+    /// extension's `widgetPerformUpdate` and an `onBackgroundURLSessionEvents` block on the main
+    /// actor, and the delegate calls and completion handlers of a session made in the runtime —
+    /// and so known in the tasks they start.
     @TaskLocal static var serving: ExtensionRuntime?
 
     /// Marks each runtime's request queue with the runtime.
@@ -121,11 +122,13 @@ final class ExtensionRuntime: Sendable {
         runningBlocks.withLock { $0 > 0 }
     }
 
-    /// Runs `body` on the request queue, counted in ``isRunningRequests``.
+    /// Runs `body` on the request queue, counted in ``isRunningRequests``, bound to this runtime
+    /// (``serving``), so that the tasks provider code starts (`Task { … }` in `getTimeline`)
+    /// reach it too, off the queue.
     private func onRequestQueue(_ body: @escaping @Sendable () -> Void) {
         runningBlocks.withLock { $0 += 1 }
         requests.async { [self] in
-            body()
+            Self.$serving.withValue(self) { body() }
             runningBlocks.withLock { $0 -= 1 }
         }
     }
