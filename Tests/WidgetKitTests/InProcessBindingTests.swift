@@ -145,3 +145,29 @@ struct BoundSessionWidget: Widget {
             }
     }
 }
+
+extension RuntimeTests.InProcessBindingTests {
+    @Test("a request waiting for the host when its runtime ends fails at once (connectionEnded), not at its deadline")
+    func requestEndsWithItsRuntime() async throws {
+        // In an extension's process the process ends with its runtime; a runtime served
+        // in-process must not leave the caller's thread (perhaps a Swift concurrency thread the
+        // host shares) blocked until the deadline.
+        let harness = try RuntimeHarness(widgets: [])
+        try harness.handshake()
+        let requests = HostRequests(deadline: 60)
+        let runtime = harness.runtime
+        let started = ContinuousClock.now
+        let waiting = Task.detached { requests.send(on: runtime) { .getTasks($0, session: "com.example.ends") } }
+        _ = try harness.host.expect("getTasks") { message -> Void? in
+            if case .getTasks = message { return () }
+            return nil
+        }
+        harness.host.close() // the host goes without answering: the runtime's reader ends it
+        let result = await waiting.value
+        guard case .failure(.connectionEnded) = result else {
+            Issue.record("the request ended with \(result), not connectionEnded")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+}

@@ -44,6 +44,8 @@ final class CurrentConfigurations: RuntimeService {
                 completion(.failure(Failure(description: "the host refused getCurrentConfigurations: \(why)")))
             case .failure(.timedOut(let seconds)):
                 completion(.failure(Failure(description: "the host did not answer getCurrentConfigurations within \(Int(seconds)) s")))
+            case .failure(.connectionEnded):
+                completion(.failure(Failure(description: "the connection to the host ended before it answered getCurrentConfigurations")))
             }
         }
     }

@@ -17,6 +17,8 @@ final class HostRequests: Sendable {
         case refused(String)
         /// No reply within the deadline.
         case timedOut(Double)
+        /// The connection ended before the reply came.
+        case connectionEnded
     }
 
     /// The first id the SDK uses.
@@ -42,6 +44,29 @@ final class HostRequests: Sendable {
 
     init(deadline: Double = 30) {
         self.deadline = deadline
+        Self.live.withLock { live in
+            live.removeAll { $0.requests == nil }
+            live.append(WeakRequests(self))
+        }
+    }
+
+    /// Every instance, so that a runtime's end reaches the requests it left waiting.
+    private static let live = Mutex<[WeakRequests]>([])
+
+    private final class WeakRequests: Sendable {
+        weak let requests: HostRequests?
+        init(_ requests: HostRequests) { self.requests = requests }
+    }
+
+    /// Ends at once every request waiting for a reply on `connection`, whose runtime stopped
+    /// reading: no reply can come. (In an extension's process the process ends with it; a
+    /// runtime served in-process leaves its caller's thread — perhaps a Swift concurrency thread
+    /// the host shares — blocked until the deadline otherwise.)
+    static func connectionEnded(_ connection: any RuntimeConnection) {
+        for instance in live.withLock({ $0.compactMap(\.requests) }) {
+            let waiting = instance.pending.withLock { $0.values.filter { $0.connection === connection } }
+            for slot in waiting { slot.signal.signal() }
+        }
     }
 
     /// Sends the request `make` builds with a fresh id and waits for the reply that names it.
@@ -62,9 +87,8 @@ final class HostRequests: Sendable {
         connection.send(make(id))
         let answered = slot.signal.wait(timeout: .now() + deadline) == .success
         pending.withLock { _ = $0.removeValue(forKey: id) }
-        guard answered, let reply = slot.reply.withLock({ $0 }) else {
-            return .failure(.timedOut(deadline))
-        }
+        guard answered else { return .failure(.timedOut(deadline)) }
+        guard let reply = slot.reply.withLock({ $0 }) else { return .failure(.connectionEnded) }
         if case .error(let report) = reply {
             return .failure(.refused(report.message))
         }

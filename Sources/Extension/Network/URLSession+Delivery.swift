@@ -62,6 +62,8 @@ extension URLSession {
             return .failure(urlError(.unknown, "the host refused the task: \(reason)", url: url))
         case .failure(.timedOut(let seconds)):
             return .failure(urlError(.timedOut, "the host did not answer createTask within \(seconds) s", url: url))
+        case .failure(.connectionEnded):
+            return .failure(urlError(.networkConnectionLost, "the connection to the host ended before it answered createTask", url: url))
         }
     }
 

@@ -560,6 +560,7 @@ final class ExtensionRuntime: Sendable {
         }
         guard isFirst else { return }
         channel.shutdown()
+        HostRequests.connectionEnded(self)
         onEnd(ending)
     }
 }
