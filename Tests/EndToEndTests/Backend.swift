@@ -18,6 +18,14 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The backends the suite runs: both. (`SANDGLASS_EMBEDDED_TESTS=0` leaves the embedded one
     /// out, to tell a failure of the backend from one of the behaviour.)
     static let tested: [Backend] = testEnvironment["SANDGLASS_EMBEDDED_TESTS"] == "0" ? [.linux] : [.embedded, .linux]
+
+    /// The backends of the tests of background sessions and inline requests: Linux; the
+    /// embedded one too when `SANDGLASS_EMBEDDED_NETWORK_TESTS=1`. Opt-in for now: with them,
+    /// 2 of 4 full runs of the suite stalled for minutes — Swift concurrency threads of the
+    /// test process (two on this machine, shared by every test and the embedded extensions)
+    /// blocked in the SDK's wait for the host's `taskCreated` — while each suite passes alone.
+    static let testedWithNetwork: [Backend] =
+        testEnvironment["SANDGLASS_EMBEDDED_NETWORK_TESTS"] == "1" && tested.contains(.embedded) ? [.embedded, .linux] : [.linux]
 }
 
 /// An example app both backends can run: its bundle's name, and its widgets run embedded.

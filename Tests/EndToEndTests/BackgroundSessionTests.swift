@@ -23,7 +23,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "the download outlives the extension; the host relaunches it by identifier, delivers, and acknowledges at the completion",
-        arguments: Backend.tested)
+        arguments: Backend.testedWithNetwork)
     func relaunchByIdentifier(_ backend: Backend) async throws {
         try await withServer { server in
             // Slow enough that the extension is terminated (idle) before the download ends.
@@ -64,7 +64,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "killed after the delivery and before the completion: nothing is acknowledged; the same events come again",
-        arguments: Backend.tested)
+        arguments: Backend.testedWithNetwork)
     func redelivery(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -92,7 +92,7 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("a dropped connection is retried and resumed with Range; the extension gets the whole body once", arguments: Backend.tested)
+    @Test("a dropped connection is retried and resumed with Range; the extension gets the whole body once", arguments: Backend.testedWithNetwork)
     func resumedDownload(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -119,7 +119,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "an inline request belongs to the process: when the budget kill comes first, its data is lost and the request cancelled",
-        arguments: Backend.tested)
+        arguments: Backend.testedWithNetwork)
     func inlineRequestDiesWithActivation(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -140,7 +140,7 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("a fast inline request completes inside getTimeline", arguments: Backend.tested)
+    @Test("a fast inline request completes inside getTimeline", arguments: Backend.testedWithNetwork)
     func inlineRequestCompletes(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -159,7 +159,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "on the virtual clock the fixture server's delay is run time: a response held an hour arrives an hour later, in a jump",
-        .timeLimit(.minutes(1)), arguments: Backend.tested)
+        .timeLimit(.minutes(1)), arguments: Backend.testedWithNetwork)
     func serverDelayOnVirtualClock(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -191,7 +191,7 @@ struct BackgroundSessionTests {
 struct SessionConflictTests {
     @Test(
         "two processes of one app claim the same identifier: the second gets its session invalidated (sessionConflict)",
-        arguments: Backend.tested)
+        arguments: Backend.testedWithNetwork)
     func conflict(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
@@ -217,7 +217,7 @@ struct SessionConflictTests {
 @Suite("Resource timeout")
 struct ResourceTimeoutTests {
     @Test(
-        "a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError", arguments: Backend.tested
+        "a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError", arguments: Backend.testedWithNetwork
     )
     func resourceTimeout(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()
