@@ -92,7 +92,9 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("a dropped connection is retried and resumed with Range; the extension gets the whole body once", arguments: Backend.testedWithNetwork)
+    @Test(
+        "a dropped connection is retried and resumed with Range; the extension gets the whole body once",
+        arguments: Backend.testedWithNetwork)
     func resumedDownload(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -217,7 +219,8 @@ struct SessionConflictTests {
 @Suite("Resource timeout")
 struct ResourceTimeoutTests {
     @Test(
-        "a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError", arguments: Backend.testedWithNetwork
+        "a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError",
+        arguments: Backend.testedWithNetwork
     )
     func resourceTimeout(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()
