@@ -1,0 +1,1 @@
+../../../Examples/FleetWidget/FleetPlans.swift
