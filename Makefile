@@ -8,10 +8,11 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: build
 
-# The system packages the build needs: libseccomp's headers (the sandbox) and SQLite's (GRDB,
-# the journal).
+# The system packages the build needs: libseccomp's headers (the sandbox), SQLite's (GRDB, the
+# journal) and libcurl's (the host's HTTP transport: HTTP/2 and TLS from the system, so the build
+# compiles no TLS library of its own).
 deps:
-	@for pair in seccomp.h:libseccomp-dev sqlite3.h:libsqlite3-dev; do \
+	@for pair in seccomp.h:libseccomp-dev sqlite3.h:libsqlite3-dev curl/curl.h:libcurl4-openssl-dev; do \
 		header=$${pair%%:*}; package=$${pair#*:}; \
 		if [ ! -f /usr/include/$$header ]; then \
 			echo "installing $$package ($$header is missing)"; \

@@ -56,8 +56,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        // The host's real downloads, streamed to disk with Range resume.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The durable journal of sessions, tasks and undelivered events (SQLite, WAL).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -123,15 +121,15 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("seccomp")]
         ),
+        /// The host's HTTP transport on the system's libcurl (HTTP/1.1, HTTP/2, TLS): the real
+        /// downloads and inline requests, streamed with Range resume.
+        .target(name: "CHTTP", path: "Sources/CHTTP", linkerSettings: [.linkedLibrary("curl")]),
         .target(
             name: "SandglassHost",
             dependencies: [
                 "SandglassIPC",
                 "CSandbox",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "CHTTP",
                 .product(name: "GRDB", package: "GRDB.swift")
             ],
             path: "Sources/Host",
@@ -215,7 +213,6 @@ let package = Package(
             name: "HostTests",
             dependencies: [
                 "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "SandglassIPC",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift")
             ],

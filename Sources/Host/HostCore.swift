@@ -96,16 +96,16 @@ actor HostCore {
             today.visibleInterval = configuration.today.visibleInterval
             today.backgroundInterval = configuration.today.backgroundInterval
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
-            let clients = HTTPClients()
+            let transport = HTTPTransport()
             let transfers = try TransferService(
-                journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", clients: clients)
+                journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", transport: transport)
             let registry = SessionRegistry()
             let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
             network = NetworkService(
                 journal: journal, registry: registry, transfers: transfers, delivery: delivery,
                 inline: try InlineRequests(
-                    log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", clients: clients),
-                clients: clients, supervisor: supervisor, log: log)
+                    log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", transport: transport),
+                transport: transport, supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }
     }

@@ -1,35 +1,38 @@
-import AsyncHTTPClient
+import CSandbox
 import Foundation
-import NIOCore
-import NIOPosix
 import SandglassIPC
 import SandglassTesting
 import Testing
 
 @testable import SandglassHost
 
-/// HTTP attempts against the real fixture server on 127.0.0.1.
+/// HTTP attempts on the host's transport (libcurl), against the real fixture server on 127.0.0.1.
 @Suite("HTTP attempts")
 struct HTTPAttemptTests {
-    private func withServer(_ body: (FixtureServer, HTTPClient, String) async throws -> Void) async throws {
+    private func withServer(_ body: (FixtureServer, HTTPTransport, String) async throws -> Void) async throws {
         let server = try await FixtureServer.start()
-        var configuration = HTTPClient.Configuration()
-        // Generous: on a loaded 2-core CI machine a loopback connect can take over a second.
-        configuration.timeout = .init(connect: .seconds(15), read: .seconds(30))
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        let transport = HTTPTransport()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attempt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         do {
-            try await body(server, client, dir + "/body")
+            try await body(server, transport, dir + "/body")
         } catch {
-            try? await client.shutdown()
+            await transport.shutdown()
             await server.stop()
-            try? FileManager.default.removeItem(atPath: dir)
             throw error
         }
-        try? await client.shutdown()
+        await transport.shutdown()
         await server.stop()
-        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// An attempt with the read timeout generous enough for a loaded 2-core CI machine.
+    private func attempt(
+        _ transport: HTTPTransport, _ url: String, readTimeout: Duration = .seconds(30), resumeFrom: Int64 = 0, validator: String? = nil
+    ) -> HTTPAttempt {
+        HTTPAttempt(
+            transport: transport, readTimeout: readTimeout, request: HTTPRequestPayload(url: url), resumeFrom: resumeFrom,
+            validator: validator)
     }
 
     private func expectBody(_ path: String, size: Int) throws {
@@ -40,9 +43,8 @@ struct HTTPAttemptTests {
 
     @Test("a body streams to the file with its response and validator")
     func download() async throws {
-        try await withServer { server, client, path in
-            let attempt = HTTPAttempt(
-                client: client, request: HTTPRequestPayload(url: server.url("/bytes/300000")), resumeFrom: 0, validator: nil)
+        try await withServer { server, transport, path in
+            let attempt = attempt(transport, server.url("/bytes/300000"))
             let sink = FileSink(path: path, existing: 0) { _, _ in }
             guard case .completed(let response, let validator) = await attempt.run(into: sink) else {
                 Issue.record("not completed"); return
@@ -57,9 +59,9 @@ struct HTTPAttemptTests {
 
     @Test("a dropped connection is transient, and the next attempt resumes with Range where it stopped")
     func rangeResume() async throws {
-        try await withServer { server, client, path in
-            let request = HTTPRequestPayload(url: server.url("/drop/200000?after=70000"))
-            let first = HTTPAttempt(client: client, request: request, resumeFrom: 0, validator: nil)
+        try await withServer { server, transport, path in
+            let url = server.url("/drop/200000?after=70000")
+            let first = attempt(transport, url)
             let sink = FileSink(path: path, existing: 0) { _, _ in }
             guard case .failed(let error, let transient, _, let validator) = await first.run(into: sink) else {
                 Issue.record("the cut-off attempt completed"); return
@@ -68,7 +70,7 @@ struct HTTPAttemptTests {
             #expect(transient)
             #expect(error.code == -1005, "\(error.message)")
             #expect(sink.written > 0 && sink.written <= 70_000)
-            let second = HTTPAttempt(client: client, request: request, resumeFrom: sink.written, validator: validator)
+            let second = attempt(transport, url, resumeFrom: sink.written, validator: validator)
             let resumed = FileSink(path: path, existing: sink.written) { _, _ in }
             guard case .completed(let response, _) = await second.run(into: resumed) else {
                 Issue.record("the resumed attempt failed"); return
@@ -82,9 +84,8 @@ struct HTTPAttemptTests {
 
     @Test("503 is transient; a refused connection is -1004 and transient")
     func failures() async throws {
-        try await withServer { server, client, path in
-            let flaky = HTTPAttempt(
-                client: client, request: HTTPRequestPayload(url: server.url("/flaky/10?failures=1")), resumeFrom: 0, validator: nil)
+        try await withServer { server, transport, path in
+            let flaky = attempt(transport, server.url("/flaky/10?failures=1"))
             guard case .failed(_, let transient, let response, _) = await flaky.run(into: FileSink(path: path, existing: 0) { _, _ in })
             else {
                 Issue.record("503 was not a failure"); return
@@ -94,8 +95,7 @@ struct HTTPAttemptTests {
             guard case .completed = await flaky.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
                 Issue.record("second attempt failed"); return
             }
-            let refused = HTTPAttempt(
-                client: client, request: HTTPRequestPayload(url: "http://127.0.0.1:1/x"), resumeFrom: 0, validator: nil)
+            let refused = attempt(transport, "http://127.0.0.1:1/x")
             guard
                 case .failed(let error, let refusedTransient, _, _) = await refused.run(into: FileSink(path: path, existing: 0) { _, _ in })
             else {
@@ -103,6 +103,122 @@ struct HTTPAttemptTests {
             }
             #expect(error.code == -1004)
             #expect(refusedTransient)
+        }
+    }
+
+    @Test("a redirect is followed to http, never to another scheme")
+    func redirects() async throws {
+        try await withServer { server, transport, path in
+            let target = server.url("/bytes/1000")
+            let followed = attempt(
+                transport, server.url("/redirect?to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
+            guard case .completed(let response, _) = await followed.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
+                Issue.record("the redirect was not followed"); return
+            }
+            #expect(response.statusCode == 200)
+            try expectBody(path, size: 1000)
+            for scheme in ["file:///etc/passwd", "http+unix://%2Frun%2Fx.sock/", "ftp://127.0.0.1/x"] {
+                let away = attempt(
+                    transport, server.url("/redirect?to=\(scheme.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"))
+                guard case .failed(let error, let transient, _, _) = await away.run(into: FileSink(path: path, existing: 0) { _, _ in })
+                else {
+                    Issue.record("followed a redirect to \(scheme)"); continue
+                }
+                #expect(!transient)
+                #expect(error.code == -1002 || error.code == -1, "\(scheme): \(error.message)")
+            }
+        }
+    }
+
+    @Test("a request's method, body and content type reach the server as sent, with nothing added")
+    func requestBody() async throws {
+        try await withServer { server, transport, path in
+            let body = Data((0..<5000).map { UInt8($0 % 256) })
+            for (method, contentType) in [("POST", nil), ("PUT", "application/json")] as [(String, String?)] {
+                var request = HTTPRequestPayload(url: server.url("/echo"))
+                request.method = method
+                request.body = Array(body)
+                if let contentType { request.headers = [HeaderField("Content-Type", contentType)] }
+                let echo = HTTPAttempt(transport: transport, readTimeout: .seconds(30), request: request, resumeFrom: 0, validator: nil)
+                guard case .completed(let response, _) = await echo.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
+                    Issue.record("\(method) failed"); continue
+                }
+                #expect(response.statusCode == 200)
+                #expect(server.requests.last?.method == method)
+                #expect(server.requests.last?.contentType == contentType)
+                let echoed = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(echoed == body)
+            }
+        }
+    }
+
+    @Test("a server silent for longer than the read timeout fails the attempt with -1001, transient")
+    func readTimeout() async throws {
+        try await withServer { server, transport, path in
+            let silent = attempt(transport, server.url("/bytes/10?delay=60000"), readTimeout: .milliseconds(200))
+            guard case .failed(let error, let transient, _, _) = await silent.run(into: FileSink(path: path, existing: 0) { _, _ in })
+            else {
+                Issue.record("completed"); return
+            }
+            #expect(error.code == -1001, "\(error.message)")
+            #expect(transient)
+        }
+    }
+
+    @Test("a consumer that falls behind pauses its transfer: the host holds a bounded part of the body, then gets all of it")
+    func backpressure() async throws {
+        try await withServer { server, transport, _ in
+            let size = 6 << 20
+            let transfer = transport.start(HTTPRequestPayload(url: server.url("/bytes/\(size)")), readTimeout: .seconds(30))
+            guard case .response(let status, _, _) = await transfer.next() else {
+                Issue.record("no response first"); return
+            }
+            #expect(status == 200)
+            // Nothing taken: the transfer pauses once the host holds its high-water mark.
+            let deadline = sg_monotonic_ns() + 30_000_000_000
+            while !transfer.isPaused, sg_monotonic_ns() < deadline { await Task.yield() }
+            #expect(transfer.isPaused)
+            #expect(transfer.heldBytes <= HTTPTransfer.highWater + (128 << 10), "held \(transfer.heldBytes) bytes")
+            var received = 0
+            var offset = 0
+            var intact = true
+            loop: while true {
+                switch await transfer.next() {
+                case .data(let bytes):
+                    // In order, nothing lost or repeated: each chunk's first and last byte where they belong.
+                    intact =
+                        intact && bytes.first == FixtureServer.byte(at: offset)
+                        && bytes.last == FixtureServer.byte(at: offset + bytes.count - 1)
+                    offset += bytes.count
+                    received += bytes.count
+                case .end(.completed): break loop
+                case .end(.failed(let error, _)):
+                    Issue.record("failed: \(error.message)"); break loop
+                case .response: Issue.record("a second response")
+                }
+            }
+            #expect(received == size)
+            #expect(intact)
+        }
+    }
+
+    @Test("cancelling an attempt ends it with -999 at once; a shut-down transport ends what is in flight")
+    func cancellation() async throws {
+        try await withServer { server, transport, path in
+            let slow = attempt(transport, server.url("/bytes/100000?chunk=1000&interval=1000"))
+            let running = Task { await slow.run(into: FileSink(path: path, existing: 0) { _, _ in }) }
+            running.cancel()
+            guard case .failed(let error, let transient, _, _) = await running.value else {
+                Issue.record("completed"); return
+            }
+            #expect(error.code == -999)
+            #expect(!transient)
+            let inFlight = Task { await slow.run(into: FileSink(path: path, existing: 0) { _, _ in }) }
+            await transport.shutdown()
+            guard case .failed(let ended, _, _, _) = await inFlight.value else {
+                Issue.record("completed after shutdown"); return
+            }
+            #expect(ended.code == -999)
         }
     }
 }

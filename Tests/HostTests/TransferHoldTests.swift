@@ -20,8 +20,9 @@ actor TransferDriver {
         let clock = RunClock(mode: .virtual, loop: loop)
         let log = EventLog(clock: clock)
         let journal = try Journal(path: directory + "/journal.sqlite")
-        let clients = HTTPClients()
-        let transfers = try TransferService(journal: journal, log: log, clock: clock, directory: directory + "/transfers", clients: clients)
+        let transport = HTTPTransport()
+        let transfers = try TransferService(
+            journal: journal, log: log, clock: clock, directory: directory + "/transfers", transport: transport)
         try journal.saveSession(
             SessionRecord(
                 app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
@@ -37,7 +38,7 @@ actor TransferDriver {
         try transfers.cancel(running)
         let heldAfter = clock.isBusy
         await transfers.shutdown()
-        await clients.shutdown()
+        await transport.shutdown()
         return (held, heldAfter)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import SandglassIPC
 
 /// Writes a response body to a file: from the start, or appended to a partial body.
@@ -37,10 +36,10 @@ final class FileSink: HTTPAttempt.Sink, @unchecked Sendable {
         onBytes(written, expected)
     }
 
-    func write(_ bytes: ByteBuffer) async throws {
+    func write(_ bytes: [UInt8]) async throws {
         guard let handle else { return }
-        try handle.write(contentsOf: Data(bytes.readableBytesView))
-        written += Int64(bytes.readableBytes)
+        try handle.write(contentsOf: bytes)
+        written += Int64(bytes.count)
         onBytes(written, expected)
     }
 

@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import SandglassIPC
 
 /// Requests of `URLSession.shared`, `.default` and `.ephemeral` sessions: performed by the host
@@ -23,13 +21,13 @@ final class InlineRequests {
     private let directory: String
     private var requests: [Int32: [Int: Pending]] = [:]
     private var nextIdentifier: [Int32: Int] = [:]
-    private let clients: HTTPClients
+    private let transport: HTTPTransport
 
-    init(log: EventLog, clock: RunClock, directory: String, clients: HTTPClients) throws {
+    init(log: EventLog, clock: RunClock, directory: String, transport: HTTPTransport) throws {
         self.log = log
         self.clock = clock
         self.directory = directory
-        self.clients = clients
+        self.transport = transport
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw HostSetupError(description: "could not create \(directory) for downloads: \(String(cString: strerror(errno)))")
         }
@@ -73,7 +71,7 @@ final class InlineRequests {
                 ("inline", true)
             ])
         let attempt = HTTPAttempt(
-            client: clients.client(read: .seconds(60)), request: pending.payload.request, resumeFrom: 0, validator: nil)
+            transport: transport, readTimeout: .seconds(60), request: pending.payload.request, resumeFrom: 0, validator: nil)
         let sink = InlineSink(
             core: core, pid: pid, taskIdentifier: id,
             downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil)
@@ -153,7 +151,7 @@ final class InlineRequests {
         }
     }
 
-    /// Cancels every request (host shutdown); the clients are the network service's to shut down.
+    /// Cancels every request (host shutdown); the transport is the network service's to shut down.
     func shutdown() async {
         clock.assertInLoop()
         let running = requests.values.flatMap { $0.values.compactMap(\.task) }
@@ -186,11 +184,11 @@ final class InlineSink: HTTPAttempt.Sink, @unchecked Sendable {
         if file == nil { await core?.inlineMessage(pid: pid, .taskResponse(session: "", taskIdentifier: taskIdentifier, response)) }
     }
 
-    func write(_ bytes: ByteBuffer) async throws {
+    func write(_ bytes: [UInt8]) async throws {
         if let file {
             try await file.write(bytes)
         } else {
-            await core?.inlineMessage(pid: pid, .taskData(session: "", taskIdentifier: taskIdentifier, Array(bytes.readableBytesView)))
+            await core?.inlineMessage(pid: pid, .taskData(session: "", taskIdentifier: taskIdentifier, bytes))
         }
     }
 

@@ -9,17 +9,17 @@ final class NetworkService {
     let transfers: TransferService
     let delivery: EventDelivery
     let inline: InlineRequests
-    /// The HTTP clients of both, and their event loop: shut down with the host.
-    let clients: HTTPClients
+    /// The HTTP transport of both, and its thread: shut down with the host.
+    let transport: HTTPTransport
     private let journal: Journal
     private let supervisor: Supervisor
     private let log: EventLog
 
     init(
         journal: Journal, registry: SessionRegistry, transfers: TransferService, delivery: EventDelivery, inline: InlineRequests,
-        clients: HTTPClients, supervisor: Supervisor, log: EventLog
+        transport: HTTPTransport, supervisor: Supervisor, log: EventLog
     ) {
-        self.clients = clients
+        self.transport = transport
         self.journal = journal
         self.registry = registry
         self.transfers = transfers
@@ -185,12 +185,12 @@ final class NetworkService {
         }
     }
 
-    /// Ends every request, then shuts the clients and their event loop down: the host leaves no
+    /// Ends every request, then shuts the transport and its thread down: the host leaves no
     /// thread or descriptor of its network behind.
     func shutdown() async {
         supervisor.loop.assertInLoop()
         await transfers.shutdown()
         await inline.shutdown()
-        await clients.shutdown()
+        await transport.shutdown()
     }
 }

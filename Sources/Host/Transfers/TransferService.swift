@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import CSandbox
 import Foundation
-import NIOPosix
 import SandglassIPC
 import Synchronization
 
@@ -31,18 +29,18 @@ final class TransferService {
     private let log: EventLog
     private let clock: RunClock
     private let directory: String
-    private let clients: HTTPClients
+    private let transport: HTTPTransport
     private var attempts: [Int64: Attempt] = [:]
     private var startTimers: [Int64: RunClock.Timer] = [:]
     private var resourceTimers: [Int64: RunClock.Timer] = [:]
     private var lastProgressEvent: [Int64: UInt64] = [:]
 
-    init(journal: Journal, log: EventLog, clock: RunClock, directory: String, clients: HTTPClients) throws {
+    init(journal: Journal, log: EventLog, clock: RunClock, directory: String, transport: HTTPTransport) throws {
         self.journal = journal
         self.log = log
         self.clock = clock
         self.directory = directory
-        self.clients = clients
+        self.transport = transport
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
@@ -133,7 +131,7 @@ final class TransferService {
     }
 
     /// Cancels every attempt (host shutdown); the journal keeps the tasks for the next start.
-    /// The clients are the network service's to shut down.
+    /// The transport is the network service's to shut down.
     func shutdown() async {
         clock.assertInLoop()
         for timer in startTimers.values { clock.cancel(timer) }
@@ -177,8 +175,9 @@ final class TransferService {
         try? journal.update(task)
         let existing = partialSize(task)
         log.emit(.downloadStarted, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("resumeFrom", .int(existing))])
-        let client = clients.client(readSeconds: session.requestTimeout)
-        let attempt = HTTPAttempt(client: client, request: task.request, resumeFrom: existing, validator: task.validator)
+        let attempt = HTTPAttempt(
+            transport: transport, readTimeout: HTTPAttempt.readTimeout(seconds: session.requestTimeout), request: task.request,
+            resumeFrom: existing, validator: task.validator)
         let path = partialPath(task)
         let core = self.core
         let throttle = ProgressThrottle()

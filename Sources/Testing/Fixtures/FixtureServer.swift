@@ -20,6 +20,8 @@ import Synchronization
 ///   time), a `503`, a connection dropped partway through the body, or a slow body.
 /// - `/status/CODE` — that status with a short body.
 /// - `/json` — a small JSON document.
+/// - `/redirect?to=URL` — `302 Found` to `URL`.
+/// - `/echo` — the request's body back, its `Content-Type` in the response's.
 ///
 /// ```swift
 /// let server = try await FixtureServer.start()
@@ -35,6 +37,10 @@ public final class FixtureServer: Sendable {
         public let uri: String
         /// The `Range` header, if any.
         public let range: String?
+        /// The `Content-Type` header, if any.
+        public var contentType: String? = nil
+        /// The body's bytes.
+        public var body: [UInt8] = []
     }
 
     /// The port it listens on (127.0.0.1).
@@ -135,11 +141,15 @@ final class FixtureState: Sendable {
 
 /// Answers one connection's requests.
 final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
+    /// Bytes 0 … 250 of every body, which repeat.
+    private static let pattern = (0..<251).map { FixtureServer.byte(at: $0) }
+
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let state: FixtureState
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
 
     init(state: FixtureState) {
         self.state = state
@@ -147,17 +157,21 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let bytes): body += bytes.readableBytesView
         case .end:
             guard let head else { return }
             self.head = nil
-            respond(to: head, context: context)
+            respond(to: head, body: body, context: context)
         }
     }
 
-    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let request = FixtureServer.Request(method: head.method.rawValue, uri: head.uri, range: head.headers.first(name: "Range"))
+    private func respond(to head: HTTPRequestHead, body: [UInt8], context: ChannelHandlerContext) {
+        let request = FixtureServer.Request(
+            method: head.method.rawValue, uri: head.uri, range: head.headers.first(name: "Range"),
+            contentType: head.headers.first(name: "Content-Type"), body: body)
         let earlier = state.arrival(request)
         let components = URLComponents(string: head.uri)
         let path = components?.path ?? head.uri
@@ -185,6 +199,19 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 sendSimple(
                     .ok, #"{"players":[{"name":"Ada","points":51},{"name":"Grace","points":47}],"round":22}"#,
                     contentType: "application/json", context: context)
+            case ("redirect", 1):
+                var headers = HTTPHeaders()
+                headers.add(name: "Location", value: query["to"] ?? "/")
+                headers.add(name: "Content-Length", value: "0")
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .found, headers: headers))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            case ("echo", 1):
+                var headers = HTTPHeaders()
+                headers.add(name: "Content-Type", value: head.headers.first(name: "Content-Type") ?? "none")
+                headers.add(name: "Content-Length", value: String(body.count))
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             default:
                 sendSimple(.notFound, "no route for \(path)", context: context)
             }
@@ -271,7 +298,14 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         let end = min(limit, offset + chunk)
         var buffer = context.channel.allocator.buffer(capacity: end - offset)
-        for i in offset..<end { buffer.writeInteger(FixtureServer.byte(at: i)) }
+        var i = offset
+        while i < end {
+            // A run of the 251-byte pattern at a time (a byte at a time is slow in a debug build).
+            let start = i % 251
+            let count = min(251 - start, end - i)
+            buffer.writeBytes(Self.pattern[start..<(start + count)])
+            i += count
+        }
         if drop && end == limit {
             // Cut the connection once the last bytes are on the wire, not before.
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)

@@ -1,0 +1,173 @@
+import CHTTP
+import CSandbox
+import Foundation
+import SandglassIPC
+import Synchronization
+
+/// The host's HTTP transport: every request of one host — background downloads and inline
+/// requests — on one libcurl multi handle, driven by one thread of the host's (`sandglass-http`),
+/// made on first use and shut down with the host: the thread, its connections and its wakeup
+/// descriptors go with it, so a host leaves nothing of its network behind in its process.
+///
+/// libcurl brings HTTP/1.1, HTTP/2 and TLS from the system (the host builds no TLS library of its
+/// own), http and https only, redirects included. What is the transport's own: a response body
+/// comes to an async consumer chunk by chunk, and a consumer that falls behind pauses its
+/// transfer (the socket is not read, nothing piles up in the host); the read timeout is the
+/// longest wait for more of a response, not counting a pause of the consumer's; a refused
+/// connection fails at once (retries are the transfer service's, on the run clock).
+final class HTTPTransport: @unchecked Sendable {
+    /// What the engine thread is asked to do; taken under `state`'s lock.
+    private enum Command {
+        case start(HTTPTransfer)
+        case cancel(HTTPTransfer)
+        case resume(HTTPTransfer)
+    }
+
+    private struct State {
+        var commands: [Command] = []
+        var thread: Thread?
+        var multi: UnsafeMutableRawPointer?
+        var stopping = false
+        var stopped: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// The longest wait for a connection.
+    static let connectTimeout: Duration = .seconds(10)
+
+    /// Starts `request`; its response comes from the transfer's `next()`.
+    func start(_ request: HTTPRequestPayload, readTimeout: Duration) -> HTTPTransfer {
+        let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout)
+        let (multi, refused): (UnsafeMutableRawPointer?, Bool) = state.withLock { state in
+            if state.stopping { return (nil, true) }
+            if state.multi == nil {
+                guard let multi = sg_http_multi_new() else { return (nil, true) }
+                state.multi = multi
+                // The engine thread owns the multi handle from here on.
+                nonisolated(unsafe) let owned = multi
+                let thread = Thread { [self] in run(owned) }
+                thread.name = "sandglass-http"
+                state.thread = thread
+                thread.start()
+            }
+            state.commands.append(.start(transfer))
+            return (state.multi, false)
+        }
+        if refused {
+            transfer.deliver(.end(.failed(TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down"), transient: false)))
+        } else if let multi {
+            sg_http_wakeup(multi)
+        }
+        return transfer
+    }
+
+    /// Cancels a transfer (it ends with `cancelled`).
+    func cancel(_ transfer: HTTPTransfer) { command(.cancel(transfer), else: transfer) }
+
+    /// Lets a paused transfer go on: its consumer caught up.
+    func resume(_ transfer: HTTPTransfer) { command(.resume(transfer), else: nil) }
+
+    private func command(_ command: Command, else transfer: HTTPTransfer?) {
+        let multi: UnsafeMutableRawPointer? = state.withLock { state in
+            guard !state.stopping, let multi = state.multi else { return nil }
+            state.commands.append(command)
+            return multi
+        }
+        if let multi {
+            sg_http_wakeup(multi)
+        } else {
+            transfer?.deliver(.end(.failed(TaskErrorPayload(code: -999, message: "cancelled"), transient: false)))
+        }
+    }
+
+    /// Ends every transfer (each ends with `cancelled`) and stops the thread; returns when it
+    /// has freed the multi handle.
+    func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let multi: UnsafeMutableRawPointer? = state.withLock { state in
+                state.stopping = true
+                guard let multi = state.multi else { return nil }
+                state.stopped = continuation
+                return multi
+            }
+            if let multi { sg_http_wakeup(multi) } else { continuation.resume() }
+        }
+    }
+
+    // MARK: the engine thread
+
+    /// The engine: starts, resumes and cancels transfers as asked, lets libcurl run them, ends
+    /// those that finished or waited longer than their read timeout.
+    private func run(_ multi: UnsafeMutableRawPointer) {
+        var active: [ObjectIdentifier: HTTPTransfer] = [:]
+        func end(_ transfer: HTTPTransfer, _ ending: HTTPTransfer.Event.Ending) {
+            guard let handle = transfer.handle else { return }
+            active.removeValue(forKey: ObjectIdentifier(transfer))
+            sg_http_finish(multi, handle)
+            transfer.handle = nil
+            transfer.finish(ending)
+        }
+        while true {
+            let (commands, stopping) = state.withLock { state in
+                defer { state.commands.removeAll() }
+                return (state.commands, state.stopping)
+            }
+            for command in commands {
+                switch command {
+                case .start(let transfer):
+                    if transfer.open(on: multi) { active[ObjectIdentifier(transfer)] = transfer }
+                case .cancel(let transfer):
+                    end(transfer, .failed(TaskErrorPayload(code: -999, message: "cancelled"), transient: false))
+                case .resume(let transfer):
+                    transfer.resume()
+                }
+            }
+            if stopping {
+                for transfer in Array(active.values) {
+                    end(transfer, .failed(TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down"), transient: false))
+                }
+                break
+            }
+            if sg_http_perform(multi) != 0 {
+                for transfer in Array(active.values) {
+                    end(transfer, .failed(TaskErrorPayload(code: -1, message: "libcurl's multi handle failed"), transient: true))
+                }
+            }
+            var handle: UnsafeMutableRawPointer?
+            var context: UnsafeMutableRawPointer?
+            var outcome = SG_HTTP_OK
+            var message: UnsafePointer<CChar>?
+            while sg_http_done(multi, &handle, &context, &outcome, &message) != 0 {
+                guard let context else { continue }
+                let transfer = Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
+                transfer.responseArrivedIfNot()
+                end(transfer, HTTPTransfer.ending(outcome, message.map { String(cString: $0) } ?? ""))
+            }
+            // Transfers that timed out waiting for the server; and how long until the next may.
+            let now = sg_monotonic_ns()
+            var wait: UInt64 = 1_000_000_000
+            for transfer in Array(active.values) where !transfer.isPaused {
+                let deadline = transfer.lastActivity &+ transfer.readTimeoutNanoseconds
+                if deadline <= now {
+                    let seconds = Double(transfer.readTimeoutNanoseconds) / 1e9
+                    end(
+                        transfer,
+                        .failed(
+                            TaskErrorPayload(code: -1001, message: "The request timed out. (no data for \(seconds) s)"), transient: true))
+                } else {
+                    wait = min(wait, deadline - now)
+                }
+            }
+            _ = sg_http_poll(multi, Int32(clamping: (wait + 999_999) / 1_000_000))
+        }
+        sg_http_multi_free(multi)
+        let stopped = state.withLock { state in
+            state.multi = nil
+            state.thread = nil
+            defer { state.stopped = nil }
+            return state.stopped
+        }
+        stopped?.resume()
+    }
+}
