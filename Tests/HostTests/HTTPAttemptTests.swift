@@ -221,4 +221,54 @@ struct HTTPAttemptTests {
             #expect(ended.code == -999)
         }
     }
+
+    @Test("https is spoken, and a server whose certificate is not trusted is refused: -1202, not retried")
+    func untrustedCertificate() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let environment = ProcessInfo.processInfo.environment
+        let certificate = try ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj",
+                "/CN=127.0.0.1",
+                "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem"
+            ], environment: environment, timeout: .seconds(60))
+        try #require(certificate.termination == .exited(0), "openssl: \(String(decoding: certificate.error, as: UTF8.self))")
+        // A TLS server on 127.0.0.1 with that self-signed certificate; it prints its port.
+        let server = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import http.server, ssl, sys
+                server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(sys.argv[1], sys.argv[2])
+                server.socket = context.wrap_socket(server.socket, server_side=True)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """,
+                dir + "/cert.pem", dir + "/key.pem"
+            ], environment: environment, standardOutput: .pipe)
+        defer {
+            server.signal()
+            server.wait()
+        }
+        let port = String(decoding: server.standardOutput?.availableData ?? Data(), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        try #require(Int(port) != nil, "the TLS server did not start")
+        let transport = HTTPTransport()
+        let attempt = HTTPAttempt(
+            transport: transport, readTimeout: .seconds(30), request: HTTPRequestPayload(url: "https://127.0.0.1:\(port)/"), resumeFrom: 0,
+            validator: nil)
+        let result = await attempt.run(into: FileSink(path: dir + "/body", existing: 0) { _, _ in })
+        await transport.shutdown()
+        guard case .failed(let error, let transient, _, _) = result else {
+            Issue.record("a self-signed certificate was trusted"); return
+        }
+        #expect(error.code == -1202, "\(error.message)")
+        #expect(!transient)
+    }
 }
