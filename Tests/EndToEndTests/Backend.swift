@@ -26,15 +26,6 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case "linux": [.linux]
         default: [.embedded]
         }
-
-    /// The backends of the tests of background sessions and inline requests: Linux, and the
-    /// embedded one as well when `SANDGLASS_EMBEDDED_NETWORK_TESTS=1`. Their embedded runs are
-    /// opt-in for now: with them, 2 of 4 full runs of the suite stalled for minutes — the test
-    /// process's Swift concurrency threads (two on this machine, shared by every test and the
-    /// embedded extensions) blocked in the SDK's wait for the host's `taskCreated` — while
-    /// each suite passes alone on both backends.
-    static let testedWithNetwork: [Backend] =
-        testEnvironment["SANDGLASS_EMBEDDED_NETWORK_TESTS"] == "1" ? [.embedded, .linux] : [.linux]
 }
 
 /// An example app both backends can run: its bundle's name, and its widgets run embedded.

@@ -23,7 +23,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "the download outlives the extension; the host relaunches it by identifier, delivers, and acknowledges at the completion",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func relaunchByIdentifier(_ backend: Backend) async throws {
         try await withServer { server in
             // Slow enough that the extension is terminated (idle) before the download ends.
@@ -64,7 +64,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "killed after the delivery and before the completion: nothing is acknowledged; the same events come again",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func redelivery(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -94,7 +94,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "a dropped connection is retried and resumed with Range; the extension gets the whole body once",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func resumedDownload(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -121,7 +121,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "an inline request belongs to the process: when the budget kill comes first, its data is lost and the request cancelled",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func inlineRequestDiesWithActivation(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -142,7 +142,7 @@ struct BackgroundSessionTests {
         }
     }
 
-    @Test("a fast inline request completes inside getTimeline", arguments: Backend.testedWithNetwork)
+    @Test("a fast inline request completes inside getTimeline", arguments: Backend.tested)
     func inlineRequestCompletes(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -161,7 +161,7 @@ struct BackgroundSessionTests {
 
     @Test(
         "on the virtual clock the fixture server's delay is run time: a response held an hour arrives an hour later, in a jump",
-        .timeLimit(.minutes(1)), arguments: Backend.testedWithNetwork)
+        .timeLimit(.minutes(1)), arguments: Backend.tested)
     func serverDelayOnVirtualClock(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -193,7 +193,7 @@ struct BackgroundSessionTests {
 struct SessionConflictTests {
     @Test(
         "two processes of one app claim the same identifier: the second gets its session invalidated (sessionConflict)",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func conflict(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
@@ -220,7 +220,7 @@ struct SessionConflictTests {
 struct ResourceTimeoutTests {
     @Test(
         "a download that outlasts timeoutIntervalForResource fails with -1001, delivered as didCompleteWithError",
-        arguments: Backend.testedWithNetwork
+        arguments: Backend.tested
     )
     func resourceTimeout(_ backend: Backend) async throws {
         let server = try await FixtureServer.start()

@@ -52,7 +52,7 @@ struct ChaosStepTests {
 
     @Test(
         "a kill at each step of a delivery: redelivered when before the completion, acknowledged once when after",
-        arguments: Backend.testedWithNetwork, [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
+        arguments: Backend.tested, [ProtocolStep.eventDelivered, .handlerRunning, .completionSent, .acknowledgementJournaled])
     func deliverySteps(_ backend: Backend, step: ProtocolStep) async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }

@@ -11,7 +11,7 @@ import Testing
 struct DownloadRetryTests {
     @Test(
         "a port nobody listens on: each attempt refused at once, retried 1 s, 2 s … 60 s later on the run clock, failed (-1004) after 8 attempts, and the failure delivered",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func refusedConnectionsRetryOnTheRunClock(_ backend: Backend) async throws {
         let port = try UnlistenedPort()
         defer { port.close() }

@@ -26,7 +26,7 @@ struct IdentityContainmentTests {
 
     @Test(
         "a symlink raced onto the inline download's temporary path does not make the host write the file it points to",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func inlineDownloadSymlink(_ backend: Backend) async throws {
         let (directory, file) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -66,7 +66,7 @@ struct IdentityContainmentTests {
         }
     }
 
-    @Test("an inline download still reaches the extension as a file of its own", arguments: Backend.testedWithNetwork)
+    @Test("an inline download still reaches the extension as a file of its own", arguments: Backend.tested)
     func inlineDownloadDelivered(_ backend: Backend) async throws {
         try await withServer { server in
             try await withHost(
@@ -85,7 +85,7 @@ struct IdentityContainmentTests {
 
     @Test(
         "a symlink at nsurlsessiond's Downloads directory does not make the host write the body anywhere else",
-        arguments: Backend.testedWithNetwork)
+        arguments: Backend.tested)
     func backgroundDownloadsSymlink(_ backend: Backend) async throws {
         let (directory, _) = try makeVictim()
         defer { try? FileManager.default.removeItem(atPath: directory) }

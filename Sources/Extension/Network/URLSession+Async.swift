@@ -1,3 +1,4 @@
+import Dispatch
 import SandglassIPC
 
 /// The async forms of the inline session's requests. Each creates a task, resumes it, and
@@ -24,7 +25,7 @@ extension URLSession {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 task.await(.data(continuation))
-                task.resume()
+                Self.resumeOffTheCooperativePool(task)
             }
         } onCancel: {
             task.cancel()
@@ -45,10 +46,20 @@ extension URLSession {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 task.await(.download(continuation))
-                task.resume()
+                Self.resumeOffTheCooperativePool(task)
             }
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// Resumes `task` on a thread of its own, not the caller's. `resume()` registers the task with
+    /// the host and waits for its reply, blocking the thread; an async caller is on Swift's
+    /// cooperative pool, as wide as the machine has cores, and where the host's reply needs that
+    /// pool (a host in the same process: the package's in-process tests) a few such waits at once
+    /// would hold every thread of it. The task keeps the runtime it was made in, so it registers
+    /// with the same host from any thread.
+    static func resumeOffTheCooperativePool(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.resume() }
     }
 }
