@@ -39,10 +39,13 @@ final class HTTPTransport: @unchecked Sendable {
     /// Starts `request`; its response comes from the transfer's `next()`.
     func start(_ request: HTTPRequestPayload, readTimeout: Duration) -> HTTPTransfer {
         let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout)
-        let (multi, refused): (UnsafeMutableRawPointer?, Bool) = state.withLock { state in
-            if state.stopping { return (nil, true) }
+        let (multi, refusal): (UnsafeMutableRawPointer?, TaskErrorPayload?) = state.withLock { state in
+            if state.stopping { return (nil, TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down")) }
             if state.multi == nil {
-                guard let multi = sg_http_multi_new() else { return (nil, true) }
+                guard let multi = sg_http_multi_new() else {
+                    // Transient: libcurl's global setup or an allocation failed; the next attempt tries again.
+                    return (nil, TaskErrorPayload(code: -1, message: "the host's HTTP transport could not start (libcurl's multi handle)"))
+                }
                 state.multi = multi
                 // The engine thread owns the multi handle from here on.
                 nonisolated(unsafe) let owned = multi
@@ -52,10 +55,10 @@ final class HTTPTransport: @unchecked Sendable {
                 thread.start()
             }
             state.commands.append(.start(transfer))
-            return (state.multi, false)
+            return (state.multi, nil)
         }
-        if refused {
-            transfer.deliver(.end(.failed(TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down"), transient: false)))
+        if let refusal {
+            transfer.deliver(.end(.failed(refusal, transient: refusal.code != -999)))
         } else if let multi {
             sg_http_wakeup(multi)
         }
