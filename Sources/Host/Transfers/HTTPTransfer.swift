@@ -40,7 +40,7 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     private let shared = Mutex(Shared())
-    private unowned let transport: HTTPTransport
+    private let transport: HTTPTransport
     let request: HTTPRequestPayload
     let readTimeoutNanoseconds: UInt64
 
