@@ -2,6 +2,7 @@
 #include "CSandbox.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,6 +119,13 @@ uint64_t sg_realtime_ns(void) {
 }
 
 int sg_gettid(void) { return (int)syscall(SYS_gettid); }
+
+void sg_set_thread_name(const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = 0;
+    (void)pthread_setname_np(pthread_self(), cut);
+}
 
 int sg_set_affinity(pid_t tid, int cpu) {
     cpu_set_t set;

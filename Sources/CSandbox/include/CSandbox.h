@@ -194,6 +194,8 @@ uint64_t sg_monotonic_ns(void);
 uint64_t sg_realtime_ns(void);
 /// The calling thread's kernel id.
 int sg_gettid(void);
+/// Names the calling thread (what top, gdb and perf show; the kernel keeps 15 bytes).
+void sg_set_thread_name(const char *name);
 /// Pins thread `tid` (0: the caller) to `cpu`, or lets it run anywhere when `cpu` < 0; 0 or -errno.
 int sg_set_affinity(pid_t tid, int cpu);
 

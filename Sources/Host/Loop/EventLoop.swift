@@ -40,7 +40,10 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         _ = sg_epoll_add(epollFD, wakeFD, UInt32(SG_EPOLLIN))
         _ = sg_epoll_add(epollFD, timerFD, UInt32(SG_EPOLLIN))
         // The thread keeps the loop alive until it ends (after `stop()`).
-        let thread = Thread { self.run() }
+        let thread = Thread {
+            ThreadName.setCurrent(name)
+            self.run()
+        }
         thread.name = name
         thread.stackSize = 1 << 20
         self.thread = thread

@@ -49,7 +49,10 @@ final class HTTPTransport: @unchecked Sendable {
                 state.multi = multi
                 // The engine thread owns the multi handle from here on.
                 nonisolated(unsafe) let owned = multi
-                let thread = Thread { [self] in run(owned) }
+                let thread = Thread { [self] in
+                    ThreadName.setCurrent("sandglass-http")
+                    run(owned)
+                }
                 thread.name = "sandglass-http"
                 state.thread = thread
                 thread.start()
