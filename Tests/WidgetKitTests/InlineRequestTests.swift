@@ -47,6 +47,29 @@ extension RuntimeTests {
             _ = harness.finish()
         }
 
+        @Test("resume() from Swift concurrency returns before the host's taskCreated; tasks register in the order resumed")
+        func resumeFromConcurrency() async throws {
+            let harness = try await RuntimeHarness.network()
+            let first = URLSession.shared.dataTask(with: URL(string: "http://127.0.0.1:8080/first")!)
+            let second = URLSession.shared.dataTask(with: URL(string: "http://127.0.0.1:8080/second")!)
+            // In an async context, and the host has answered nothing yet: waiting here for
+            // taskCreated would hold this thread of the cooperative pool until the request's
+            // deadline, and the tasks would fail instead of running.
+            first.resume()
+            second.resume()
+            for (identifier, path) in [(401, "/first"), (402, "/second")] {
+                let payload = try harness.answerCreateTask(with: identifier)
+                #expect(payload.request.url.hasSuffix(path))
+                try harness.host.expect("resumeTask \(identifier)") { message -> Void? in
+                    if case .resumeTask("", identifier) = message { return () }
+                    return nil
+                }
+            }
+            #expect(first.state == .running && second.state == .running)
+            #expect(first.taskIdentifier == 401 && second.taskIdentifier == 402)
+            _ = harness.finish()
+        }
+
         @Test("data(for:) carries method, headers, body and the session's additional headers; failures throw URLError")
         func dataForRequestFails() async throws {
             let harness = try await RuntimeHarness.network()

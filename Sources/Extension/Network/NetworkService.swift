@@ -38,6 +38,8 @@ final class NetworkService: RuntimeService {
     private let servesInProcessRuntime: Bool
 
     let requests = HostRequests()
+    /// Where a task resumed from Swift concurrency registers with the host, in order.
+    let registrations = DispatchQueue(label: "sandglass.urlsession.registrations")
     private let sessions = Mutex<[String: URLSession]>([:])
     private let inlineTasks = Mutex<[Int: URLSessionTask]>([:])
     /// The events handled in this process: the host's event ids by session. (Keyed by String,

@@ -1,4 +1,3 @@
-import Dispatch
 import SandglassIPC
 
 /// The async forms of the inline session's requests. Each creates a task, resumes it, and
@@ -25,7 +24,7 @@ extension URLSession {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 task.await(.data(continuation))
-                Self.resumeOffTheCooperativePool(task)
+                task.resume()
             }
         } onCancel: {
             task.cancel()
@@ -46,20 +45,10 @@ extension URLSession {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 task.await(.download(continuation))
-                Self.resumeOffTheCooperativePool(task)
+                task.resume()
             }
         } onCancel: {
             task.cancel()
         }
-    }
-
-    /// Resumes `task` on a thread of its own, not the caller's. `resume()` registers the task with
-    /// the host and waits for its reply, blocking the thread; an async caller is on Swift's
-    /// cooperative pool, as wide as the machine has cores, and where the host's reply needs that
-    /// pool (a host in the same process: the package's in-process tests) a few such waits at once
-    /// would hold every thread of it. The task keeps the runtime it was made in, so it registers
-    /// with the same host from any thread.
-    static func resumeOffTheCooperativePool(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.resume() }
     }
 }

@@ -193,7 +193,20 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
 
     /// Starts the task (registering it with the host first, if needed). Resuming a running or
     /// finished task does nothing.
+    ///
+    /// Registering waits for the host's `taskCreated`. Called from Swift concurrency, the wait
+    /// happens on the service's registration queue instead (tasks in the order resumed), as
+    /// Apple's `resume()` returns at once: a thread of the cooperative pool — as wide as the
+    /// machine has cores — is never held waiting for the host, which in the package's
+    /// in-process tests shares that pool.
     open func resume() {
+        guard properties.withLock({ $0.state == .suspended && $0.identifier == nil }),
+            withUnsafeCurrentTask(body: { $0 != nil })
+        else { return start() }
+        service.registrations.async { self.start() }
+    }
+
+    private func start() {
         guard let session, properties.withLock({ $0.state == .suspended }) else { return }
         let identifier = registeredIdentifier()
         let start = properties.withLock { properties -> Bool? in
