@@ -65,7 +65,7 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     // No `Expect: 100-continue` wait before a body, and no form content type curl would add to
     // a body the extension did not label.
     if (!append_header(transfer, "Expect:")) goto oom;
-    if (request->body && !has_header(request, "Content-Type") && !append_header(transfer, "Content-Type:")) goto oom;
+    if (request->has_body && !has_header(request, "Content-Type") && !append_header(transfer, "Content-Type:")) goto oom;
 
     CURLcode set = CURLE_OK;
 #define SET(option, value) \
@@ -91,14 +91,14 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     const char *method = request->method ? request->method : "GET";
     if (strcmp(method, "HEAD") == 0) {
         SET(CURLOPT_NOBODY, 1L);
-    } else if (strcmp(method, "GET") == 0 && !request->body) {
+    } else if (strcmp(method, "GET") == 0 && !request->has_body) {
         SET(CURLOPT_HTTPGET, 1L);
     } else if (strcmp(method, "POST") != 0) {
         SET(CURLOPT_CUSTOMREQUEST, method);
     }
-    if (request->body) {
+    if (request->has_body) {
         SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
-        SET(CURLOPT_COPYPOSTFIELDS, (const char *)request->body);
+        SET(CURLOPT_COPYPOSTFIELDS, request->body_length ? (const char *)request->body : "");
     } else if (strcmp(method, "POST") == 0) {
         SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
         SET(CURLOPT_COPYPOSTFIELDS, "");

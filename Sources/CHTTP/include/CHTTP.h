@@ -20,7 +20,8 @@ typedef struct sg_http_request {
     const char *method;              ///< an HTTP token (checked by the host's request policy)
     const char *const *headers;      ///< "Name: value" lines
     size_t header_count;
-    const void *body;                ///< NULL for none
+    int has_body;                    ///< 0: no body; else `body_length` bytes at `body` (may be 0)
+    const void *body;
     size_t body_length;
     long connect_timeout_ms;
     void *context;                   ///< passed to the callbacks; returned by sg_http_multi_done

@@ -19,6 +19,12 @@ final class HTTPTransfer: @unchecked Sendable {
             case completed
             /// `transient` failures are worth another attempt.
             case failed(TaskErrorPayload, transient: Bool)
+
+            /// Cancelled by its consumer (NSURLErrorCancelled).
+            static let cancelled = Ending.failed(TaskErrorPayload(code: -999, message: "cancelled"), transient: false)
+            /// Ended, or refused, by the host's shutdown.
+            static let hostShuttingDown = Ending.failed(
+                TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down"), transient: false)
         }
     }
 
@@ -137,11 +143,9 @@ final class HTTPTransfer: @unchecked Sendable {
                     func start(_ body: UnsafeRawBufferPointer?) -> UnsafeMutableRawPointer? {
                         var description = sg_http_request(
                             url: url, method: method, headers: headers.baseAddress, header_count: headers.count,
-                            body: body?.baseAddress, body_length: body?.count ?? 0,
+                            has_body: body == nil ? 0 : 1, body: body?.baseAddress, body_length: body?.count ?? 0,
                             connect_timeout_ms: Int(HTTPTransport.connectTimeout.components.seconds * 1000), context: context,
                             on_header: Self.onHeader, on_body: Self.onBody)
-                        // A body of no bytes is still a body (sent with Content-Length: 0).
-                        if body != nil, description.body == nil { description.body = UnsafeRawPointer(url) }
                         return sg_http_start(multi, &description, &error, error.count)
                     }
                     guard let body = request.body else { return start(nil) }

@@ -39,12 +39,17 @@ final class HTTPTransport: @unchecked Sendable {
     /// Starts `request`; its response comes from the transfer's `next()`.
     func start(_ request: HTTPRequestPayload, readTimeout: Duration) -> HTTPTransfer {
         let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout)
-        let (multi, refusal): (UnsafeMutableRawPointer?, TaskErrorPayload?) = state.withLock { state in
-            if state.stopping { return (nil, TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down")) }
+        let (multi, refusal): (UnsafeMutableRawPointer?, HTTPTransfer.Event.Ending?) = state.withLock { state in
+            if state.stopping { return (nil, .hostShuttingDown) }
             if state.multi == nil {
                 guard let multi = sg_http_multi_new() else {
                     // Transient: libcurl's global setup or an allocation failed; the next attempt tries again.
-                    return (nil, TaskErrorPayload(code: -1, message: "the host's HTTP transport could not start (libcurl's multi handle)"))
+                    return (
+                        nil,
+                        .failed(
+                            TaskErrorPayload(code: -1, message: "the host's HTTP transport could not start (libcurl's multi handle)"),
+                            transient: true)
+                    )
                 }
                 state.multi = multi
                 // The engine thread owns the multi handle from here on.
@@ -61,7 +66,7 @@ final class HTTPTransport: @unchecked Sendable {
             return (state.multi, nil)
         }
         if let refusal {
-            transfer.deliver(.end(.failed(refusal, transient: refusal.code != -999)))
+            transfer.deliver(.end(refusal))
         } else if let multi {
             sg_http_wakeup(multi)
         }
@@ -83,7 +88,7 @@ final class HTTPTransport: @unchecked Sendable {
         if let multi {
             sg_http_wakeup(multi)
         } else {
-            transfer?.deliver(.end(.failed(TaskErrorPayload(code: -999, message: "cancelled"), transient: false)))
+            transfer?.deliver(.end(.cancelled))
         }
     }
 
@@ -124,14 +129,14 @@ final class HTTPTransport: @unchecked Sendable {
                 case .start(let transfer):
                     if transfer.open(on: multi) { active[ObjectIdentifier(transfer)] = transfer }
                 case .cancel(let transfer):
-                    end(transfer, .failed(TaskErrorPayload(code: -999, message: "cancelled"), transient: false))
+                    end(transfer, .cancelled)
                 case .resume(let transfer):
                     transfer.resume()
                 }
             }
             if stopping {
                 for transfer in Array(active.values) {
-                    end(transfer, .failed(TaskErrorPayload(code: -999, message: "cancelled: the host is shutting down"), transient: false))
+                    end(transfer, .hostShuttingDown)
                 }
                 break
             }

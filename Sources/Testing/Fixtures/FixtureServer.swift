@@ -200,18 +200,9 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                     .ok, #"{"players":[{"name":"Ada","points":51},{"name":"Grace","points":47}],"round":22}"#,
                     contentType: "application/json", context: context)
             case ("redirect", 1):
-                var headers = HTTPHeaders()
-                headers.add(name: "Location", value: query["to"] ?? "/")
-                headers.add(name: "Content-Length", value: "0")
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .found, headers: headers))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                sendSimple(.found, [], headers: [("Location", query["to"] ?? "/")], context: context)
             case ("echo", 1):
-                var headers = HTTPHeaders()
-                headers.add(name: "Content-Type", value: head.headers.first(name: "Content-Type") ?? "none")
-                headers.add(name: "Content-Length", value: String(body.count))
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                sendSimple(.ok, body, headers: [("Content-Type", head.headers.first(name: "Content-Type") ?? "none")], context: context)
             default:
                 sendSimple(.notFound, "no route for \(path)", context: context)
             }
@@ -228,11 +219,17 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         _ status: HTTPResponseStatus, _ body: String, contentType: String = "text/plain",
         context: ChannelHandlerContext
     ) {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: contentType)
-        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        sendSimple(status, Array(body.utf8), headers: [("Content-Type", contentType)], context: context)
+    }
+
+    /// A whole response: `headers`, then `body` with its length.
+    private func sendSimple(
+        _ status: HTTPResponseStatus, _ body: [UInt8], headers fields: [(String, String)], context: ChannelHandlerContext
+    ) {
+        var headers = HTTPHeaders(fields)
+        headers.add(name: "Content-Length", value: String(body.count))
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
