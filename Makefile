@@ -8,7 +8,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 all: build
 
-# The system packages the build needs: libseccomp's headers (the sandbox), SQLite's (GRDB, the
+# The system packages the build needs: libseccomp's headers (the sandbox), SQLite's (the
 # journal) and libcurl's (the host's HTTP transport: HTTP/2 and TLS from the system, so the build
 # compiles no TLS library of its own).
 deps:

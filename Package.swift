@@ -57,8 +57,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // The durable journal of sessions, tasks and undelivered events (SQLite, WAL).
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The daemon (`sandglass serve`): graceful shutdown on SIGTERM, Prometheus metrics.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -124,13 +122,15 @@ let package = Package(
         /// The host's HTTP transport on the system's libcurl (HTTP/1.1, HTTP/2, TLS): the real
         /// downloads and inline requests, streamed with Range resume.
         .target(name: "CHTTP", path: "Sources/CHTTP", linkerSettings: [.linkedLibrary("curl")]),
+        /// The system's SQLite, for the durable journal of sessions, tasks and undelivered events.
+        .target(name: "CSQLite", path: "Sources/CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SandglassHost",
             dependencies: [
                 "SandglassIPC",
                 "CSandbox",
                 "CHTTP",
-                .product(name: "GRDB", package: "GRDB.swift")
+                "CSQLite"
             ],
             path: "Sources/Host",
             swiftSettings: swiftSettings
@@ -213,8 +213,7 @@ let package = Package(
             name: "HostTests",
             dependencies: [
                 "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "SandglassIPC",
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "NIOPosix", package: "swift-nio")
             ],
             path: "Tests/HostTests",
             swiftSettings: swiftSettings

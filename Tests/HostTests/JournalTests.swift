@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SandglassIPC
 import Testing
 
@@ -131,23 +130,50 @@ struct JournalTests {
                     ])
                 _ = try journal.createTask(task())
             }
-            // As the first version left it: finished tasks whose events were acknowledged, no index.
-            let old = try DatabaseQueue(path: path)
-            try old.write { db in
+            // As the first version left it (GRDB's migrator kept its ledger in grdb_migrations):
+            // finished tasks whose events were acknowledged, no index.
+            do {
+                let old = try SQLiteDatabase(path: path)
                 for identifier in 10..<20 {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
-                            VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
-                            """, arguments: [identifier])
+                    try old.run(
+                        """
+                        INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
+                        VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
+                        """, [.integer(Int64(identifier))])
                 }
-                try db.execute(sql: "DROP INDEX task_by_state")
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v2%'")
+                try old.execute(
+                    """
+                    DROP INDEX task_by_state; PRAGMA user_version = 0;
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1');
+                    """)
             }
-            try old.close()
             let reopened = try Journal(path: path)
             #expect(try reopened.taskCount() == 2, "the suspended task and the ended one whose event waits")
             #expect(try reopened.attachableTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [1, 2])
+        }
+    }
+
+    @Test("a journal of a newer version is refused with what to do; one written by GRDB's migrator opens as it is")
+    func versions() throws {
+        try withJournal { path in
+            do {
+                let journal = try Journal(path: path)
+                try journal.saveSession(session())
+                _ = try journal.createTask(task())
+            }
+            do {
+                let file = try SQLiteDatabase(path: path)
+                try file.execute(
+                    """
+                    PRAGMA user_version = 0; CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2: ended tasks are forgotten once acknowledged');
+                    """)
+            }
+            #expect(try Journal(path: path).liveTasks(app: "com.example.app", session: "feed").count == 1)
+            try SQLiteDatabase(path: path).execute("PRAGMA user_version = 9")
+            let error = #expect(throws: SQLiteError.self) { try Journal(path: path) }
+            #expect(error?.description.contains("version 9, newer than this host's 2") == true)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SandglassIPC
 
 /// The durable record of background URL sessions, their tasks, and the session events not yet
@@ -15,7 +14,9 @@ import SandglassIPC
 /// Writes are small transactions with `synchronous = NORMAL`: committed data survives a crash
 /// of the host process (the WAL is in the page cache), which is the failure this models.
 final class Journal: Sendable {
-    private let database: DatabasePool
+    /// The one connection; every call holds ``lock`` around its use.
+    private let connection: SQLiteDatabase
+    private let lock = NSLock()
     /// The SQLite file.
     let path: String
 
@@ -29,177 +30,144 @@ final class Journal: Sendable {
             close(fd)
         }
         for sidecar in ["-wal", "-shm"] { _ = chmod(path + sidecar, 0o600) }
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        database = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000")
+        try JournalSchema.migrate(database)
+        connection = database
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "session") { t in
-                t.column("app", .text).notNull()
-                t.column("identifier", .text).notNull()
-                t.column("bundle", .text).notNull()
-                t.column("sendsLaunchEvents", .boolean).notNull()
-                t.column("isDiscretionary", .boolean).notNull()
-                t.column("requestTimeout", .double).notNull()
-                t.column("resourceTimeout", .double).notNull()
-                t.column("sharedContainer", .text)
-                t.column("nextTaskIdentifier", .integer).notNull().defaults(to: 1)
-                t.primaryKey(["app", "identifier"])
-            }
-            try db.create(table: "task") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("app", .text).notNull()
-                t.column("session", .text).notNull()
-                t.column("bundle", .text).notNull()
-                t.column("taskIdentifier", .integer).notNull()
-                t.column("kind", .integer).notNull()
-                t.column("state", .text).notNull()
-                t.column("request", .jsonText).notNull()
-                t.column("taskDescription", .text)
-                t.column("earliestBeginDate", .double)
-                t.column("expectsSend", .integer).notNull()
-                t.column("expectsReceive", .integer).notNull()
-                t.column("bytesReceived", .integer).notNull().defaults(to: 0)
-                t.column("bytesExpected", .integer).notNull().defaults(to: -1)
-                t.column("response", .jsonText)
-                t.column("error", .jsonText)
-                t.column("attempts", .integer).notNull().defaults(to: 0)
-                t.column("validator", .text)
-                t.column("createdAt", .double).notNull()
-                t.column("finishedAt", .double)
-                t.uniqueKey(["app", "session", "taskIdentifier"])
-            }
-            try db.create(table: "event") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("app", .text).notNull()
-                t.column("session", .text).notNull()
-                t.column("bundle", .text).notNull()
-                t.column("taskIdentifier", .integer).notNull()
-                t.column("kind", .text).notNull()
-                t.column("file", .text)
-                t.column("response", .jsonText)
-                t.column("error", .jsonText)
-                t.column("deliveries", .integer).notNull().defaults(to: 0)
-                t.column("createdAt", .double).notNull()
-            }
-            try db.create(index: "event_by_session", on: "event", columns: ["app", "session", "id"])
-        }
-        migrator.registerMigration("v2: ended tasks are forgotten once acknowledged") { db in
-            try db.create(index: "task_by_state", on: "task", columns: ["app", "session", "state"])
-            // Journals written before: every ended task whose events were acknowledged.
-            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT app, session FROM task") {
-                try forgetEndedTasks(db, app: row["app"], session: row["session"])
-            }
-        }
-        return migrator
+    /// Runs `body` on the connection, alone.
+    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
+    /// Runs `body` on the connection, alone, in one transaction.
+    private func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try read { database in try database.transaction { try body(database) } }
     }
 
     // MARK: sessions
 
-    /// Records (or updates) a background session.
+    /// Records (or updates) a background session; a session recorded as it is costs a read,
+    /// not a write (a relaunched extension attaches it again on every delivery).
     func saveSession(_ session: SessionRecord) throws {
-        try database.write { db in
-            if var existing = try SessionRecord.fetchOne(db, key: ["app": session.app, "identifier": session.identifier]) {
+        try read { database in
+            if var existing = try Self.session(database, app: session.app, identifier: session.identifier) {
+                let stored = existing
                 existing.bundle = session.bundle
                 existing.sendsLaunchEvents = session.sendsLaunchEvents
                 existing.isDiscretionary = session.isDiscretionary
                 existing.requestTimeout = session.requestTimeout
                 existing.resourceTimeout = session.resourceTimeout
                 existing.sharedContainer = session.sharedContainer
-                try existing.update(db)
+                guard existing != stored else { return }
+                try database.transaction { try Self.updateSession(database, existing) }
             } else {
-                try session.insert(db)
+                try database.transaction { try Self.insert(database, session) }
             }
         }
     }
 
     func session(app: String, identifier: String) throws -> SessionRecord? {
-        try database.read { db in try SessionRecord.fetchOne(db, key: ["app": app, "identifier": identifier]) }
+        try read { database in try Self.session(database, app: app, identifier: identifier) }
+    }
+
+    private static func session(_ database: SQLiteDatabase, app: String, identifier: String) throws -> SessionRecord? {
+        try database.rows("SELECT * FROM session WHERE app = ? AND identifier = ?", [.text(app), .text(identifier)])
+            .first.map(SessionRecord.init(row:))
+    }
+
+    private static func updateSession(_ database: SQLiteDatabase, _ session: SessionRecord) throws {
+        try update(database, session, key: "app = ? AND identifier = ?", [.text(session.app), .text(session.identifier)])
     }
 
     // MARK: tasks
 
     /// Records a new task and gives it the session's next task identifier.
     func createTask(_ task: TaskRecord) throws -> TaskRecord {
-        try database.write { db in
-            guard var session = try SessionRecord.fetchOne(db, key: ["app": task.app, "identifier": task.session]) else {
+        try write { database in
+            guard var session = try Self.session(database, app: task.app, identifier: task.session) else {
                 throw JournalError.unknownSession(task.session)
             }
             var record = task
             record.taskIdentifier = session.nextTaskIdentifier
             session.nextTaskIdentifier += 1
-            try session.update(db)
-            try record.insert(db)
+            try Self.updateSession(database, session)
+            record.id = try Self.insert(database, record)
             return record
         }
     }
 
     func task(id: Int64) throws -> TaskRecord? {
-        try database.read { db in try TaskRecord.fetchOne(db, key: id) }
+        try read { database in try database.rows("SELECT * FROM task WHERE id = ?", [.integer(id)]).first.map(TaskRecord.init(row:)) }
     }
 
     func task(app: String, session: String, taskIdentifier: Int) throws -> TaskRecord? {
-        try database.read { db in
-            try TaskRecord.filter(Column("app") == app && Column("session") == session && Column("taskIdentifier") == taskIdentifier)
-                .fetchOne(db)
+        try read { database in
+            try database.rows(
+                "SELECT * FROM task WHERE app = ? AND session = ? AND taskIdentifier = ?",
+                [.text(app), .text(session), .integer(Int64(taskIdentifier))]
+            ).first.map(TaskRecord.init(row:))
         }
     }
 
     /// The tasks of a session that have not ended (what `getAllTasks` lists), oldest first.
     func liveTasks(app: String, session: String) throws -> [TaskRecord] {
-        try database.read { db in
-            try TaskRecord.filter(
-                Column("app") == app && Column("session") == session && TaskRecord.State.live.map(\.rawValue).contains(Column("state"))
-            )
-            .order(Column("id")).fetchAll(db)
+        try read { database in
+            try database.rows(
+                "SELECT * FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live))) ORDER BY id",
+                [.text(app), .text(session)]
+            ).map(TaskRecord.init(row:))
         }
     }
 
     /// What a process that attaches the session is told of: its live tasks and the ended ones
     /// whose events are still to be acknowledged (their delegate calls carry those tasks).
     func attachableTasks(app: String, session: String) throws -> [TaskRecord] {
-        try database.read { db in
-            try TaskRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM task WHERE app = ? AND session = ?
-                    AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
-                         OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
-                    ORDER BY id
-                    """, arguments: [app, session, app, session])
+        try read { database in
+            try database.rows(
+                """
+                SELECT * FROM task WHERE app = ? AND session = ?
+                AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
+                     OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
+                ORDER BY id
+                """, [.text(app), .text(session), .text(app), .text(session)]
+            ).map(TaskRecord.init(row:))
         }
     }
 
     /// Tasks in the journal, live or ended (for invariants and tests).
     func taskCount() throws -> Int {
-        try database.read { db in try TaskRecord.fetchCount(db) }
+        try read { database in try Self.count(database, "SELECT COUNT(*) AS count FROM task") }
     }
 
     /// Tasks that were waiting or running when the host last stopped.
     func unfinishedTasks() throws -> [TaskRecord] {
-        try database.read { db in
-            try TaskRecord.filter([TaskRecord.State.waiting.rawValue, TaskRecord.State.running.rawValue].contains(Column("state")))
-                .order(Column("id")).fetchAll(db)
+        try read { database in
+            try database.rows(
+                "SELECT * FROM task WHERE state IN (\(TaskRecord.State.sqlList([.waiting, .running]))) ORDER BY id"
+            ).map(TaskRecord.init(row:))
         }
     }
 
     func update(_ task: TaskRecord) throws {
-        try database.write { db in try task.update(db) }
+        try write { database in try Self.update(database, task) }
+    }
+
+    private static func update(_ database: SQLiteDatabase, _ task: TaskRecord) throws {
+        guard let id = task.id else { throw JournalError.unsavedTask(task.taskIdentifier) }
+        try update(database, task, key: "id = ?", [.integer(id)])
     }
 
     /// Marks the task finished (or failed) and records its events, in one transaction.
     func finish(_ task: TaskRecord, events: [EventRecord]) throws -> [EventRecord] {
-        try database.write { db in
-            try task.update(db)
+        try write { database in
+            try Self.update(database, task)
             var saved: [EventRecord] = []
             for var event in events {
-                try event.insert(db)
+                event.id = try Self.insert(database, event)
                 saved.append(event)
             }
             return saved
@@ -210,24 +178,25 @@ final class Journal: Sendable {
 
     /// The events of a session not yet acknowledged, in order.
     func pendingEvents(app: String, session: String) throws -> [EventRecord] {
-        try database.read { db in
-            try EventRecord.filter(Column("app") == app && Column("session") == session).order(Column("id")).fetchAll(db)
+        try read { database in
+            try database.rows("SELECT * FROM event WHERE app = ? AND session = ? ORDER BY id", [.text(app), .text(session)])
+                .map(EventRecord.init(row:))
         }
     }
 
     /// Every (app, session, bundle) with events waiting.
     func sessionsWithPendingEvents() throws -> [(app: String, session: String, bundle: String)] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT DISTINCT app, session, bundle FROM event ORDER BY id")
-                .map { (app: $0["app"], session: $0["session"], bundle: $0["bundle"]) }
+        try read { database in
+            try database.rows("SELECT app, session, bundle, MIN(id) AS first FROM event GROUP BY app, session, bundle ORDER BY first")
+                .map { row in (app: row.text("app") ?? "", session: row.text("session") ?? "", bundle: row.text("bundle") ?? "") }
         }
     }
 
     /// Counts one more delivery of `ids`.
     func markDelivered(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
-        try database.write { db in
-            _ = try EventRecord.filter(ids.contains(Column("id"))).updateAll(db, Column("deliveries") += 1)
+        try write { database in
+            for id in ids { try database.run("UPDATE event SET deliveries = deliveries + 1 WHERE id = ?", [.integer(id)]) }
         }
     }
 
@@ -236,11 +205,17 @@ final class Journal: Sendable {
     @discardableResult
     func acknowledge(_ ids: [Int64]) throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try database.write { db in
-            let acknowledged = EventRecord.filter(ids.contains(Column("id")))
-            let sessions = try Row.fetchAll(db, acknowledged.select(Column("app"), Column("session")).distinct())
-            let count = try acknowledged.deleteAll(db)
-            for row in sessions { try Self.forgetEndedTasks(db, app: row["app"], session: row["session"]) }
+        return try write { database in
+            var sessions: [(String, String)] = []
+            var count = 0
+            for id in ids {
+                for row in try database.rows("SELECT app, session FROM event WHERE id = ?", [.integer(id)]) {
+                    let session = (row.text("app") ?? "", row.text("session") ?? "")
+                    if !sessions.contains(where: { $0 == session }) { sessions.append(session) }
+                }
+                count += try database.run("DELETE FROM event WHERE id = ?", [.integer(id)])
+            }
+            for (app, session) in sessions { try Self.forgetEndedTasks(database, app: app, session: session) }
             return count
         }
     }
@@ -249,35 +224,61 @@ final class Journal: Sendable {
     /// its ended tasks.
     @discardableResult
     func dropEvents(app: String, session: String) throws -> Int {
-        try database.write { db in
-            let count = try EventRecord.filter(Column("app") == app && Column("session") == session).deleteAll(db)
-            try Self.forgetEndedTasks(db, app: app, session: session)
+        try write { database in
+            let count = try database.run("DELETE FROM event WHERE app = ? AND session = ?", [.text(app), .text(session)])
+            try Self.forgetEndedTasks(database, app: app, session: session)
             return count
         }
     }
 
     /// Deletes the session's ended tasks that have no event waiting.
-    private static func forgetEndedTasks(_ db: Database, app: String, session: String) throws {
-        try db.execute(
-            sql: """
-                DELETE FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.ended)))
-                AND taskIdentifier NOT IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?)
-                """, arguments: [app, session, app, session])
+    static func forgetEndedTasks(_ database: SQLiteDatabase, app: String, session: String) throws {
+        try database.run(
+            """
+            DELETE FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.ended)))
+            AND taskIdentifier NOT IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?)
+            """, [.text(app), .text(session), .text(app), .text(session)])
     }
 
     /// Events left in the journal (for invariants and tests).
     func eventCount() throws -> Int {
-        try database.read { db in try EventRecord.fetchCount(db) }
+        try read { database in try Self.count(database, "SELECT COUNT(*) AS count FROM event") }
+    }
+
+    // MARK: rows
+
+    /// Inserts `record`; returns its rowid.
+    @discardableResult
+    private static func insert(_ database: SQLiteDatabase, _ record: some JournalRow) throws -> Int64 {
+        let columns = try record.columns
+        let names = columns.map(\.0).joined(separator: ", ")
+        let parameters = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try database.run("INSERT INTO \(type(of: record).table) (\(names)) VALUES (\(parameters))", columns.map(\.1))
+        return database.lastInsertedRowID
+    }
+
+    private static func update(
+        _ database: SQLiteDatabase, _ record: some JournalRow, key: String, _ keyValues: [SQLiteDatabase.Value]
+    ) throws {
+        let columns = try record.columns
+        let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+        try database.run("UPDATE \(type(of: record).table) SET \(assignments) WHERE \(key)", columns.map(\.1) + keyValues)
+    }
+
+    private static func count(_ database: SQLiteDatabase, _ sql: String, _ arguments: [SQLiteDatabase.Value] = []) throws -> Int {
+        Int(try database.rows(sql, arguments).first?.integer("count") ?? 0)
     }
 }
 
 /// A journal operation named something that is not there.
 enum JournalError: Error, CustomStringConvertible {
     case unknownSession(String)
+    case unsavedTask(Int)
 
     var description: String {
         switch self {
         case .unknownSession(let identifier): "no background session \(identifier) in the journal"
+        case .unsavedTask(let identifier): "task \(identifier) has no row in the journal to update"
         }
     }
 }

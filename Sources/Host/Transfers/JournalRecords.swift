@@ -1,11 +1,8 @@
 import Foundation
-import GRDB
 import SandglassIPC
 
 /// A background session in the journal: per containing app and identifier.
-struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "session"
-
+struct SessionRecord: Sendable, Equatable {
     var app: String
     var identifier: String
     /// The extension whose process created it: the one relaunched for its events.
@@ -19,10 +16,8 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 /// A background task in the journal.
-struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "task"
-
-    enum State: String, Codable, Sendable {
+struct TaskRecord: Sendable {
+    enum State: String, Sendable {
         /// Created, not resumed.
         case suspended
         /// Resumed; waiting for its earliestBeginDate or a retry.
@@ -66,10 +61,6 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
     var createdAt: Double
     var finishedAt: Double?
 
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
     /// What `getAllTasks` and a relaunched session see.
     var snapshot: TaskSnapshot {
         let taskState: TaskState =
@@ -87,10 +78,8 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable 
 }
 
 /// A session event waiting for delivery and acknowledgement.
-struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "event"
-
-    enum Kind: String, Codable, Sendable {
+struct EventRecord: Sendable {
+    enum Kind: String, Sendable {
         /// `urlSession(_:downloadTask:didFinishDownloadingTo:)`.
         case downloadFinished
         /// `urlSession(_:task:didCompleteWithError:)`.
@@ -109,8 +98,4 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable
     var error: TaskErrorPayload?
     var deliveries: Int = 0
     var createdAt: Double
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
