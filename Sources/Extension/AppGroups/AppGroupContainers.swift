@@ -3,7 +3,9 @@ import Foundation
 /// The app groups this extension declares (its entitlements' `com.apple.security.application-groups`)
 /// and their containers, as the host passes them (`SANDGLASS_APP_GROUPS`, a JSON object).
 enum AppGroupContainers {
-    static let declared: [String: String] = parse(ProcessInfo.processInfo.environment["SANDGLASS_APP_GROUPS"])
+    /// Read with `getenv` (`ProcessInfo.environment` copies the whole environment into a
+    /// dictionary, on every cold start's path).
+    static let declared: [String: String] = parse(getenv("SANDGLASS_APP_GROUPS").map { String(cString: $0) })
 
     /// The groups of the runtime whose request the caller serves: an in-process runtime's are
     /// its own (its host's `SANDGLASS_APP_GROUPS`), not the process's.
