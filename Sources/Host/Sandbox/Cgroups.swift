@@ -230,6 +230,8 @@ final class ExtensionCgroup: Sendable {
     let version: Int
     let memoryDir: String
     let pidsDir: String?
+    /// The memory limit last written, 0 before the first.
+    private let memoryLimit = Atomic<Int>(0)
 
     init(version: Int, memoryDir: String, pidsDir: String?) {
         self.version = version
@@ -237,7 +239,10 @@ final class ExtensionCgroup: Sendable {
         self.pidsDir = pidsDir
     }
 
+    /// Sets the group's memory limit; a limit already set is not written again (every launch
+    /// of the extension asks for its budget: five system calls on the spawn's path otherwise).
     func setMemoryLimit(_ bytes: Int) throws(SandboxError) {
+        guard memoryLimit.load(ordering: .relaxed) != bytes else { return }
         if version == 1 {
             // No swap here, but where there is, the limit must cover it too. The kernel keeps
             // memory.limit_in_bytes ≤ memory.memsw.limit_in_bytes: a higher limit (a group
@@ -251,6 +256,7 @@ final class ExtensionCgroup: Sendable {
             try write(String(bytes), to: memoryDir + "/memory.max")
             try? write("0", to: memoryDir + "/memory.swap.max")
         }
+        memoryLimit.store(bytes, ordering: .relaxed)
     }
 
     func setMaxTasks(_ count: Int) throws(SandboxError) {
