@@ -177,6 +177,20 @@ struct JournalTests {
         }
     }
 
+    @Test("the journal is never opened through a symbolic link, and the error names the file")
+    func refusesSymbolicLink() throws {
+        try withJournal { path in
+            let elsewhere = path + ".elsewhere"
+            // Empty: SQLite would take it as a new database and write its tables there.
+            _ = FileManager.default.createFile(atPath: elsewhere, contents: Data())
+            #expect(symlink(elsewhere, path) == 0)
+            let error = #expect(throws: SQLiteError.self) { try Journal(path: path) }
+            #expect(error?.description.hasPrefix(path + ":") == true)
+            let size = try FileManager.default.attributesOfItem(atPath: elsewhere)[.size] as? Int
+            #expect(size == 0, "the link's target untouched")
+        }
+    }
+
     @Test("a task of an unknown session is refused")
     func unknownSession() throws {
         try withJournal { path in
