@@ -37,15 +37,15 @@ final class Journal: Sendable {
     }
 
     /// Runs `body` on the connection, alone.
-    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    private func withConnection<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(connection)
     }
 
     /// Runs `body` on the connection, alone, in one transaction.
-    private func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try read { database in try database.transaction { try body(database) } }
+    private func inTransaction<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try withConnection { database in try database.transaction { try body(database) } }
     }
 
     // MARK: sessions
@@ -53,7 +53,7 @@ final class Journal: Sendable {
     /// Records (or updates) a background session; a session recorded as it is costs a read,
     /// not a write (a relaunched extension attaches it again on every delivery).
     func saveSession(_ session: SessionRecord) throws {
-        try read { database in
+        try withConnection { database in
             if var existing = try Self.session(database, app: session.app, identifier: session.identifier) {
                 let stored = existing
                 existing.bundle = session.bundle
@@ -71,7 +71,7 @@ final class Journal: Sendable {
     }
 
     func session(app: String, identifier: String) throws -> SessionRecord? {
-        try read { database in try Self.session(database, app: app, identifier: identifier) }
+        try withConnection { database in try Self.session(database, app: app, identifier: identifier) }
     }
 
     private static func session(_ database: SQLiteDatabase, app: String, identifier: String) throws -> SessionRecord? {
@@ -87,7 +87,7 @@ final class Journal: Sendable {
 
     /// Records a new task and gives it the session's next task identifier.
     func createTask(_ task: TaskRecord) throws -> TaskRecord {
-        try write { database in
+        try inTransaction { database in
             guard var session = try Self.session(database, app: task.app, identifier: task.session) else {
                 throw JournalError.unknownSession(task.session)
             }
@@ -101,11 +101,13 @@ final class Journal: Sendable {
     }
 
     func task(id: Int64) throws -> TaskRecord? {
-        try read { database in try database.rows("SELECT * FROM task WHERE id = ?", [.integer(id)]).first.map(TaskRecord.init(row:)) }
+        try withConnection { database in
+            try database.rows("SELECT * FROM task WHERE id = ?", [.integer(id)]).first.map(TaskRecord.init(row:))
+        }
     }
 
     func task(app: String, session: String, taskIdentifier: Int) throws -> TaskRecord? {
-        try read { database in
+        try withConnection { database in
             try database.rows(
                 "SELECT * FROM task WHERE app = ? AND session = ? AND taskIdentifier = ?",
                 [.text(app), .text(session), .integer(Int64(taskIdentifier))]
@@ -115,7 +117,7 @@ final class Journal: Sendable {
 
     /// The tasks of a session that have not ended (what `getAllTasks` lists), oldest first.
     func liveTasks(app: String, session: String) throws -> [TaskRecord] {
-        try read { database in
+        try withConnection { database in
             try database.rows(
                 "SELECT * FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live))) ORDER BY id",
                 [.text(app), .text(session)]
@@ -126,7 +128,7 @@ final class Journal: Sendable {
     /// What a process that attaches the session is told of: its live tasks and the ended ones
     /// whose events are still to be acknowledged (their delegate calls carry those tasks).
     func attachableTasks(app: String, session: String) throws -> [TaskRecord] {
-        try read { database in
+        try withConnection { database in
             try database.rows(
                 """
                 SELECT * FROM task WHERE app = ? AND session = ?
@@ -140,12 +142,12 @@ final class Journal: Sendable {
 
     /// Tasks in the journal, live or ended (for invariants and tests).
     func taskCount() throws -> Int {
-        try read { database in try Self.count(database, "SELECT COUNT(*) AS count FROM task") }
+        try withConnection { database in try Self.count(database, "SELECT COUNT(*) AS count FROM task") }
     }
 
     /// Tasks that were waiting or running when the host last stopped.
     func unfinishedTasks() throws -> [TaskRecord] {
-        try read { database in
+        try withConnection { database in
             try database.rows(
                 "SELECT * FROM task WHERE state IN (\(TaskRecord.State.sqlList([.waiting, .running]))) ORDER BY id"
             ).map(TaskRecord.init(row:))
@@ -153,7 +155,7 @@ final class Journal: Sendable {
     }
 
     func update(_ task: TaskRecord) throws {
-        try write { database in try Self.update(database, task) }
+        try inTransaction { database in try Self.update(database, task) }
     }
 
     private static func update(_ database: SQLiteDatabase, _ task: TaskRecord) throws {
@@ -163,7 +165,7 @@ final class Journal: Sendable {
 
     /// Marks the task finished (or failed) and records its events, in one transaction.
     func finish(_ task: TaskRecord, events: [EventRecord]) throws -> [EventRecord] {
-        try write { database in
+        try inTransaction { database in
             try Self.update(database, task)
             var saved: [EventRecord] = []
             for var event in events {
@@ -178,7 +180,7 @@ final class Journal: Sendable {
 
     /// The events of a session not yet acknowledged, in order.
     func pendingEvents(app: String, session: String) throws -> [EventRecord] {
-        try read { database in
+        try withConnection { database in
             try database.rows("SELECT * FROM event WHERE app = ? AND session = ? ORDER BY id", [.text(app), .text(session)])
                 .map(EventRecord.init(row:))
         }
@@ -186,7 +188,7 @@ final class Journal: Sendable {
 
     /// Every (app, session, bundle) with events waiting.
     func sessionsWithPendingEvents() throws -> [(app: String, session: String, bundle: String)] {
-        try read { database in
+        try withConnection { database in
             try database.rows("SELECT app, session, bundle, MIN(id) AS first FROM event GROUP BY app, session, bundle ORDER BY first")
                 .map { row in (app: row.text("app") ?? "", session: row.text("session") ?? "", bundle: row.text("bundle") ?? "") }
         }
@@ -195,7 +197,7 @@ final class Journal: Sendable {
     /// Counts one more delivery of `ids`.
     func markDelivered(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
-        try write { database in
+        try inTransaction { database in
             for id in ids { try database.run("UPDATE event SET deliveries = deliveries + 1 WHERE id = ?", [.integer(id)]) }
         }
     }
@@ -205,7 +207,7 @@ final class Journal: Sendable {
     @discardableResult
     func acknowledge(_ ids: [Int64]) throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try write { database in
+        return try inTransaction { database in
             var sessions: [(String, String)] = []
             var count = 0
             for id in ids {
@@ -224,7 +226,7 @@ final class Journal: Sendable {
     /// its ended tasks.
     @discardableResult
     func dropEvents(app: String, session: String) throws -> Int {
-        try write { database in
+        try inTransaction { database in
             let count = try database.run("DELETE FROM event WHERE app = ? AND session = ?", [.text(app), .text(session)])
             try Self.forgetEndedTasks(database, app: app, session: session)
             return count
@@ -242,7 +244,7 @@ final class Journal: Sendable {
 
     /// Events left in the journal (for invariants and tests).
     func eventCount() throws -> Int {
-        try read { database in try Self.count(database, "SELECT COUNT(*) AS count FROM event") }
+        try withConnection { database in try Self.count(database, "SELECT COUNT(*) AS count FROM event") }
     }
 
     // MARK: rows
