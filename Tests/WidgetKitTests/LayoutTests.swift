@@ -21,6 +21,33 @@ struct LayoutTests {
         tree.nodes.first { $0.text?.lines.map { $0.runs.map(\.text).joined() }.joined(separator: " ") == text }
     }
 
+    /// A custom shape: its path is view code, called from layout.
+    private struct Diamond: Shape {
+        func path(in rect: CGRect) -> Path {
+            var path = Path()
+            path.move(to: CGPoint(x: rect.midX, y: rect.minY))
+            path.addLine(to: CGPoint(x: rect.maxX, y: rect.midY))
+            path.addLine(to: CGPoint(x: rect.midX, y: rect.maxY))
+            path.addLine(to: CGPoint(x: rect.minX, y: rect.midY))
+            path.closeSubpath()
+            return path
+        }
+    }
+
+    @Test("view code from layout: a GeometryReader's content made for the size it is given; a custom shape's path drawn in its frame")
+    func viewCodeFromLayout() throws {
+        let reader = render(GeometryReader { proxy in Text("\(Int(proxy.size.width))×\(Int(proxy.size.height))") })
+        #expect(node(reader, text: "138×138") != nil, "the reader takes the room inside the margins: \(reader.nodes)")
+        let shapes = render(Diamond().fill(Color.red).frame(width: 40, height: 20))
+        let diamond = try #require(shapes.nodes.first { $0.kind == .shape })
+        #expect(diamond.width == 40 && diamond.height == 20)
+        guard case .path(let data)? = diamond.shape else {
+            Issue.record("the custom shape was not drawn as a path: \(diamond)")
+            return
+        }
+        #expect(data.hasPrefix("M"), "its outline, from its path(in:): \(data)")
+    }
+
     @Test("HStack with a Spacer: the texts at the leading and trailing margins, centred vertically in the widget")
     func spacerPushes() throws {
         let tree = render(

@@ -12,7 +12,8 @@ final class GeometryNode: LayoutNode {
     }
 
     override func place(in frame: CGRect, _ emitter: inout NodeEmitter) {
-        let child = content(GeometryProxy(size: frame.size, frame: frame))
+        let content = content
+        let child = LayoutNode.callingViewCode { content(GeometryProxy(size: frame.size, frame: frame)) }
         let size = child.size(for: ProposedSize(frame.size))
         child.place(in: CGRect(origin: frame.origin, size: size), &emitter)
     }

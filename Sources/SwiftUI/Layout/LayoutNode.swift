@@ -45,7 +45,12 @@ extension Axis {
 /// A view evaluated for one entry, ready to be laid out: SwiftUI's layout protocol in small.
 /// A parent proposes a size; the node says the size it takes; the parent places it in a frame
 /// of that size, and the node emits what it draws.
-@MainActor
+///
+/// Not isolated to the main actor, although layout runs there (``WidgetRenderer``): in a
+/// main-actor class every closure of the layout's arithmetic (`map`, `filter`, `first(where:)`,
+/// `sorted(by:)`) checks at run time that it runs on the main actor — a fifth of the CPU of
+/// laying out an entry. The two places that call view code (a `GeometryReader`'s content, a
+/// custom shape's path) say so with ``callingViewCode(_:)``.
 class LayoutNode {
     /// `layoutPriority`: stacks give room to higher priorities first.
     var priority: Double = 0
@@ -77,6 +82,14 @@ class LayoutNode {
 
     /// The axis of the stack the node is in, for spacers and dividers.
     var stackAxis: Axis?
+
+    /// Calls view code from layout, which runs on the main actor: checked once, here, then
+    /// called as what it is on this thread. (`MainActor.assumeIsolated` wants a `Sendable`
+    /// result; a node is not one, and it never leaves the main thread.)
+    static func callingViewCode<T>(_ body: @MainActor () -> T) -> T {
+        MainActor.preconditionIsolated("a widget's views are laid out on the main actor")
+        return withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: (() -> T).self)() }
+    }
 
     /// The one node standing for `nodes`: several make a vertical stack, none an empty node.
     static func single(_ nodes: [LayoutNode]) -> LayoutNode {

@@ -8,12 +8,14 @@ enum ShapeOutline {
     /// A custom `Shape` (and a circle): its path in a rectangle at the origin.
     case custom(@MainActor (CGRect) -> Path)
 
-    @MainActor
+    /// The outline in `frame`. Layout runs on the main actor (``WidgetRenderer``); only a custom
+    /// shape's path, view code, needs it said.
     func resolved(in frame: CGRect, _ emitter: NodeEmitter) -> ViewShape {
         switch self {
         case .builtIn(let shape): shape
         case .containerRelative: .roundedRectangle(radius: Float(emitter.containerRadius(for: frame)))
-        case .custom(let path): .path(path(CGRect(origin: .zero, size: frame.size)).svgData(offset: frame.origin))
+        case .custom(let path):
+            .path(LayoutNode.callingViewCode { path(CGRect(origin: .zero, size: frame.size)) }.svgData(offset: frame.origin))
         }
     }
 }
