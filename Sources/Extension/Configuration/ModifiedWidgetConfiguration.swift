@@ -1,11 +1,23 @@
 /// A configuration with one modifier applied, as the modifiers of ``WidgetConfiguration``
 /// return it.
 ///
+/// Not generic over the configuration it modifies: a chain of modifiers is one type, not a
+/// type nested once per modifier, so a new process instantiating the type of a widget's `body`
+/// does not check `WidgetConfiguration` once per level (each check a scan of every protocol
+/// conformance in the executable on a cold start).
+///
 /// Not isolated to the main actor, so that `nonisolated` modifiers such as `backgroundTask` can
 /// make one; its descriptors are still read on the main actor.
-public nonisolated struct _ModifiedWidgetConfiguration<Base: WidgetConfiguration>: WidgetConfiguration {
-    let base: Base
+public nonisolated struct _ModifiedWidgetConfiguration: WidgetConfiguration {
+    /// The descriptors of the configuration modified.
+    let base: @MainActor () -> [WidgetDescriptor]
     let modify: @MainActor (inout WidgetDescriptor) -> Void
+
+    init<Base: WidgetConfiguration>(base: Base, modify: @escaping @MainActor (inout WidgetDescriptor) -> Void) {
+        let box = ConfigurationBox(base)
+        self.base = { descriptors(of: box.configuration) }
+        self.modify = modify
+    }
 
     /// A modified configuration has no body of its own.
     @MainActor public var body: Never {
@@ -13,11 +25,21 @@ public nonisolated struct _ModifiedWidgetConfiguration<Base: WidgetConfiguration
     }
 }
 
+/// Holds the configuration a modifier was applied to; it is only read on the main actor, where
+/// its descriptors are made.
+private final class ConfigurationBox<Base: WidgetConfiguration>: @unchecked Sendable {
+    let configuration: Base
+
+    init(_ configuration: Base) {
+        self.configuration = configuration
+    }
+}
+
 extension _ModifiedWidgetConfiguration: WidgetDescriptorSource {
     @MainActor public var _widgetDescriptors: _WidgetDescriptors? { _WidgetDescriptors(widgetDescriptors) }
 
     @MainActor var widgetDescriptors: [WidgetDescriptor] {
-        descriptors(of: base).map { descriptor in
+        base().map { descriptor in
             var descriptor = descriptor
             modify(&descriptor)
             return descriptor
