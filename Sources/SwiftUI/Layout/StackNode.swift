@@ -28,13 +28,15 @@ final class StackNode: LayoutNode {
         }
     }()
 
-    private var sizeCache: [ProposedSize: [CGSize]] = [:]
+    /// The children's sizes by proposal: a few per stack, searched in order (hashing a proposal
+    /// cost more than comparing them all).
+    private var sizeCache: [(ProposedSize, [CGSize])] = []
 
     /// Each child's size for `proposal` (remembered).
     private func sizes(for proposal: ProposedSize) -> [CGSize] {
-        if let known = sizeCache[proposal] { return known }
+        if let known = sizeCache.first(where: { $0.0 == proposal }) { return known.1 }
         let result = computeSizes(for: proposal)
-        sizeCache[proposal] = result
+        sizeCache.append((proposal, result))
         return result
     }
 

@@ -47,10 +47,11 @@ final class TextNode: LayoutNode {
     }
 
     private var pieces: [Piece]
-    /// Layouts by the width offered and the lines the height allows.
-    private var layouts: [LayoutKey: Layout] = [:]
+    /// Layouts by the width offered and the lines the height allows: a few per node, searched
+    /// in order (hashing a key cost more than comparing them all).
+    private var layouts: [(LayoutKey, Layout)] = []
 
-    private struct LayoutKey: Hashable {
+    private struct LayoutKey: Equatable {
         var width: CGFloat?
         var height: CGFloat?
     }
@@ -231,7 +232,7 @@ final class TextNode: LayoutNode {
             key.height = nil
         }
         if minimumScaleFactor < 1 { key = LayoutKey(width: proposal.width, height: proposal.height) }
-        if let known = layouts[key] { return known }
+        if let known = layouts.first(where: { $0.0 == key }) { return known.1 }
         let maxWidth = proposal.width ?? .infinity
         var scale: CGFloat = 1
         var result: Layout
@@ -247,7 +248,7 @@ final class TextNode: LayoutNode {
             guard truncated, scale > minimumScaleFactor + 0.001 else { break }
             scale = max(minimumScaleFactor, scale - 0.05)
         }
-        layouts[key] = result
+        layouts.append((key, result))
         return result
     }
 
