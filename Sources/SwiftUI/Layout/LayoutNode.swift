@@ -84,8 +84,8 @@ class LayoutNode {
     var stackAxis: Axis?
 
     /// Calls view code from layout, which runs on the main actor: checked once, here, then
-    /// called as what it is on this thread. (`MainActor.assumeIsolated` wants a `Sendable`
-    /// result; a node is not one, and it never leaves the main thread.)
+    /// called as what it is on this thread — as `MainActor.assumeIsolated` does it, which wants
+    /// a `Sendable` result (a node is not one, and it never leaves the main thread).
     static func callingViewCode<T>(_ body: @MainActor () -> T) -> T {
         MainActor.preconditionIsolated("a widget's views are laid out on the main actor")
         return withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: (() -> T).self)() }
