@@ -43,7 +43,11 @@ struct CommandLineTests {
     func runWritesLog() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let result = try await Self.run(["run", try Examples.app("Leaderboard.app"), "--duration", "1s", "--log", log, "--quiet"])
+        // Room for a launch on a loaded machine (the whole suite runs in parallel): the default
+        // launch budget is 1 s, and a run of 1 s could end before a slow first hello.
+        let result = try await Self.run([
+            "run", try Examples.app("Leaderboard.app"), "--duration", "4s", "--budget", "launch=3s", "--log", log, "--quiet"
+        ])
         #expect(result.status == 0, "\(result.error)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
