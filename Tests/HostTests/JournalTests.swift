@@ -26,6 +26,23 @@ struct JournalTests {
             expectsSend: 0, expectsReceive: 100, createdAt: 0)
     }
 
+    /// A journal with a session, a task and what `fill` adds, as `migrations` of GRDB's migrator
+    /// left it: their names in its `grdb_migrations` ledger, no `user_version`. Returns the file.
+    private func writtenByGRDB(_ path: String, migrations: Int, _ fill: (Journal) throws -> Void = { _ in }) throws -> SQLiteDatabase {
+        do {
+            let journal = try Journal(path: path)
+            try journal.saveSession(session())
+            _ = try journal.createTask(task())
+            try fill(journal)
+        }
+        let file = try SQLiteDatabase(path: path)
+        try file.execute("PRAGMA user_version = 0; CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        for migration in JournalSchema.migrations.prefix(migrations) {
+            try file.run("INSERT INTO grdb_migrations VALUES (?)", [.text(migration.name)])
+        }
+        return file
+    }
+
     @Test("task identifiers are per session, stable and increasing; the journal is in WAL mode")
     func taskIdentifiers() throws {
         try withJournal { path in
@@ -116,9 +133,8 @@ struct JournalTests {
     @Test("a journal written before ended tasks were forgotten sheds the acknowledged ones when it is opened")
     func migratesOldJournal() throws {
         try withJournal { path in
-            do {
-                let journal = try Journal(path: path)
-                try journal.saveSession(session())
+            // As the first version left it: finished tasks whose events were acknowledged, no index.
+            let old = try writtenByGRDB(path, migrations: 1) { journal in
                 var waiting = try journal.createTask(task())
                 waiting.state = .finished
                 _ = try journal.finish(
@@ -128,26 +144,15 @@ struct JournalTests {
                             app: waiting.app, session: "feed", bundle: waiting.bundle,
                             taskIdentifier: waiting.taskIdentifier, kind: .taskCompleted, createdAt: 1)
                     ])
-                _ = try journal.createTask(task())
             }
-            // As the first version left it (GRDB's migrator kept its ledger in grdb_migrations):
-            // finished tasks whose events were acknowledged, no index.
-            do {
-                let old = try SQLiteDatabase(path: path)
-                for identifier in 10..<20 {
-                    try old.run(
-                        """
-                        INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
-                        VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
-                        """, [.integer(Int64(identifier))])
-                }
-                try old.execute(
+            for identifier in 10..<20 {
+                try old.run(
                     """
-                    DROP INDEX task_by_state; PRAGMA user_version = 0;
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1');
-                    """)
+                    INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, createdAt)
+                    VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
+                    """, [.integer(Int64(identifier))])
             }
+            try old.execute("DROP INDEX task_by_state")
             let reopened = try Journal(path: path)
             #expect(try reopened.taskCount() == 2, "the suspended task and the ended one whose event waits")
             #expect(try reopened.attachableTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [1, 2])
@@ -157,23 +162,13 @@ struct JournalTests {
     @Test("a journal of a newer version is refused with what to do; one written by GRDB's migrator opens as it is")
     func versions() throws {
         try withJournal { path in
-            do {
-                let journal = try Journal(path: path)
-                try journal.saveSession(session())
-                _ = try journal.createTask(task())
-            }
-            do {
-                let file = try SQLiteDatabase(path: path)
-                try file.execute(
-                    """
-                    PRAGMA user_version = 0; CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2: ended tasks are forgotten once acknowledged');
-                    """)
-            }
+            _ = try writtenByGRDB(path, migrations: JournalSchema.migrations.count)
             #expect(try Journal(path: path).liveTasks(app: "com.example.app", session: "feed").count == 1)
             try SQLiteDatabase(path: path).execute("PRAGMA user_version = 9")
-            let error = #expect(throws: SQLiteError.self) { try Journal(path: path) }
-            #expect(error?.description.contains("version 9, newer than this host's 2") == true)
+            let error = #expect(throws: JournalError.self) { try Journal(path: path) }
+            #expect(
+                error?.description
+                    == "\(path): the journal is of version 9, newer than this host's 2: use the newer host, or a new data directory")
         }
     }
 

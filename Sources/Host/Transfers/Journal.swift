@@ -276,11 +276,16 @@ final class Journal: Sendable {
 enum JournalError: Error, CustomStringConvertible {
     case unknownSession(String)
     case unsavedTask(Int)
+    /// The file was written by a newer host.
+    case newerVersion(path: String, version: Int, supported: Int)
 
     var description: String {
         switch self {
         case .unknownSession(let identifier): "no background session \(identifier) in the journal"
         case .unsavedTask(let identifier): "task \(identifier) has no row in the journal to update"
+        case .newerVersion(let path, let version, let supported):
+            "\(path): the journal is of version \(version), newer than this host's \(supported): "
+                + "use the newer host, or a new data directory"
         }
     }
 }

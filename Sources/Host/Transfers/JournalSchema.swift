@@ -14,11 +14,7 @@ enum JournalSchema {
     static func migrate(_ database: SQLiteDatabase) throws {
         var version = try version(of: database)
         guard version <= migrations.count else {
-            throw SQLiteError(
-                path: database.path, code: 0,
-                message: "the journal is of version \(version), newer than this host's \(migrations.count): "
-                    + "use the newer host, or a new data directory",
-                sql: nil)
+            throw JournalError.newerVersion(path: database.path, version: version, supported: migrations.count)
         }
         while version < migrations.count {
             try database.transaction {
