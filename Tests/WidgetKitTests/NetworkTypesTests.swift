@@ -46,6 +46,25 @@ struct NetworkTypesTests {
         #expect(plain.suggestedFilename == "Unknown")
     }
 
+    @Test("HTTPURLResponse: spaces and tabs around values and parameters, names in any case, other bytes exactly")
+    func responseWhitespaceAndCase() throws {
+        let response = try #require(
+            HTTPURLResponse(
+                url: URL(string: "https://example.com/")!, statusCode: 200, httpVersion: nil,
+                headerFields: [
+                    "content-TYPE": " \tApplication/JSON \t;\tCharSet = UTF-8 ", "Content-Length": "\t42 ",
+                    "X-Straße": "1"
+                ]
+            ))
+        #expect(response.mimeType == "application/json")
+        #expect(response.textEncodingName == "utf-8")
+        #expect(response.expectedContentLength == 42)
+        #expect(response.value(forHTTPHeaderField: "CONTENT-type") == " \tApplication/JSON \t;\tCharSet = UTF-8 ")
+        #expect(response.value(forHTTPHeaderField: "x-straße") == "1")
+        #expect(response.value(forHTTPHeaderField: "X-STRASSE") == nil)
+        #expect(response.value(forHTTPHeaderField: "Content-Lengt") == nil)
+    }
+
     @Test("configurations: Apple's defaults, copies, the background identifier")
     func configurations() {
         let background = URLSessionConfiguration.background(withIdentifier: "com.example.feed")

@@ -87,7 +87,7 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
 
     private static func mimeType(_ headers: HTTPHeaderFields) -> String? {
         guard let contentType = headers.value(for: "Content-Type") else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map(HTTPHeaderFields.trimmed)
         return type.flatMap { $0.isEmpty ? nil : $0.lowercased() }
     }
 
@@ -96,7 +96,7 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
     }
 
     private static func contentLength(_ headers: HTTPHeaderFields) -> Int64 {
-        headers.value(for: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } ?? -1
+        headers.value(for: "Content-Length").flatMap { Int64(HTTPHeaderFields.trimmed($0)) } ?? -1
     }
 
     /// The value of `name=value` (quoted or not) among the `;`-separated parameters of a field.
@@ -104,9 +104,9 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
         for part in field.split(separator: ";").dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2,
-                pair[0].trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(name) == .orderedSame
+                HTTPHeaderFields.sameName(HTTPHeaderFields.trimmed(pair[0]), name)
             else { continue }
-            var value = pair[1].trimmingCharacters(in: .whitespaces)
+            var value = HTTPHeaderFields.trimmed(pair[1])
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
