@@ -97,13 +97,13 @@ extension URLSession {
 
     // MARK: Preparation
 
-    /// What the first delivery of a new process needs, done on the delivery queue as soon as
-    /// the session exists — while the host answers `attachSession` — instead of on the way to
-    /// the first delegate call: the delegate queue made (Foundation's `OperationQueue.init`
-    /// formats its name through dynamic casts) and, when it is the session's own, its thread
-    /// started by an empty operation; the runtime's conformance cache filled for the casts of
-    /// the delegate that deliveries make (each a scan of every conformance of the binary the
-    /// first time).
+    /// What the first delivery of a new process needs, done as soon as the session exists —
+    /// while the host answers `attachSession`, and beside the delivery queue making the tasks
+    /// it attaches — instead of on the way to the first delegate call: the delegate queue made
+    /// (Foundation's `OperationQueue.init` formats its name through dynamic casts) and, when it
+    /// is the session's own, its thread started by an empty operation; the runtime's
+    /// conformance cache filled for the casts of the delegate that deliveries make (each a scan
+    /// of every conformance of the binary the first time).
     func prepareForDelivery() {
         let queue = delegateQueue
         if ownsDelegateQueue {

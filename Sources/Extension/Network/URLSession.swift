@@ -78,8 +78,8 @@ open class URLSession: NSObject, @unchecked Sendable {
     let ownsDelegateQueue: Bool
 
     /// The queue delegate calls and completion handlers run on: the one given at creation, else
-    /// a serial queue of the session's own — made on the delivery queue just after the session
-    /// (`prepareForDelivery()`), or here if asked for first.
+    /// a serial queue of the session's own — made just after the session, beside the delivery
+    /// queue (`prepareForDelivery()`), or here if asked for first.
     public var delegateQueue: OperationQueue {
         delegateQueueStorage.withLock { queue in
             if let queue { return queue }
@@ -112,7 +112,8 @@ open class URLSession: NSObject, @unchecked Sendable {
         ownService = service
         super.init()
         service.attach(self)
-        delivery.async { [self] in prepareForDelivery() }
+        // Beside the delivery queue, not on it: the tasks the host attaches are made meanwhile.
+        DispatchQueue.global().async { [self] in prepareForDelivery() }
     }
 
     /// A session with `configuration` and no delegate.
