@@ -17,7 +17,7 @@ import Synchronization
 final class GroupDefaultsSync: Sendable {
     static let shared = GroupDefaultsSync(
         groups: AppGroupContainers.declared,
-        preferences: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"])
+        preferences: getenv("XDG_CONFIG_HOME").map { String(cString: $0) })
 
     private let groups: [String: String]
     private let preferences: String?

@@ -16,7 +16,8 @@ import Musl
 /// - The host gone (end of stream or a socket error): exit status 0 at once. A frame from
 ///   the host that does not decode, or one out of order: a line on stderr, exit status 70.
 ///   The host refusing the extension: a line on stderr, exit status 76.
-/// - The main thread serves the main queue (`dispatchMain()`); requests run off it.
+/// - The main thread reads the host's first frames (``ExtensionRuntime/startOnMainThread()``),
+///   then serves the main queue (`dispatchMain()`); requests run off it.
 enum ExtensionMain {
     /// What the process prints when it is started by hand.
     static let notUnderHost =
@@ -26,7 +27,7 @@ enum ExtensionMain {
     @MainActor
     static func run(descriptors widgets: [WidgetDescriptor]) -> Never {
         let runtime = makeRuntime(widgets: widgets, environment: hostEnvironment())
-        runtime.start()
+        runtime.startOnMainThread()
         dispatchMain()
     }
 

@@ -163,17 +163,60 @@ final class ExtensionRuntime: Sendable {
 
     /// Sends `hello` and starts the reader thread. Calls after the first do nothing.
     func start() {
+        guard beginStarting() else { return }
+        send(.hello(hello))
+        startReader(Reading(), handover: nil)
+    }
+
+    /// ``start()`` for the process's main thread, before it serves the main queue: sends
+    /// `hello`, then reads the host's first frames here (the `welcome` and, on a relaunch, the
+    /// activation that woke the process) instead of waiting for a new thread to wake, and
+    /// handles them. What they ask the main actor to do — a background-events request's
+    /// `onBackgroundURLSessionEvents` block — runs here too, after the reader thread (started
+    /// while the host answered `hello`) has taken over the socket, so that the block may wait
+    /// for an answer from the host. Returns when that is done; the caller then serves the main
+    /// queue. Calls after the first do nothing.
+    @MainActor
+    func startOnMainThread() {
+        guard beginStarting() else { return }
+        send(.hello(hello))
+        // Made while the host answers.
+        let reading = Reading()
+        let handover = DispatchSemaphore(value: 0)
+        startReader(reading, handover: handover)
+        let heldBack = MainThread.holdingBack {
+            while readOnce(reading), isAwaitingWelcome {}
+        }
+        handover.signal()
+        for body in heldBack { body() }
+    }
+
+    /// Moves the phase from created to awaiting `welcome`; false when the runtime started before.
+    private func beginStarting() -> Bool {
         let isFirst = phase.withLock { phase in
             guard case .created = phase else { return false }
             phase = .awaitingWelcome
             return true
         }
-        guard isFirst else { return }
-        NetworkService.register(for: self)
-        send(.hello(hello))
-        let reader = Thread { [self] in readLoop() }
-        reader.name = "sandglass.ipc-reader"
-        reader.start()
+        if isFirst { NetworkService.register(for: self) }
+        return isFirst
+    }
+
+    /// Starts the reader thread; with a `handover`, it reads once that is signalled. A process
+    /// that cannot start a thread (its limit reached) says so and exits with status 71.
+    private func startReader(_ reading: Reading, handover: DispatchSemaphore?) {
+        let started = Syscalls.startThread { [self] in
+            // Named here, while the main thread reads the first frames.
+            Thread.current.name = "sandglass.ipc-reader"
+            handover?.wait()
+            while readOnce(reading) {}
+            reading.closeDescriptors()
+            channel.close()
+        }
+        if case .failure(let error) = started {
+            Syscalls.writeStandardError("sandglass: the IPC reader thread could not start: \(error)\n")
+            Syscalls.exitProcess(71)
+        }
     }
 
     /// Sends one message to the host; a failed write means the host is gone.
@@ -193,40 +236,56 @@ final class ExtensionRuntime: Sendable {
 
     // MARK: Reading
 
-    private func readLoop() {
+    /// What has been read and not yet handled: the bytes of an unfinished frame, and the
+    /// descriptors received with the first byte of their frame, oldest first — each taken by the
+    /// `downloadFinished` it came with; any other closed once every frame before it has been
+    /// handled. One thread reads at a time: the main thread's first reads, then the reader's.
+    private final class Reading: @unchecked Sendable {
         var decoder = FrameDecoder()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        // Descriptors received with the first byte of their frame, oldest first: each is taken
-        // by the `downloadFinished` it came with; any other is closed once every frame before
-        // it has been handled.
+        /// Not zeroed: the pages a read fills are the only ones touched.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         var descriptors: [Int32] = []
-        defer { descriptors.forEach(Syscalls.closeDescriptor) }
-        reading: while !isEnded {
-            let result = buffer.withUnsafeMutableBytes { channel.read(into: $0, descriptors: &descriptors) }
-            switch result {
-            case .failure(let error):
-                end(.hostGone("reading the IPC socket failed: \(error)"))
-                break reading
-            case .success(0):
-                end(.hostGone("the host closed the IPC socket"))
-                break reading
-            case .success(let count):
-                decoder.append(buffer[0..<count])
-                do {
-                    while !isEnded, let message = try decoder.next() {
-                        handle(message, descriptors: &descriptors)
-                    }
-                    if decoder.bufferedByteCount == 0 {
-                        descriptors.forEach(Syscalls.closeDescriptor)
-                        descriptors.removeAll()
-                    }
-                } catch {
-                    end(.protocolViolation("the host sent a frame that does not decode: \(error)"))
-                    break reading
-                }
-            }
+
+        deinit { buffer.deallocate() }
+
+        func closeDescriptors() {
+            descriptors.forEach(Syscalls.closeDescriptor)
+            descriptors.removeAll()
         }
-        channel.close()
+    }
+
+    /// One blocking read and every frame it completes, handled in order; false when reading
+    /// stops (the runtime ended).
+    private func readOnce(_ reading: Reading) -> Bool {
+        guard !isEnded else { return false }
+        let result = channel.read(into: reading.buffer, descriptors: &reading.descriptors)
+        switch result {
+        case .failure(let error):
+            end(.hostGone("reading the IPC socket failed: \(error)"))
+            return false
+        case .success(0):
+            end(.hostGone("the host closed the IPC socket"))
+            return false
+        case .success(let count):
+            reading.decoder.append(UnsafeRawBufferPointer(rebasing: reading.buffer[0..<count]))
+            do {
+                while !isEnded, let message = try reading.decoder.next() {
+                    handle(message, descriptors: &reading.descriptors)
+                }
+                if reading.decoder.bufferedByteCount == 0 { reading.closeDescriptors() }
+            } catch {
+                end(.protocolViolation("the host sent a frame that does not decode: \(error)"))
+                return false
+            }
+            return !isEnded
+        }
+    }
+
+    private var isAwaitingWelcome: Bool {
+        phase.withLock { phase in
+            if case .awaitingWelcome = phase { return true }
+            return false
+        }
     }
 
     private var isEnded: Bool {
@@ -366,7 +425,10 @@ final class ExtensionRuntime: Sendable {
             return
         }
         receivedWelcome.withLock { $0 = welcome }
-        onRequestQueue { [self] in synchroniseAppGroups() }
+        if !AppGroupContainers.declared.isEmpty {
+            // Off the reader thread: the first block of the request queue starts a thread.
+            onRequestQueue { [self] in synchroniseAppGroups() }
+        }
         for kind in duplicateKinds {
             log(.warning, "more than one widget declares kind '\(kind)'; requests go to the first")
         }

@@ -46,7 +46,7 @@ enum TodayExtensionMain {
             }
         }
         RuntimeServices.register(service)
-        runtime.start()
+        MainActor.assumeIsolated { runtime.startOnMainThread() }
         // The main run loop serves the main queue on the main thread, as UIKit's does
         // (dispatchMain() would park the main thread and serve the main queue from the pool).
         while true {
