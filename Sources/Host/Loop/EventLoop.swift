@@ -30,6 +30,7 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var timers = TimerHeap<EventLoop>()
     private var armedDeadline: UInt64 = 0
     private var idleHandlers: [() -> Bool] = []
+    private var endOfTurn: [() -> Void] = []
 
     init(name: String) throws(SandboxError) {
         epollFD = sg_epoll_create()
@@ -133,6 +134,13 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         idleHandlers.append(handler)
     }
 
+    /// Runs `body` once the loop has handled this turn's descriptors, timers and jobs, before it
+    /// looks for more: an IPC channel writes what a turn queued for it in one send. Loop only.
+    func atEndOfTurn(_ body: @escaping () -> Void) {
+        assertInLoop()
+        endOfTurn.append(body)
+    }
+
     /// Stops the loop thread after the jobs queued so far, and waits for it (not from the loop).
     func shutdown() {
         precondition(!inLoop, "shutdown() waits for the loop thread; call it from elsewhere")
@@ -183,13 +191,16 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             }
             runDueTimers()
             runJobs()
+            runEndOfTurn()
             // Once stopped, nothing else runs: the owners of timers and idle hooks may be gone.
             if stopping.load(ordering: .acquiring) { break }
             rearm()
             block = !queue.withLock({ !$0.isEmpty }) && !runIdleHandlers()
+            runEndOfTurn()
         }
         handlers.removeAll()
         idleHandlers.removeAll()
+        endOfTurn.removeAll()
         timers = TimerHeap<EventLoop>()
         thread = nil
         exited.signal()
@@ -200,14 +211,31 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         while let body = timers.popDue(now: now) { body() }
     }
 
+    /// Runs the queued jobs, and the jobs they queue, up to a few rounds (then the loop looks
+    /// at its descriptors again): a task resumed here that hops once more — to an actor, to its
+    /// preferred executor — still runs in this turn, and what it sends goes with the turn's other
+    /// frames.
     private func runJobs() {
-        let jobs = queue.withLock { q -> [UnownedJob] in
-            let jobs = q
-            q.removeAll(keepingCapacity: true)
-            return jobs
-        }
         let executor = asUnownedSerialExecutor()
-        for job in jobs { job.runSynchronously(on: executor) }
+        for _ in 0..<Self.jobRoundsPerTurn {
+            let jobs = queue.withLock { q -> [UnownedJob] in
+                let jobs = q
+                q.removeAll(keepingCapacity: true)
+                return jobs
+            }
+            if jobs.isEmpty { return }
+            for job in jobs { job.runSynchronously(on: executor) }
+        }
+    }
+
+    private static let jobRoundsPerTurn = 8
+
+    private func runEndOfTurn() {
+        while !endOfTurn.isEmpty {
+            let bodies = endOfTurn
+            endOfTurn.removeAll(keepingCapacity: true)
+            for body in bodies { body() }
+        }
     }
 
     private func runIdleHandlers() -> Bool {

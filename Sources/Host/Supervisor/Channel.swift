@@ -4,6 +4,9 @@ import SandglassIPC
 
 /// The host's end of an extension's IPC socket: frames in through a ``FrameDecoder``, frames
 /// out through a buffer that drains when the socket is writable. Confined to the loop thread.
+///
+/// Each frame is written as it is sent, unless the channel holds its output to the end of the
+/// loop's turn (``holdUntilEndOfTurn()``).
 final class Channel {
     enum Event {
         case message(Message)
@@ -20,6 +23,8 @@ final class Channel {
     /// in order; each stays open until it is sent or the channel closes.
     private var outboundDescriptors: [(offset: Int, fd: Int32)] = []
     private var watchingWrites = false
+    /// Output waits for the end of this turn of the loop.
+    private var isHolding = false
     private var isOpen = true
     /// Over this many unsent bytes, ``send(_:)`` says the peer is not reading.
     let maximumOutbound: Int
@@ -41,8 +46,9 @@ final class Channel {
         loop.register(fd, events: UInt32(SG_EPOLLIN | SG_EPOLLRDHUP)) { [unowned self] mask in self.handle(mask) }
     }
 
-    /// Queues `message` and writes as much as the socket takes now. Returns false when the
-    /// peer has not read for so long that the buffer is over its limit (or the channel is closed).
+    /// Queues `message` and writes as much as the socket takes now (or, held, at the end of the
+    /// turn). Returns false when the peer has not read for so long that the buffer is over its
+    /// limit (or the channel is closed).
     @discardableResult
     func send(_ message: Message) -> Bool {
         send(message, passing: nil)
@@ -58,13 +64,31 @@ final class Channel {
         }
         if let descriptor { outboundDescriptors.append((outbound.count, descriptor)) }
         Frame.append(message, to: &outbound)
-        flush()
+        if !isHolding || pendingOutput >= Self.writeWhileHolding { flush() }
         return pendingOutput <= maximumOutbound
     }
 
-    /// Stops watching and closes the socket.
+    /// Holds what is sent until this turn of the loop ends, then writes it in one send where
+    /// it can: the host welcomes a launching extension, and the activation waiting for the
+    /// launch resumes and sends its request, in the same turn — so the extension finds both in
+    /// its first read, one wake-up instead of two.
+    func holdUntilEndOfTurn() {
+        guard isOpen, !isHolding else { return }
+        isHolding = true
+        loop.atEndOfTurn { [weak self] in
+            guard let self else { return }
+            isHolding = false
+            if isOpen { flush() }
+        }
+    }
+
+    /// Queued bytes written at once even while held.
+    private static let writeWhileHolding = 64 * 1024
+
+    /// Stops watching and closes the socket, after writing what it takes of the frames queued.
     func close() {
         guard isOpen else { return }
+        flush()
         isOpen = false
         loop.unregister(fd)
         Glibc.close(fd)

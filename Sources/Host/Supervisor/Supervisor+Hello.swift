@@ -22,6 +22,7 @@ extension Supervisor {
         drive(process, of: ext, .helloReceived(at: sg_monotonic_ns())) // the launch budget's timer stops
         ext.hello = hello
         let ms = Double(sg_monotonic_ns() - process.spawnedAt) / 1e6
+        process.channel.holdUntilEndOfTurn() // the welcome and the activations waiting for the launch, in one write
         process.channel.send(
             .welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
         log.emit(
