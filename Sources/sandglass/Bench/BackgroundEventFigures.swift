@@ -23,9 +23,10 @@ enum BackgroundEventFigures {
         clone, the parent waking after the child's execve — and grows with the machine's load. \
         spawned → hello: the Downloader executable starting — the floor above, the same binary's start to \
         the first line of main — then the SDK's runtime up to its hello. hello → request sent: the host's activation of the \
-        extension for background events. Request sent → session attached: the request through the SDK's \
-        main actor to the extension's onBackgroundURLSessionEvents block, which re-creates the session by \
-        its identifier; the host journals the session and answers. Session attached → event.delivered: \
+        extension for background events, written with the welcome. Request sent → session attached: the \
+        request read by the extension's main thread, before it serves the main queue, and the \
+        onBackgroundURLSessionEvents block run there, which re-creates the session by its identifier; the \
+        host journals the session and answers. Session attached → event.delivered: \
         the journal read and the events marked delivered. event.delivered → \
         delegate called: the frame through the SDK's reader thread to the session's delegate queue, paying \
         a new process's first use of each code path.
