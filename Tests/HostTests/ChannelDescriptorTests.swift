@@ -11,23 +11,6 @@ import Testing
 /// earlier bytes to it, never later ones), so the SDK has it by the time the frame is whole.
 @Suite("Channel descriptors")
 struct ChannelDescriptorTests {
-    /// Owns a channel on the loop thread (the channel is confined to it).
-    actor Sender {
-        nonisolated let loop: EventLoop
-        nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
-        private var channel: Channel?
-
-        init() throws { loop = try EventLoop(name: "channel-test") }
-
-        func send(on fd: Int32, _ messages: [(Message, Int32?)]) {
-            let channel = Channel(fd: fd, loop: loop, maximumFrameLength: Frame.defaultMaximumLength) { _ in }
-            self.channel = channel
-            for (message, descriptor) in messages { channel.send(message, passing: descriptor) }
-        }
-
-        func close() { channel?.close() }
-    }
-
     private func file(_ text: String) throws -> Int32 {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("channel-\(UUID().uuidString)").path
         try text.write(toFile: path, atomically: false, encoding: .utf8)
@@ -55,8 +38,10 @@ struct ChannelDescriptorTests {
             starts.append(offset)
             offset += Frame.encode(message).count
         }
-        let sender = try Sender()
-        await sender.send(on: pair[0], messages)
+        let sender = try ChannelOnLoop(name: "channel-test")
+        await sender.withChannel(on: pair[0]) { channel in
+            for (message, descriptor) in messages { channel.send(message, passing: descriptor) }
+        }
 
         var stream: [UInt8] = []
         var arrivals: [(range: Range<Int>, fds: [Int32])] = []

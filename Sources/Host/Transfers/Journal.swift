@@ -267,8 +267,8 @@ final class Journal: Sendable {
         try database.run("UPDATE \(type(of: record).table) SET \(assignments) WHERE \(key)", columns.map(\.1) + keyValues)
     }
 
-    private static func count(_ database: SQLiteDatabase, _ sql: String, _ arguments: [SQLiteDatabase.Value] = []) throws -> Int {
-        Int(try database.rows(sql, arguments).first?.integer("count") ?? 0)
+    private static func count(_ database: SQLiteDatabase, _ sql: String) throws -> Int {
+        Int(try database.rows(sql).first?.integer("count") ?? 0)
     }
 }
 
