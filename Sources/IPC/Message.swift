@@ -54,7 +54,13 @@ public enum Message: Sendable, Hashable {
 
     /// E→H: the extension made `URLSession(configuration: .background(withIdentifier:))`.
     case attachSession(SessionConfigurationPayload)
-    /// H→E: the session is this process's; `tasks` are those the host holds for it.
+    /// H→E: the session is this process's; `tasks` are those the host holds for it. The answer
+    /// to `attachSession` — or, since 4.2, an *offer* sent before it: when the extension accepts a
+    /// `backgroundEventsRequest` for a session it has not attached, the host attaches the session
+    /// to the process at once and sends this, then the events and `allEventsDelivered`. The SDK
+    /// keeps them for the session the handler re-creates (whose `attachSession` the host then
+    /// takes as the confirmation, and does not answer), and drops them if the handler's
+    /// completion comes first. Events offered count as delivered only once confirmed.
     case sessionAttached(identifier: String, tasks: [TaskSnapshot])
     /// H→E: the session is invalid (another process holds its identifier: error -996).
     case sessionInvalidated(identifier: String, error: TaskErrorPayload?)

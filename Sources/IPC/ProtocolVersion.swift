@@ -5,8 +5,10 @@
 /// (2.0: `eventHandled` carries the start of the delegate call; 3.0: `downloadFinished` passes
 /// the body as a descriptor and names the file the SDK makes from it; 4.0: each entry of
 /// `entryReply` and `timelineReply` carries its view, a ``ViewRendering``; 4.1: `osLog`,
-/// `widgetConfiguration`, `currentConfigurationsRequest` and `currentConfigurations`). The host answers `hello` with the lower of the
-/// two minor versions, and refuses a different major version with a clear error.
+/// `widgetConfiguration`, `currentConfigurationsRequest` and `currentConfigurations`; 4.2: a
+/// `sessionAttached` the extension did not ask for, offered when it accepts a
+/// `backgroundEventsRequest`). The host answers `hello` with the lower of the two minor versions,
+/// and refuses a different major version with a clear error.
 public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var major: UInt16
     public var minor: UInt16
@@ -20,8 +22,13 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// the host sends a widget's configuration only to an extension that speaks it.
     public static let widgetConfigurations = ProtocolVersion(major: 4, minor: 1)
 
+    /// The first version whose extensions keep an offered session (``Message/sessionAttached(identifier:tasks:)``
+    /// before `attachSession`, and the events after it) for the session they re-create: the host
+    /// offers it only to an extension that speaks it.
+    public static let sessionOffers = ProtocolVersion(major: 4, minor: 2)
+
     /// The version this build of SandglassIPC speaks.
-    public static let current = ProtocolVersion(major: 4, minor: 1)
+    public static let current = ProtocolVersion(major: 4, minor: 2)
 
     public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)

@@ -48,6 +48,7 @@ struct BackgroundSessionTests {
                 // taskDescription the first process gave it (the Downloader keeps its token there).
                 let attached = try await host.waitFor("session.attached") { $0.pid == delivered.pid }
                 #expect(attached.int("endedTasks") == 1 && attached.int("tasks") == 0)
+                #expect(attached["offered"] == .bool(true), "offered with the events, before the process asked")
                 let stored = try await host.waitFor("log") { $0.pid == delivered.pid && ($0.string("message") ?? "").contains("stored:") }
                 #expect(stored.string("message")?.contains("feed '65536' requested") == true, "\(stored.string("message") ?? "")")
                 let done = try await host.waitFor("events.finished")
@@ -58,6 +59,35 @@ struct BackgroundSessionTests {
                 // urlSessionDidFinishEvents reloads the timeline, which now shows the download.
                 _ = try await host.waitFor("reload.requested") { $0.bundle == Self.bundle && $0.string("reason") == "reloadTimelines" }
                 #expect(server.completedBodies == 1)
+            }
+        }
+    }
+
+    @Test(
+        "a handler that calls its completion without re-creating the session: the events offered with it are not acknowledged",
+        arguments: Backend.tested.filter { $0 == .embedded })
+    func completionBeforeTheSession(_ backend: Backend) async throws {
+        try await withServer { server in
+            try await withHost(
+                on: backend, apps: [.downloader],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?chunk=1024&interval=60")
+                    $0.extensionEnvironment["SANDGLASS_FORGETFUL_HANDLER"] = "1"
+                    $0.budgetOverrides.idle = .milliseconds(100)
+                }
+            ) { host in
+                await host.start()
+                let idle = try await host.waitFor("killed") { $0.bundle == Self.bundle && $0.string("reason") == "idle" }
+                _ = try await host.waitFor("download.finished")
+                let offered = try await host.waitFor("session.attached") { $0.pid != idle.pid }
+                #expect(offered["offered"] == .bool(true))
+                let delivered = try await host.waitFor("event.delivered") { $0.pid == offered.pid }
+                #expect(delivered.int("attempt") == 1)
+                let done = try await host.waitFor("events.finished") { $0.pid == offered.pid }
+                #expect(done.int("acknowledged") == 0, "sent with the offer, never confirmed: not delivered")
+                #expect(done.string("detail")?.contains("before all events were delivered") == true)
+                _ = try await host.waitFor("events.redelivery") { $0.string("session") == Self.session }
+                #expect(await host.unacknowledgedEvents() == 2)
             }
         }
     }

@@ -20,19 +20,22 @@ struct BackgroundSessionHandler: Sendable {
 
     /// Serves `backgroundEventsRequest`: on the main actor, the first handler whose matching
     /// takes the identifier runs, and the reply says whether one did (when none does, the host
-    /// keeps the events queued). The first call of the completion sends `eventsFinished`; a
+    /// keeps the events queued). While the handler runs, `service` keeps a session the host
+    /// offers for the identifier. The first call of the completion sends `eventsFinished`; a
     /// second is ignored, and logged.
     static func deliver(
         _ request: RequestID,
         identifier: String,
         to handlers: [BackgroundSessionHandler],
-        runtime: any RuntimeConnection
+        runtime: any RuntimeConnection,
+        service: NetworkService
     ) {
         MainThread.run {
             guard let handler = handlers.first(where: { $0.accepts(identifier) }) else {
                 runtime.send(.backgroundEventsReply(request, accepted: false))
                 return
             }
+            service.handlerStarted(identifier)
             runtime.send(.backgroundEventsReply(request, accepted: true))
             let gate = CompletionGate()
             // Sessions the handler re-creates belong to this runtime (several may share a
@@ -46,6 +49,7 @@ struct BackgroundSessionHandler: Sendable {
                                 + "was called a second time; the second call is ignored")
                         return
                     }
+                    service.handlerFinished(identifier)
                     runtime.send(.eventsFinished(identifier: identifier))
                 }
             }

@@ -7,7 +7,9 @@ import Synchronization
 /// background events already handled, and the requests waiting for a reply.
 ///
 /// It runs on the reader thread and never blocks there: each event goes to its session's
-/// delivery queue; `backgroundEventsRequest` goes to the main actor.
+/// delivery queue; `backgroundEventsRequest` goes to the main actor. A session the host offers
+/// before this process made it (a ``SessionOffer``) keeps its events for the session the
+/// handler re-creates.
 ///
 /// The process's runtime has one (``shared``); a runtime served in-process beside it (the host's
 /// in-process tests) has its own, so that sessions, tasks and handled events stay apart.
@@ -40,13 +42,23 @@ final class NetworkService: RuntimeService {
     let requests = HostRequests()
     /// Where a task resumed from Swift concurrency registers with the host, in order.
     let registrations = DispatchQueue(label: "sandglass.urlsession.registrations")
-    private let sessions = Mutex<[String: URLSession]>([:])
+    private let sessions = Mutex<Sessions>(Sessions())
     private let inlineTasks = Mutex<[Int: URLSessionTask]>([:])
     /// The events handled in this process: the host's event ids by session. (Keyed by String,
     /// whose Hashable conformance a new process has already looked up: a key type of its own
     /// would cost a cold start a scan of every conformance of the binary.)
     private let handledEvents = Mutex<[String: [UInt64]]>([:])
     private let localIdentifiers = Atomic<Int>(1)
+
+    /// The background sessions of this process by identifier, and what the host offered for
+    /// those not made yet.
+    private struct Sessions {
+        var live: [String: URLSession] = [:]
+        var offers: [String: SessionOffer] = [:]
+        /// Identifiers whose `onBackgroundURLSessionEvents` handler runs (accepted, its completion
+        /// not called yet): only they may be offered.
+        var handling: Set<String> = []
+    }
 
     private init(owner: (any RuntimeConnection)?) {
         self.owner = owner
@@ -70,13 +82,27 @@ final class NetworkService: RuntimeService {
     // MARK: Sessions and tasks
 
     /// Takes the identifier of a new background session for this process and sends
-    /// `attachSession`. A second live session with the same identifier is undefined behaviour
-    /// on Apple platforms; here it is logged and gets no events.
+    /// `attachSession`; what the host offered for the identifier goes to the session at once.
+    /// A second live session with the same identifier is undefined behaviour on Apple
+    /// platforms; here it is logged and gets no events.
     func attach(_ session: URLSession) {
         guard let identifier = session.backgroundIdentifier else { return }
+        let configuration = session.storedConfiguration
+        let payload = SessionConfigurationPayload(
+            identifier: identifier,
+            sessionSendsLaunchEvents: configuration.sessionSendsLaunchEvents,
+            isDiscretionary: configuration.isDiscretionary,
+            timeoutIntervalForRequest: configuration.timeoutIntervalForRequest,
+            timeoutIntervalForResource: configuration.timeoutIntervalForResource,
+            sharedContainerIdentifier: configuration.sharedContainerIdentifier)
         let isFirst = sessions.withLock { sessions in
-            if sessions[identifier] != nil { return false }
-            sessions[identifier] = session
+            if sessions.live[identifier] != nil { return false }
+            sessions.live[identifier] = session
+            // Under the lock, the confirmation first, then the offer: what the reader thread
+            // routes to the session next is queued after the offered events, and the host hears
+            // of the session before any completion the events lead to.
+            connection?.send(.attachSession(payload))
+            sessions.offers.removeValue(forKey: identifier)?.deliver(to: session)
             return true
         }
         guard isFirst else {
@@ -89,30 +115,34 @@ final class NetworkService: RuntimeService {
         if session.delegate == nil {
             connection?.log(.warning, "background URLSession '\(identifier)' has no delegate: its events cannot be delivered")
         }
-        let configuration = session.storedConfiguration
-        connection?.send(
-            .attachSession(
-                SessionConfigurationPayload(
-                    identifier: identifier,
-                    sessionSendsLaunchEvents: configuration.sessionSendsLaunchEvents,
-                    isDiscretionary: configuration.isDiscretionary,
-                    timeoutIntervalForRequest: configuration.timeoutIntervalForRequest,
-                    timeoutIntervalForResource: configuration.timeoutIntervalForResource,
-                    sharedContainerIdentifier: configuration.sharedContainerIdentifier
-                )))
+    }
+
+    /// A handler took the background events of `identifier`: the host may offer the session.
+    func handlerStarted(_ identifier: String) {
+        sessions.withLock { _ = $0.handling.insert(identifier) }
+    }
+
+    /// The handler of `identifier` called its completion: an offer no session took is withdrawn
+    /// (the host, without a confirmation, keeps its events).
+    func handlerFinished(_ identifier: String) {
+        let withdrawn = sessions.withLock { sessions in
+            sessions.handling.remove(identifier)
+            return sessions.offers.removeValue(forKey: identifier)
+        }
+        withdrawn?.discard()
     }
 
     /// Frees the identifier of an invalidated session: a new session may take it.
     func detach(_ session: URLSession) {
         guard let identifier = session.backgroundIdentifier else { return }
         sessions.withLock { sessions in
-            if sessions[identifier] === session { sessions[identifier] = nil }
+            if sessions.live[identifier] === session { sessions.live[identifier] = nil }
         }
     }
 
     /// The live background session of `identifier`.
     func session(_ identifier: String) -> URLSession? {
-        sessions.withLock { $0[identifier] }
+        sessions.withLock { $0.live[identifier] }
     }
 
     /// Records an inline task under the host's identifier.
@@ -155,7 +185,7 @@ final class NetworkService: RuntimeService {
             guard report.requestID != nil else { return false }
             return requests.fulfil(message, from: runtime)
         case .sessionAttached(let identifier, let tasks):
-            withSession(identifier, message, runtime) { $0.attached(tasks) }
+            withSession(identifier, message, runtime, opensOffer: true) { $0.attached(tasks) }
         case .sessionInvalidated(let identifier, let error):
             withSession(identifier, message, runtime) { session in
                 let error =
@@ -165,7 +195,7 @@ final class NetworkService: RuntimeService {
             }
         case .backgroundEventsRequest(let id, let identifier):
             let handlers = (runtime as? ExtensionRuntime)?.backgroundSessionHandlers ?? []
-            BackgroundSessionHandler.deliver(id, identifier: identifier, to: handlers, runtime: runtime)
+            BackgroundSessionHandler.deliver(id, identifier: identifier, to: handlers, runtime: runtime, service: self)
         case .allEventsDelivered(let identifier):
             withSession(identifier, message, runtime) { $0.allEventsDelivered() }
         case .taskProgress(let session, let taskIdentifier, let received, let expected):
@@ -182,7 +212,7 @@ final class NetworkService: RuntimeService {
             }
         case .downloadFinished(let session, let taskIdentifier, let stamp, let path, let response):
             // `path`: the file the runtime made from the descriptor that came with the frame.
-            withTask(session, taskIdentifier, .download, message, runtime) { session, resolve in
+            withTask(session, taskIdentifier, .download, message, runtime, file: path) { session, resolve in
                 session.downloadFinished(resolve, stamp, path: path, response: response, connection: runtime)
             }
         case .taskCompleted(let session, let taskIdentifier, let stamp, let error, let response):
@@ -195,20 +225,41 @@ final class NetworkService: RuntimeService {
         return true
     }
 
+    /// Hands `body` the live session `identifier`; keeps it for the session when the host
+    /// offered it and it is not made yet (`opensOffer`: a `sessionAttached` the process did not
+    /// ask for, while a handler runs for the identifier). Anything else is dropped, and logged.
     private func withSession(
         _ identifier: String,
         _ message: Message,
         _ runtime: any RuntimeConnection,
-        _ body: (URLSession) -> Void
+        opensOffer: Bool = false,
+        file: String? = nil,
+        _ body: @escaping @Sendable (URLSession) -> Void
     ) {
-        guard let session = session(identifier) else {
+        enum Route {
+            case live(URLSession)
+            case kept
+            case dropped
+        }
+        let route = sessions.withLock { sessions -> Route in
+            if let session = sessions.live[identifier] { return .live(session) }
+            let offered = sessions.offers[identifier] != nil
+            guard offered || (opensOffer && sessions.handling.contains(identifier)) else { return .dropped }
+            sessions.offers[identifier, default: SessionOffer()].deliveries.append(body)
+            if let file, !file.isEmpty { sessions.offers[identifier, default: SessionOffer()].files.append(file) }
+            return .kept
+        }
+        switch route {
+        case .live(let session):
+            body(session)
+        case .kept:
+            break
+        case .dropped:
             runtime.log(
                 .warning,
                 "the host sent \(message.type) for background session '\(identifier)', "
                     + "which this process has not created; dropped")
-            return
         }
-        body(session)
     }
 
     /// Finds the session of a task event and a way to find the task on the session's delivery
@@ -221,7 +272,8 @@ final class NetworkService: RuntimeService {
         _ kind: TaskKind,
         _ message: Message,
         _ runtime: any RuntimeConnection,
-        _ body: (URLSession, @escaping @Sendable () -> URLSessionTask?) -> Void
+        file: String? = nil,
+        _ body: @escaping @Sendable (URLSession, @escaping @Sendable () -> URLSessionTask?) -> Void
     ) {
         if sessionIdentifier.isEmpty {
             guard let task = inlineTasks.withLock({ $0[taskIdentifier] }), let session = task.session else {
@@ -233,7 +285,7 @@ final class NetworkService: RuntimeService {
             }
             body(session, { task })
         } else {
-            withSession(sessionIdentifier, message, runtime) { session in
+            withSession(sessionIdentifier, message, runtime, file: file) { session in
                 body(session, { session.task(identifier: taskIdentifier, kind: kind) })
             }
         }

@@ -169,7 +169,8 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     /// A download gave up: `attempts`, `code`, `error`.
     case downloadFailed = "download.failed"
     /// An extension re-created a background session: `session`, `tasks` still open,
-    /// `endedTasks` whose events wait.
+    /// `endedTasks` whose events wait; `offered` when the host attached it to a process that
+    /// accepted its events before the process asked (the events follow at once).
     case sessionAttached = "session.attached"
     /// A session was invalidated (another process holds its identifier): `holder`,
     /// `holderBundle`, `cancelTasks`.

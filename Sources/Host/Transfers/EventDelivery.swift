@@ -9,7 +9,14 @@ import SandglassIPC
 /// One conversation per session, as a `backgroundEvents` activation under its budget:
 /// `backgroundEventsRequest` → `backgroundEventsReply(accepted)` → the session attached by that
 /// process → `downloadFinished` / `taskCompleted` for each event → `allEventsDelivered` →
-/// `eventsFinished`. Confined to the host's loop thread.
+/// `eventsFinished`.
+///
+/// An extension of protocol 4.2 or later that accepts for a session it has not attached is
+/// *offered* the session at once: `sessionAttached`, the events and `allEventsDelivered` go
+/// while its handler re-creates the session, instead of after the `attachSession` round trip.
+/// Its `attachSession` is then the confirmation (the session exists in that process, so the
+/// events reach it): only from then do the offered events count as delivered, and only they
+/// are acknowledged by `eventsFinished`. Confined to the host's loop thread.
 final class EventDelivery {
     /// One delivery in progress.
     final class Conversation {
@@ -19,6 +26,10 @@ final class EventDelivery {
         var pid: Int32?
         var accepted = false
         var attached = false
+        /// What an offer of the session sends, read while the extension starts.
+        var offerContents: OfferContents?
+        /// The events sent with an offer of the session, waiting for its confirmation.
+        var offered: [EventRecord]?
         var delivered: [EventRecord] = []
         var allSent = false
 
@@ -26,6 +37,12 @@ final class EventDelivery {
             self.key = key
             self.bundle = bundle
         }
+    }
+
+    /// The tasks and events an offer of a session sends.
+    struct OfferContents {
+        let tasks: [TaskSnapshot]
+        let events: [EventRecord]
     }
 
     /// Starts a delivery task for a session (given by the host, which owns the tasks).
@@ -83,12 +100,23 @@ final class EventDelivery {
             }
             let conversation = Conversation(key: key, bundle: bundle)
             conversations[key] = conversation
+            if ext.process == nil {
+                // A relaunch, whose extension will likely be offered the session: what the offer
+                // sends is read at the end of this turn — after the spawn, while the extension
+                // starts — rather than when it accepts.
+                supervisor.loop.atEndOfTurn { [unowned self] in
+                    conversation.offerContents = self.offerContents(key)
+                }
+            }
             let outcome = await supervisor.activate(ext, .backgroundEvents, session: key.identifier) { [unowned self] id, process in
                 conversation.requestID = id
                 conversation.pid = process.pid
                 conversation.attached = self.registry.isHeld(key, by: process.pid)
             }
             if conversations[key] === conversation { conversations.removeValue(forKey: key) }
+            if conversation.offered != nil, !conversation.attached, let pid = conversation.pid {
+                registry.detach(key, pid: pid) // offered, never confirmed: free for another process
+            }
             switch outcome {
             case .eventsFinished:
                 failures = 0
@@ -139,7 +167,54 @@ final class EventDelivery {
             return
         }
         conversation.accepted = true
+        if !conversation.attached, let process = ext.process, process.pid == pid,
+            let hello = process.hello, hello.version >= .sessionOffers,
+            registry.attach(conversation.key, bundle: ext.identifier, pid: pid) == nil
+        {
+            offer(conversation, ext: ext, process: process)
+        }
         sendIfReady(conversation, ext: ext)
+    }
+
+    /// The session offered to the process that accepted (`sessionAttached` before it asked),
+    /// with its events; they count as delivered once the process confirms.
+    private func offer(_ conversation: Conversation, ext: ManagedExtension, process: ExtensionProcess) {
+        let key = conversation.key
+        let contents = conversation.offerContents ?? offerContents(key)
+        let tasks = contents.tasks
+        process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
+        let ended = tasks.filter { $0.state == .completed }.count
+        log.emit(
+            .sessionAttached,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
+                ("endedTasks", .int(Int64(ended))), ("offered", true)
+            ])
+        send(contents.events, of: key, to: process, of: ext)
+        conversation.offered = contents.events
+    }
+
+    /// The session's tasks a process that never saw them needs (those still open, and the
+    /// ended ones whose events wait) and its pending events.
+    private func offerContents(_ key: SessionRegistry.Key) -> OfferContents {
+        OfferContents(
+            tasks: ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot),
+            events: (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? [])
+    }
+
+    /// `attachSession` from the process a session was offered to: the confirmation. Its
+    /// offered events are delivered from now on (the process needs no answer). False when
+    /// there was no offer to `pid`.
+    func confirm(_ key: SessionRegistry.Key, pid: Int32) -> Bool {
+        clock.assertInLoop()
+        guard let conversation = conversations[key], conversation.pid == pid, let offered = conversation.offered,
+            !conversation.attached
+        else { return false }
+        conversation.attached = true
+        conversation.delivered = offered
+        conversation.allSent = true
+        return true
     }
 
     /// The process attached the session: deliver if its conversation was waiting for that.
@@ -207,6 +282,13 @@ final class EventDelivery {
         else { return }
         let key = conversation.key
         let events = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
+        send(events, of: key, to: process, of: ext)
+        conversation.delivered = events
+        conversation.allSent = true
+    }
+
+    /// Sends `events` of the session, each counted as one more delivery, then `allEventsDelivered`.
+    private func send(_ events: [EventRecord], of key: SessionRegistry.Key, to process: ExtensionProcess, of ext: ManagedExtension) {
         try? journal.markDelivered(events.compactMap(\.id))
         for event in events {
             let stamp = EventStamp(eventID: UInt64(event.id ?? 0), attempt: event.deliveries + 1)
@@ -234,8 +316,6 @@ final class EventDelivery {
             }
             supervisor.hooks.stepReached(.eventDelivered, ext, process)
         }
-        conversation.delivered = events
-        conversation.allSent = true
         process.channel.send(.allEventsDelivered(identifier: key.identifier))
     }
 

@@ -131,6 +131,16 @@ final class NetworkService {
 
     private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {
         let key = SessionRegistry.Key(app: ext.app.bundleIdentifier, identifier: configuration.identifier)
+        let record = SessionRecord(
+            app: key.app, identifier: key.identifier, bundle: ext.identifier,
+            sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
+            requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
+            sharedContainer: configuration.sharedContainerIdentifier)
+        // The session was offered to this process with its events: this confirms it, unanswered.
+        if delivery.confirm(key, pid: process.pid) {
+            try? journal.saveSession(record)
+            return
+        }
         if let holder = registry.attach(key, bundle: ext.identifier, pid: process.pid) {
             process.channel.send(
                 .sessionInvalidated(
@@ -149,12 +159,7 @@ final class NetworkService {
                 ])
             return
         }
-        try? journal.saveSession(
-            SessionRecord(
-                app: key.app, identifier: key.identifier, bundle: ext.identifier,
-                sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
-                requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
-                sharedContainer: configuration.sharedContainerIdentifier))
+        try? journal.saveSession(record)
         // Ended tasks whose events wait come too: their delegate calls carry them, with their
         // request and description, in a process that never saw them (a cold relaunch).
         let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)

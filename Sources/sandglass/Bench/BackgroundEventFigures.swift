@@ -24,12 +24,13 @@ enum BackgroundEventFigures {
         spawned → hello: the Downloader executable starting — the floor above, the same binary's start to \
         the first line of main — then the SDK's runtime up to its hello. hello → request sent: the host's activation of the \
         extension for background events, written with the welcome. Request sent → session attached: the \
-        request read by the extension's main thread, before it serves the main queue, and the \
-        onBackgroundURLSessionEvents block run there, which re-creates the session by its identifier; the \
-        host journals the session and answers. Session attached → event.delivered: \
-        the journal read and the events marked delivered. event.delivered → \
-        delegate called: the frame through the SDK's reader thread to the session's delegate queue, paying \
-        a new process's first use of each code path.
+        request read by the extension's main thread, before it serves the main queue, and its acceptance \
+        sent from there as the onBackgroundURLSessionEvents block starts; the host offers the session at \
+        once (its tasks, read from the journal while the extension started). Session attached → \
+        event.delivered: the events marked delivered and sent after the offer — meanwhile the block \
+        re-creates the session by its identifier, which takes what was offered without waiting for an \
+        answer. event.delivered → delegate called: the frame through the SDK's reader thread to the \
+        session's delegate queue, paying a new process's first use of each code path.
         """
 
     /// Where a relaunched extension's time went, and what the SDK no longer does (the bench
