@@ -34,6 +34,7 @@ extension Widget {
     /// The entry point of a widget extension: serves this widget to the Sandglass host.
     ///
     /// Run outside the host, it prints how to run it and exits with status 64.
+    @inlinable
     public static func main() {
         BareStartProbe.exitIfAsked()
         ExtensionMain.run(descriptors: descriptors(of: Self()))

@@ -25,6 +25,7 @@ extension WidgetBundle {
     /// The entry point of a widget extension: serves the bundle's widgets to the Sandglass host.
     ///
     /// Run outside the host, it prints how to run it and exits with status 64.
+    @inlinable
     public static func main() {
         BareStartProbe.exitIfAsked()
         ExtensionMain.run(descriptors: descriptors(of: Self().body))

@@ -18,13 +18,14 @@ import Musl
 ///   The host refusing the extension: a line on stderr, exit status 76.
 /// - The main thread reads the host's first frames (``ExtensionRuntime/startOnMainThread()``),
 ///   then serves the main queue (`dispatchMain()`); requests run off it.
+@usableFromInline
 enum ExtensionMain {
     /// What the process prints when it is started by hand.
     static let notUnderHost =
         "This is a Sandglass widget extension; it runs under the host: sandglass run YourApp.app\n"
 
     /// Serves `widgets` to the host for the life of the process.
-    @MainActor
+    @MainActor @usableFromInline
     static func run(descriptors widgets: [WidgetDescriptor]) -> Never {
         let runtime = makeRuntime(widgets: widgets, environment: hostEnvironment())
         runtime.startOnMainThread()

@@ -2,6 +2,7 @@ import SandglassIPC
 
 /// One widget kind as its configuration describes it: names, families, the erased provider and
 /// the optional view renderer. Every configuration turns into descriptors; the runtime serves them.
+@usableFromInline
 struct WidgetDescriptor: Sendable {
     var kind: String
     var displayName = ""

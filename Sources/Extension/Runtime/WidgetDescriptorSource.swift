@@ -14,7 +14,7 @@ protocol WidgetDescriptorSource {
 /// The descriptors an SDK type gives for itself (see ``WidgetDescriptorSource``). Not for use
 /// by extensions.
 public struct _WidgetDescriptors: Sendable {
-    let list: [WidgetDescriptor]
+    @usableFromInline let list: [WidgetDescriptor]
 
     init(_ list: [WidgetDescriptor]) {
         self.list = list
@@ -32,13 +32,19 @@ extension Widget {
 }
 
 /// The descriptors of a configuration, following user-defined `body` chains to the SDK's types.
-@MainActor
+///
+/// Inlinable, as the entry points that call it: specialised in the extension's own module for
+/// its widget's type, a `body` of an opaque type is built and walked with that type's metadata
+/// made directly. Called generically from here, the runtime would resolve the `body`'s type from
+/// its mangled name instead — the view types inside it too, and each of their generic
+/// requirements is a scan of every protocol conformance of the binary in a new process.
+@inlinable @MainActor
 func descriptors(of configuration: some WidgetConfiguration) -> [WidgetDescriptor] {
     configuration._widgetDescriptors?.list ?? descriptors(of: configuration.body)
 }
 
 /// The descriptors of a widget (one configuration) or of a bundle's widget list.
-@MainActor
+@inlinable @MainActor
 func descriptors(of widget: some Widget) -> [WidgetDescriptor] {
     widget._widgetDescriptors?.list ?? descriptors(of: widget.body)
 }
