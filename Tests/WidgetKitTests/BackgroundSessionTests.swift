@@ -255,7 +255,7 @@ extension RuntimeTests {
                 ])
             #expect(delegate.misplacedCalls.isEmpty)
             let session = try #require(sessions.withLock { $0[identifier] })
-            let task = try #require(session.state.withLock { $0.byIdentifier[5] })
+            let task = try #require(session.state.withLock { $0.tasks[identifier: 5] })
             #expect(task.taskDescription == "leaderboard")
             #expect(task.state == .completed)
             #expect(task.countOfBytesReceived == 11)

@@ -83,7 +83,7 @@ extension RuntimeTests {
                     .didComplete(task: 5, errorCode: nil, statusCode: 200),
                     .didFinishEvents
                 ])
-            #expect(session.state.withLock { $0.byIdentifier[5] }?.taskDescription == "offered")
+            #expect(session.state.withLock { $0.tasks[identifier: 5] }?.taskDescription == "offered")
             #expect(!FileManager.default.fileExists(atPath: path))
             session.finishTasksAndInvalidate()
             _ = harness.finish()

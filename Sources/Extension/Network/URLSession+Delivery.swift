@@ -41,7 +41,7 @@ extension URLSession {
             guard case .taskCreated(_, let identifier) = reply else { return }
             task.properties.withLock { $0.identifier = identifier }
             if isBackground {
-                state.withLock { $0.byIdentifier[identifier] = task }
+                state.withLock { $0.tasks[identifier: identifier] = task }
             } else {
                 service.registerInline(task, identifier)
             }
@@ -73,7 +73,7 @@ extension URLSession {
         let task = task(identifier: snapshot.taskIdentifier, kind: snapshot.kind)
         task.apply(snapshot)
         if snapshot.state != .completed {
-            state.withLock { $0.live[ObjectIdentifier(task)] = task }
+            state.withLock { $0.tasks.insertLive(task) }
         }
         return task
     }
@@ -82,15 +82,15 @@ extension URLSession {
     /// (the events of a task started before a relaunch).
     func task(identifier: Int, kind: TaskKind) -> URLSessionTask {
         state.withLock { state in
-            if let task = state.byIdentifier[identifier] { return task }
+            if let task = state.tasks[identifier: identifier] { return task }
             let task: URLSessionTask =
                 switch kind {
                 case .data: URLSessionDataTask(session: self, kind: .data, request: nil)
                 case .download: URLSessionDownloadTask(session: self, kind: .download, request: nil)
                 }
             task.properties.withLock { $0.identifier = identifier }
-            state.byIdentifier[identifier] = task
-            state.live[ObjectIdentifier(task)] = task
+            state.tasks[identifier: identifier] = task
+            state.tasks.insertLive(task)
             return task
         }
     }
@@ -98,17 +98,13 @@ extension URLSession {
     // MARK: Preparation
 
     /// What the first delivery of a new process needs, done as soon as the session exists —
-    /// while the host answers `attachSession`, and beside the delivery queue making the tasks
-    /// it attaches — instead of on the way to the first delegate call: the delegate queue made
-    /// (Foundation's `OperationQueue.init` formats its name through dynamic casts) and, when it
-    /// is the session's own, its thread started by an empty operation; the runtime's
-    /// conformance cache filled for the casts of the delegate that deliveries make (each a scan
-    /// of every conformance of the binary the first time).
+    /// while the host sends the events and the delivery queue makes the tasks it attaches —
+    /// instead of on the way to the first delegate call, in the order deliveries need it: the
+    /// runtime's conformance cache filled for the casts of the delegate that deliveries make
+    /// (each a scan of every conformance of the binary the first time); then the delegate queue
+    /// made (Foundation's `OperationQueue.init` formats its name through dynamic casts) and,
+    /// when it is the session's own, its thread started by an empty operation.
     func prepareForDelivery() {
-        let queue = delegateQueue
-        if ownsDelegateQueue {
-            queue.addOperations([BlockOperation {}], waitUntilFinished: true)
-        }
         let delegate = delegate
         withExtendedLifetime(
             (
@@ -116,6 +112,10 @@ extension URLSession {
                 delegate is any URLSessionTaskDelegate
             )
         ) {}
+        let queue = delegateQueue
+        if ownsDelegateQueue {
+            queue.addOperations([BlockOperation {}], waitUntilFinished: true)
+        }
     }
 
     // MARK: Events (called on the reader thread; they only enqueue)
@@ -315,7 +315,7 @@ extension URLSession {
 
     /// Forgets a completed task; the last task of a finishing session invalidates it.
     private func taskDidComplete(_ task: URLSessionTask) {
-        state.withLock { _ = $0.live.removeValue(forKey: ObjectIdentifier(task)) }
+        state.withLock { $0.tasks.removeLive(task) }
         if backgroundIdentifier == nil, let identifier = task.properties.withLock({ $0.identifier }) {
             task.service.unregisterInline(identifier, task)
         }
@@ -326,7 +326,7 @@ extension URLSession {
     func invalidateIfFinished() {
         let finished = state.withLock { state in
             guard case .finishing = state.lifecycle else { return false }
-            return !state.live.values.contains { [.running, .canceling].contains($0.state) }
+            return !state.tasks.live.contains { [.running, .canceling].contains($0.state) }
         }
         if finished { becomeInvalid(nil) }
     }

@@ -51,10 +51,7 @@ open class URLSession: NSObject, @unchecked Sendable {
         /// Held until the session is invalidated, as Apple does.
         var delegate: (any URLSessionDelegate)?
         var sessionDescription: String?
-        /// Tasks not completed yet, by object.
-        var live: [ObjectIdentifier: URLSessionTask] = [:]
-        /// Background tasks by the host's identifier, for the life of the session.
-        var byIdentifier: [Int: URLSessionTask] = [:]
+        var tasks = SessionTasks()
     }
 
     private static let sharedSession = URLSession(sharedWith: .default)
@@ -245,7 +242,7 @@ open class URLSession: NSObject, @unchecked Sendable {
     func adopt<T: URLSessionTask>(_ task: T, _ consumer: URLSessionTask.Consumer) -> T {
         let lifecycle = state.withLock { state in
             if case .active = state.lifecycle {
-                state.live[ObjectIdentifier(task)] = task
+                state.tasks.insertLive(task)
             }
             return state.lifecycle
         }
@@ -300,25 +297,22 @@ open class URLSession: NSObject, @unchecked Sendable {
     /// The tasks of the session not completed, in identifier order; asks the host for a
     /// background session's (`getTasks` → `taskList`).
     func currentTasks() -> [URLSessionTask] {
-        var tasks: [ObjectIdentifier: URLSessionTask] = [:]
+        var tasks: [URLSessionTask] = []
+        func add(_ task: URLSessionTask) {
+            if !tasks.contains(where: { $0 === task }) { tasks.append(task) }
+        }
         if let identifier = backgroundIdentifier {
             let service = self.service
             let reply = service.requests.send(on: service.connection) {
                 .getTasks($0, session: identifier)
             }
             if case .success(.taskList(_, let snapshots)) = reply {
-                for snapshot in snapshots {
-                    let task = task(for: snapshot)
-                    tasks[ObjectIdentifier(task)] = task
-                }
+                for snapshot in snapshots { add(task(for: snapshot)) }
             }
         }
-        for task in state.withLock({ Array($0.live.values) }) {
-            tasks[ObjectIdentifier(task)] = task
-        }
-        return tasks.values
-            .filter { $0.state != .completed }
-            .sorted { ($0.properties.withLock { $0.identifier } ?? .max) < ($1.properties.withLock { $0.identifier } ?? .max) }
+        for task in state.withLock({ $0.tasks.live }) { add(task) }
+        let open = tasks.filter { $0.state != .completed }
+        return open.sorted { ($0.properties.withLock { $0.identifier } ?? .max) < ($1.properties.withLock { $0.identifier } ?? .max) }
     }
 
     // MARK: Invalidation
@@ -347,7 +341,7 @@ open class URLSession: NSObject, @unchecked Sendable {
             switch state.lifecycle {
             case .active, .finishing:
                 state.lifecycle = .finishing
-                return Array(state.live.values)
+                return state.tasks.live
             case .invalidated:
                 return nil
             }
