@@ -40,6 +40,22 @@ extension Supervisor {
         return await waitForLaunch(process, of: ext)
     }
 
+    /// Starts the extension's process now, when it has none and may launch at once (no backoff,
+    /// not shutting down): for an activation the caller knows is coming, so that the spawn does
+    /// not wait for work the caller does first. The activation finds the launch under way.
+    func launchAhead(_ ext: ManagedExtension) {
+        loop.assertInLoop()
+        guard !isShuttingDown, ext.process == nil, !ext.crashLoop.isFailedPermanently,
+            ext.crashLoop.blockedUntil(now: clock.now) == nil
+        else { return }
+        do {
+            _ = try spawn(ext)
+        } catch {
+            log.emit(.spawnFailed, [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
+            recordFailure(of: ext, pid: nil, cause: "spawn failed")
+        }
+    }
+
     private func waitForLaunch(_ process: ExtensionProcess, of ext: ManagedExtension) async -> Result<ExtensionProcess, LaunchFailure> {
         // The body of withCheckedContinuation may run after an executor hop, when the hello (or
         // the death) has already been handled: the lifecycle resumes it at once then.

@@ -70,6 +70,16 @@ final class EventDelivery {
         self.log = log
     }
 
+    /// Events for `session` of `app` are about to be journaled: when they will start a delivery
+    /// to an extension that is not running, its launch starts now — the spawn and the
+    /// executable's start (milliseconds) overlap the journal's commit and the delivery's start.
+    func eventsComing(app: String, session: String, bundle: String) {
+        clock.assertInLoop()
+        let key = SessionRegistry.Key(app: app, identifier: session)
+        guard !isShutDown, !running.contains(key), let ext = supervisor.extensions[bundle], ext.process == nil else { return }
+        supervisor.launchAhead(ext)
+    }
+
     /// Events are waiting for `session` of `app`: deliver them unless a delivery is running.
     func eventsPending(app: String, session: String, bundle: String) {
         clock.assertInLoop()
@@ -100,10 +110,10 @@ final class EventDelivery {
             }
             let conversation = Conversation(key: key, bundle: bundle)
             conversations[key] = conversation
-            if ext.process == nil {
-                // A relaunch, whose extension will likely be offered the session: what the offer
-                // sends is read at the end of this turn — after the spawn, while the extension
-                // starts — rather than when it accepts.
+            if ext.process.map({ $0.state == .launching }) ?? true {
+                // A relaunch (launched ahead, or spawned in this turn), whose extension will likely
+                // be offered the session: what the offer sends is read at the end of this turn,
+                // while the extension starts, rather than when it accepts.
                 supervisor.loop.atEndOfTurn { [unowned self] in
                     conversation.offerContents = self.offerContents(key)
                 }

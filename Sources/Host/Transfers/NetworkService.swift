@@ -27,6 +27,9 @@ final class NetworkService {
         self.inline = inline
         self.supervisor = supervisor
         self.log = log
+        transfers.eventsComing = { [unowned delivery] app, session, bundle in
+            delivery.eventsComing(app: app, session: session, bundle: bundle)
+        }
         transfers.eventsPending = { [unowned delivery] app, session, bundle in
             delivery.eventsPending(app: app, session: session, bundle: bundle)
         }

@@ -14,6 +14,8 @@ final class TransferService {
     weak var core: HostCore?
     /// Called when a session has new events to deliver.
     var eventsPending: (_ app: String, _ session: String, _ bundle: String) -> Void = { _, _, _ in }
+    /// Called just before a session's new events are journaled (then `eventsPending`).
+    var eventsComing: (_ app: String, _ session: String, _ bundle: String) -> Void = { _, _, _ in }
     /// Called with the progress of a task, for a live process that has its session.
     var progressed: (TaskRecord) -> Void = { _ in }
     /// The most attempts of one task before its failure is final.
@@ -304,6 +306,7 @@ final class TransferService {
 
     private func end(_ task: TaskRecord, events: [EventRecord]) throws {
         if let id = task.id, let timer = resourceTimers.removeValue(forKey: id) { clock.cancel(timer) }
+        eventsComing(task.app, task.session, task.bundle)
         _ = try journal.finish(task, events: events)
         eventsPending(task.app, task.session, task.bundle)
     }
