@@ -17,9 +17,9 @@ enum BackgroundEventFigures {
 
     /// What each stage of a cold delivery is, for the note beside the figure.
     static let coldStagesExplained = """
-        download.finished → spawned: the events committed to the journal, the delivery's activation under \
-        the budget, and the spawn call: the child's own work from clone to execve (the cgroup join is part \
-        of it) is a fraction of the call; the rest is the scheduler — the child waiting for a core after \
+        download.finished → spawned: the spawn call, made before the events are committed to the journal \
+        (the commit and the delivery's start overlap the executable's start): the child's own work from \
+        clone to execve (the cgroup join is part of it) is a fraction of the call; the rest is the scheduler — the child waiting for a core after \
         clone, the parent waking after the child's execve — and grows with the machine's load. \
         spawned → hello: the Downloader executable starting — the floor above, the same binary's start to \
         the first line of main — then the SDK's runtime up to its hello. hello → request sent: the host's activation of the \
