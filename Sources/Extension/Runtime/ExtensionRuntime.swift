@@ -208,6 +208,7 @@ final class ExtensionRuntime: Sendable {
         let started = Syscalls.startThread { [self] in
             // Named here, while the main thread reads the first frames.
             Thread.current.name = "sandglass.ipc-reader"
+            DispatchPoolWarmUp.start()
             handover?.wait()
             while readOnce(reading) {}
             reading.closeDescriptors()
