@@ -26,8 +26,8 @@ struct BackgroundSessionTests {
         arguments: Backend.tested)
     func relaunchByIdentifier(_ backend: Backend) async throws {
         try await withServer { server in
-            // Slow enough that the extension is terminated (idle) before the download ends.
-            let url = server.url("/bytes/65536?chunk=8192&interval=60")
+            // Held until the extension is terminated (idle), so that the download ends after it.
+            let url = server.url("/bytes/65536?chunk=8192&gate=relaunch")
             try await withHost(
                 on: backend, apps: [.downloader],
                 {
@@ -39,6 +39,7 @@ struct BackgroundSessionTests {
                 let created = try await host.waitFor("task.created") { $0.bundle == Self.bundle }
                 #expect(created.string("session") == Self.session)
                 let idle = try await host.waitFor("killed") { $0.bundle == Self.bundle && $0.string("reason") == "idle" }
+                server.open(gate: "relaunch")
                 let finished = try await host.waitFor("download.finished")
                 #expect(finished.int("bytes") == 65536)
                 let delivered = try await host.waitFor("event.delivered") { $0.string("callback") == "didFinishDownloadingTo" }
@@ -71,13 +72,14 @@ struct BackgroundSessionTests {
             try await withHost(
                 on: backend, apps: [.downloader],
                 {
-                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?chunk=1024&interval=60")
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096?gate=forgetful")
                     $0.extensionEnvironment["SANDGLASS_FORGETFUL_HANDLER"] = "1"
                     $0.budgetOverrides.idle = .milliseconds(100)
                 }
             ) { host in
                 await host.start()
                 let idle = try await host.waitFor("killed") { $0.bundle == Self.bundle && $0.string("reason") == "idle" }
+                server.open(gate: "forgetful")
                 _ = try await host.waitFor("download.finished")
                 let offered = try await host.waitFor("session.attached") { $0.pid != idle.pid }
                 #expect(offered["offered"] == .bool(true))

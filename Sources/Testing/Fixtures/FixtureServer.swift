@@ -23,6 +23,9 @@ import Synchronization
 /// - `/redirect?to=URL` — `302 Found` to `URL`.
 /// - `/echo` — the request's body back, its `Content-Type` in the response's.
 ///
+/// Any route with `gate=NAME` in its query waits to answer until the test opens that gate
+/// (``open(gate:)``): the response after an event the test waits for, not after a time.
+///
 /// ```swift
 /// let server = try await FixtureServer.start()
 /// let url = server.url("/bytes/65536")
@@ -94,6 +97,11 @@ public final class FixtureServer: Sendable {
     /// Bodies sent completely, by the request's URI (path and query).
     public var completedBodiesByURI: [String: Int] { state.completedByURI.withLock { $0 } }
 
+    /// Lets the responses of requests with `gate=name` go: those waiting now, and any later.
+    public func open(gate name: String) {
+        for waiting in state.open(gate: name) { waiting() }
+    }
+
     /// Stops listening and closes the connections.
     public func stop() async {
         try? await channel.close().get()
@@ -120,6 +128,27 @@ final class FixtureState: Sendable {
     func after(milliseconds: Int64, on eventLoop: any NIOCore.EventLoop, _ body: @escaping @Sendable () -> Void) {
         let pacing: any FixturePacing = self.pacing.withLock { $0 } ?? RealTimePacing(eventLoop: eventLoop)
         pacing.after(.milliseconds(milliseconds)) { eventLoop.execute(body) }
+    }
+
+    /// Gates opened, and the responses waiting for the others.
+    private let gates = Mutex<(opened: Set<String>, waiting: [String: [@Sendable () -> Void]])>(([], [:]))
+
+    /// Runs `body` once gate `name` is open (now, when it is).
+    func whenOpen(gate name: String, _ body: @escaping @Sendable () -> Void) {
+        let now = gates.withLock { gates in
+            if gates.opened.contains(name) { return true }
+            gates.waiting[name, default: []].append(body)
+            return false
+        }
+        if now { body() }
+    }
+
+    /// Opens gate `name`; returns what waited for it.
+    func open(gate name: String) -> [@Sendable () -> Void] {
+        gates.withLock { gates in
+            gates.opened.insert(name)
+            return gates.waiting.removeValue(forKey: name) ?? []
+        }
     }
 
     /// A body of `uri` was sent whole.
@@ -207,11 +236,20 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 sendSimple(.notFound, "no route for \(path)", context: context)
             }
         }
-        if delay > 0 {
-            let later = NIOLoopBound(respond, eventLoop: context.eventLoop)
-            state.after(milliseconds: delay, on: context.eventLoop) { later.value() }
+        let afterDelay = { [state] in
+            if delay > 0 {
+                let later = NIOLoopBound(respond, eventLoop: context.eventLoop)
+                state.after(milliseconds: delay, on: context.eventLoop) { later.value() }
+            } else {
+                respond()
+            }
+        }
+        if let gate = query["gate"] {
+            let later = NIOLoopBound(afterDelay, eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            state.whenOpen(gate: gate) { eventLoop.execute { later.value() } }
         } else {
-            respond()
+            afterDelay()
         }
     }
 
