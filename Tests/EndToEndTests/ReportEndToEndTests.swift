@@ -26,13 +26,18 @@ struct ReportEndToEndTests {
             try await withHost({
                 $0.logPath = log
                 $0.budgetOverrides.idle = .seconds(2)
-                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/262144?chunk=16384&interval=200")
+                // Held until the Downloader is terminated (idle), so that its events relaunch it.
+                $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/262144?chunk=16384&gate=report")
             }) { host in
                 try await host.install(Examples.app("Leaderboard.app"))
                 try await host.install(Examples.app("Hanging.app"))
                 try await host.install(Examples.app("Downloader.app"))
                 await host.start()
                 _ = try await host.waitFor("killed", timeout: .seconds(30)) { $0.string("reason") == "timeBudget" }
+                _ = try await host.waitFor("killed", timeout: .seconds(30)) {
+                    $0.bundle == "com.example.downloader.widget" && $0.string("reason") == "idle"
+                }
+                server.open(gate: "report")
                 _ = try await host.waitFor("events.finished", timeout: .seconds(60))
             }
         } catch {
