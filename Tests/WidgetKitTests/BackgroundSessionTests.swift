@@ -173,10 +173,7 @@ extension RuntimeTests {
             let call = try BackgroundEventsProbe.shared.nextCall()
             #expect(call.identifier == identifier)
             #expect(call.onMainQueue)
-            _ = try harness.host.expect("attachSession") { message -> Void? in
-                if case .attachSession(let payload) = message, payload.identifier == identifier { return () }
-                return nil
-            }
+            try harness.host.expectAttach(identifier)
 
             let url = "http://127.0.0.1:8080/bytes/11"
             let snapshot = TaskSnapshot(
@@ -194,10 +191,7 @@ extension RuntimeTests {
                     session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 1), file: "CFNetworkDownload_70.tmp",
                     okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
                 ), passingFileAt: body)
-            try harness.host.expect("eventHandled 70") { message -> Void? in
-                if case .eventHandled(identifier, 70, _) = message { return () }
-                return nil
-            }
+            try harness.host.expectHandled(identifier, 70)
             // The delegate read the file during the call; it is gone now that the call returned.
             #expect(!FileManager.default.fileExists(atPath: path))
 
@@ -206,10 +200,7 @@ extension RuntimeTests {
                     session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 1), error: nil,
                     okResponse(url, length: 11, contentType: "text/plain; charset=utf-8")
                 ))
-            try harness.host.expect("eventHandled 71") { message -> Void? in
-                if case .eventHandled(identifier, 71, _) = message { return () }
-                return nil
-            }
+            try harness.host.expectHandled(identifier, 71)
 
             // Duplicates of handled events: no delegate call, still acknowledged, the file removed.
             let duplicatePath = materialisedDownload(
@@ -219,28 +210,19 @@ extension RuntimeTests {
                     session: identifier, taskIdentifier: 5, EventStamp(eventID: 70, attempt: 2), file: "CFNetworkDownload_70.tmp",
                     okResponse(url, length: 11)
                 ), passingFileAt: body)
-            try harness.host.expect("eventHandled 70 again") { message -> Void? in
-                if case .eventHandled(identifier, 70, _) = message { return () }
-                return nil
-            }
+            try harness.host.expectHandled(identifier, 70)
             #expect(!FileManager.default.fileExists(atPath: duplicatePath))
             try harness.host.send(
                 .taskCompleted(
                     session: identifier, taskIdentifier: 5, EventStamp(eventID: 71, attempt: 2), error: nil, okResponse(url)
                 ))
-            try harness.host.expect("eventHandled 71 again") { message -> Void? in
-                if case .eventHandled(identifier, 71, _) = message { return () }
-                return nil
-            }
+            try harness.host.expectHandled(identifier, 71)
 
             // All delivered: the app calls its stored completion from urlSessionDidFinishEvents.
             let completion = try #require(call.completion)
             delegate.onFinishEvents.withLock { $0 = { DispatchQueue.main.async { completion() } } }
             try harness.host.send(.allEventsDelivered(identifier: identifier))
-            try harness.host.expect("eventsFinished") { message -> Void? in
-                if case .eventsFinished(identifier) = message { return () }
-                return nil
-            }
+            try harness.host.expectEventsFinished(identifier)
             // The second call of the stored completion is ignored.
             completion()
             try harness.host.expectNothingMore()
@@ -283,10 +265,7 @@ extension RuntimeTests {
                     session: identifier, taskIdentifier: 9, EventStamp(eventID: 90, attempt: 1),
                     error: TaskErrorPayload(code: -1005, message: "The network connection was lost."), nil
                 ))
-            try harness.host.expect("eventHandled 90") { message -> Void? in
-                if case .eventHandled(identifier, 90, _) = message { return () }
-                return nil
-            }
+            try harness.host.expectHandled(identifier, 90)
             #expect(try delegate.waitForCalls(1) == [.didComplete(task: 9, errorCode: -1005, statusCode: nil)])
             let error = try #require(task.error as? URLError)
             #expect(error.code == .networkConnectionLost)
@@ -327,10 +306,7 @@ extension RuntimeTests {
             // The completion may be called from any thread.
             let completion = try #require(call.completion)
             DispatchQueue.global().async { completion() }
-            try harness.host.expect("eventsFinished") { message -> Void? in
-                if case .eventsFinished(BackgroundEventsWidget.namedIdentifier) = message { return () }
-                return nil
-            }
+            try harness.host.expectEventsFinished(BackgroundEventsWidget.namedIdentifier)
             _ = harness.finish()
         }
 
@@ -350,10 +326,7 @@ extension RuntimeTests {
             // Nothing is finished while the action runs.
             try harness.host.expectNothingMore(1)
             BackgroundEventsProbe.shared.actionMayReturn.signal()
-            try harness.host.expect("eventsFinished") { message -> Void? in
-                if case .eventsFinished(BackgroundEventsWidget.taskIdentifier) = message { return () }
-                return nil
-            }
+            try harness.host.expectEventsFinished(BackgroundEventsWidget.taskIdentifier)
             _ = harness.finish()
         }
 
@@ -386,10 +359,7 @@ extension RuntimeTests {
             #expect((task.error as? URLError)?.code == .backgroundSessionInUseByAnotherProcess)
             // The identifier is free again: a new session attaches.
             let again = URLSession(configuration: .background(withIdentifier: identifier), delegate: delegate, delegateQueue: nil)
-            _ = try harness.host.expect("attachSession") { message -> Void? in
-                if case .attachSession(let payload) = message, payload.identifier == identifier { return () }
-                return nil
-            }
+            try harness.host.expectAttach(identifier)
             again.invalidateAndCancel()
             _ = harness.finish()
         }

@@ -144,10 +144,7 @@ struct DownloaderExampleTests {
             if case .backgroundEventsReply(RequestID(2), accepted: true) = message { return () }
             return nil
         }
-        try second.host.expect("attachSession") { message -> Void? in
-            if case .attachSession(let configuration) = message, configuration.identifier == identifier { return () }
-            return nil
-        }
+        try second.host.expectAttach(identifier)
         let snapshot = TaskSnapshot(
             taskIdentifier: 1, kind: .download, state: .completed, request: request.request,
             taskDescription: request.taskDescription, countOfBytesReceived: 100, countOfBytesExpectedToReceive: 100
@@ -163,28 +160,19 @@ struct DownloaderExampleTests {
             .downloadFinished(
                 session: identifier, taskIdentifier: 1, EventStamp(eventID: 1, attempt: 1),
                 file: "CFNetworkDownload_1.tmp", response), passingFileAt: body)
-        try second.host.expect("eventHandled 1") { message -> Void? in
-            if case .eventHandled(identifier, 1, _) = message { return () }
-            return nil
-        }
+        try second.host.expectHandled(identifier, 1)
         #expect(!FileManager.default.fileExists(atPath: path))
         try second.host.send(
             .taskCompleted(
                 session: identifier, taskIdentifier: 1, EventStamp(eventID: 2, attempt: 1),
                 error: nil, response))
-        try second.host.expect("eventHandled 2") { message -> Void? in
-            if case .eventHandled(identifier, 2, _) = message { return () }
-            return nil
-        }
+        try second.host.expectHandled(identifier, 2)
         try second.host.send(.allEventsDelivered(identifier: identifier))
         try second.host.expect("reloadTimelines") { message -> Void? in
             if case .reloadTimelines(kind: "Downloader") = message { return () }
             return nil
         }
-        try second.host.expect("eventsFinished") { message -> Void? in
-            if case .eventsFinished(identifier) = message { return () }
-            return nil
-        }
+        try second.host.expectEventsFinished(identifier)
 
         // The reload: the cache is fresh, so no new download; the entry has the bytes.
         try second.host.send(.timelineRequest(RequestID(3), activation))

@@ -72,10 +72,7 @@ extension RuntimeTests {
                 if case .backgroundEventsReply(_, accepted: true) = message { return () }
                 return nil
             }
-            try host.expect("attachSession") { message -> Void? in
-                if case .attachSession(let payload) = message, payload.identifier == identifier { return () }
-                return nil
-            }
+            try host.expectAttach(identifier)
             try host.send(.sessionAttached(identifier: identifier, tasks: []))
             try host.send(.allEventsDelivered(identifier: identifier))
             // The delegate's reload and the task list it asks for, through this runtime.

@@ -66,16 +66,10 @@ extension MainThreadTests {
                     if case .backgroundEventsReply(RequestID(1), accepted: true) = message { return () }
                     return nil
                 }
-                try host.expect("attachSession") { message -> Void? in
-                    if case .attachSession(let configuration) = message, configuration.identifier == identifier { return () }
-                    return nil
-                }
+                try host.expectAttach(identifier)
                 try host.send(.sessionAttached(identifier: identifier, tasks: []))
                 try harness.value.answerCreateTask(with: 42)
-                try host.expect("eventsFinished") { message -> Void? in
-                    if case .eventsFinished(identifier) = message { return () }
-                    return nil
-                }
+                try host.expectEventsFinished(identifier)
             } catch {
                 hostProblem.withLock { $0 = "\(error)" }
             }

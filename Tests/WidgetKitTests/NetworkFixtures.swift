@@ -26,6 +26,31 @@ extension HostEnd {
         return value
     }
 
+    /// `attachSession` for background session `identifier`, next; returns its configuration.
+    @discardableResult
+    func expectAttach(_ identifier: String) throws -> SessionConfigurationPayload {
+        try expect("attachSession \(identifier)") { message -> SessionConfigurationPayload? in
+            if case .attachSession(let payload) = message, payload.identifier == identifier { return payload }
+            return nil
+        }
+    }
+
+    /// `eventHandled` for event `eventID` of session `identifier`, next.
+    func expectHandled(_ identifier: String, _ eventID: UInt64) throws {
+        try expect("eventHandled \(eventID)") { message -> Void? in
+            if case .eventHandled(identifier, eventID, _) = message { return () }
+            return nil
+        }
+    }
+
+    /// `eventsFinished` for session `identifier`, next.
+    func expectEventsFinished(_ identifier: String) throws {
+        try expect("eventsFinished \(identifier)") { message -> Void? in
+            if case .eventsFinished(identifier) = message { return () }
+            return nil
+        }
+    }
+
     /// Proves nothing else was sent before: a ping answered by the very next frame (log lines aside).
     func expectNothingMore(_ number: UInt64 = 99) throws {
         try send(.ping(number))

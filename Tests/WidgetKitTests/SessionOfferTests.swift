@@ -63,20 +63,11 @@ extension RuntimeTests {
             let completion = try #require(call.completion)
             delegate.onFinishEvents.withLock { $0 = { DispatchQueue.main.async { completion() } } }
             let session = URLSession(configuration: .background(withIdentifier: identifier), delegate: delegate, delegateQueue: nil)
-            try harness.host.expect("attachSession") { message -> Void? in
-                if case .attachSession(let payload) = message, payload.identifier == identifier { return () }
-                return nil
-            }
+            try harness.host.expectAttach(identifier)
             for eventID: UInt64 in [80, 81] {
-                try harness.host.expect("eventHandled \(eventID)") { message -> Void? in
-                    if case .eventHandled(identifier, eventID, _) = message { return () }
-                    return nil
-                }
+                try harness.host.expectHandled(identifier, eventID)
             }
-            try harness.host.expect("eventsFinished") { message -> Void? in
-                if case .eventsFinished(identifier) = message { return () }
-                return nil
-            }
+            try harness.host.expectEventsFinished(identifier)
             #expect(
                 try delegate.waitForCalls(3) == [
                     .didFinishDownloading(task: 5, contents: "fresh", path: path),
@@ -100,10 +91,7 @@ extension RuntimeTests {
 
             let completion = try #require(call.completion)
             completion()
-            try harness.host.expect("eventsFinished") { message -> Void? in
-                if case .eventsFinished(identifier) = message { return () }
-                return nil
-            }
+            try harness.host.expectEventsFinished(identifier)
             #expect(!FileManager.default.fileExists(atPath: path), "the withdrawn offer's file is removed")
             // Late, with no handler running: dropped, not kept.
             try harness.host.send(.sessionAttached(identifier: identifier, tasks: []))
@@ -112,19 +100,13 @@ extension RuntimeTests {
             // A session made afterwards attaches as usual; the host's answer and a new event reach
             // it — and nothing from the offer, which its serial delivery would have handled first.
             let session = URLSession(configuration: .background(withIdentifier: identifier), delegate: delegate, delegateQueue: nil)
-            try harness.host.expect("attachSession") { message -> Void? in
-                if case .attachSession(let payload) = message, payload.identifier == identifier { return () }
-                return nil
-            }
+            try harness.host.expectAttach(identifier)
             try harness.host.send(.sessionAttached(identifier: identifier, tasks: []))
             try harness.host.send(
                 .taskCompleted(
                     session: identifier, taskIdentifier: 5, EventStamp(eventID: 84, attempt: 1), error: nil,
                     okResponse("http://127.0.0.1:8080/bytes/5", length: 5)))
-            try harness.host.expect("eventHandled 84") { message -> Void? in
-                if case .eventHandled(identifier, 84, _) = message { return () }
-                return nil
-            }
+            try harness.host.expectHandled(identifier, 84)
             #expect(try delegate.waitForCalls(1) == [.didComplete(task: 5, errorCode: nil, statusCode: 200)])
             session.finishTasksAndInvalidate()
             _ = harness.finish()

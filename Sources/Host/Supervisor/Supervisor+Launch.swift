@@ -29,15 +29,10 @@ extension Supervisor {
                 return await ensureRunning(ext)
             }
         }
-        let process: ExtensionProcess
-        do {
-            process = try spawn(ext)
-        } catch {
-            log.emit(.spawnFailed, [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
-            recordFailure(of: ext, pid: nil, cause: "spawn failed")
-            return .failure(.spawn("\(error)"))
+        switch launch(ext) {
+        case .success(let process): return await waitForLaunch(process, of: ext)
+        case .failure(let failure): return .failure(failure)
         }
-        return await waitForLaunch(process, of: ext)
     }
 
     /// Starts the extension's process now, when it has none and may launch at once (no backoff,
@@ -48,11 +43,17 @@ extension Supervisor {
         guard !isShuttingDown, ext.process == nil, !ext.crashLoop.isFailedPermanently,
             ext.crashLoop.blockedUntil(now: clock.now) == nil
         else { return }
+        _ = launch(ext)
+    }
+
+    /// Spawns the extension's process; a failure is logged and counted against its backoff.
+    private func launch(_ ext: ManagedExtension) -> Result<ExtensionProcess, LaunchFailure> {
         do {
-            _ = try spawn(ext)
+            return .success(try spawn(ext))
         } catch {
             log.emit(.spawnFailed, [("bundle", .string(ext.identifier)), ("error", .string("\(error)"))])
             recordFailure(of: ext, pid: nil, cause: "spawn failed")
+            return .failure(.spawn("\(error)"))
         }
     }
 

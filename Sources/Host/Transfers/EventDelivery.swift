@@ -76,7 +76,7 @@ final class EventDelivery {
     func eventsComing(app: String, session: String, bundle: String) {
         clock.assertInLoop()
         let key = SessionRegistry.Key(app: app, identifier: session)
-        guard !isShutDown, !running.contains(key), let ext = supervisor.extensions[bundle], ext.process == nil else { return }
+        guard !isShutDown, !running.contains(key), let ext = supervisor.extensions[bundle] else { return }
         supervisor.launchAhead(ext)
     }
 
@@ -191,18 +191,25 @@ final class EventDelivery {
     private func offer(_ conversation: Conversation, ext: ManagedExtension, process: ExtensionProcess) {
         let key = conversation.key
         let contents = conversation.offerContents ?? offerContents(key)
-        let tasks = contents.tasks
-        process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
-        let ended = tasks.filter { $0.state == .completed }.count
-        log.emit(
-            .sessionAttached,
-            [
-                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
-                ("endedTasks", .int(Int64(ended))), ("offered", true)
-            ])
+        sendAttached(key, tasks: contents.tasks, to: process, of: ext, offered: true)
         send(contents.events, of: key, to: process, of: ext)
         conversation.offered = contents.events
+    }
+
+    /// `sessionAttached` with the session's `tasks` — the answer to `attachSession`, or an offer —
+    /// and its `session.attached` event.
+    func sendAttached(
+        _ key: SessionRegistry.Key, tasks: [TaskSnapshot], to process: ExtensionProcess, of ext: ManagedExtension, offered: Bool
+    ) {
+        process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
+        let ended = tasks.filter { $0.state == .completed }.count
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
+            ("endedTasks", .int(Int64(ended)))
+        ]
+        if offered { fields.append(("offered", true)) }
+        log.emit(.sessionAttached, fields)
     }
 
     /// The session's tasks a process that never saw them needs (those still open, and the

@@ -166,15 +166,7 @@ final class NetworkService {
         // Ended tasks whose events wait come too: their delegate calls carry them, with their
         // request and description, in a process that never saw them (a cold relaunch).
         let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)
-        process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
-        let ended = tasks.filter { $0.state == .completed }.count
-        log.emit(
-            .sessionAttached,
-            [
-                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                ("session", .string(key.identifier)), ("tasks", .int(Int64(tasks.count - ended))),
-                ("endedTasks", .int(Int64(ended)))
-            ])
+        delivery.sendAttached(key, tasks: tasks, to: process, of: ext, offered: false)
         delivery.attached(key, ext: ext, pid: process.pid)
     }
 
