@@ -38,12 +38,68 @@ func fetch(_ url: String, method: String = "GET") {
     send(.resumeTask(session: "", taskIdentifier: 1))
 }
 
+/// Reads the host's frames and hands each to `handle`, forever (exits when the host is gone).
+func serve(_ handle: (Message) -> Void) -> Never {
+    var decoder = FrameDecoder()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(3, $0.baseAddress, $0.count) }
+        if n == 0 || (n < 0 && errno != EINTR) { _exit(0) }
+        guard n > 0 else { continue }
+        decoder.append(buffer[0..<n])
+        while let message = try? decoder.next() { handle(message) }
+    }
+}
+
+/// Dates and durations no clock reaches — NaN, infinity, 10^300 s, 10^20 s since 1970 (past
+/// the 584 years a count of nanoseconds holds) — wherever the protocol carries one.
+let extremes: [Double] = [.nan, .infinity, -.infinity, 1e300, 1e20]
+
 send(
     .hello(
         Hello(
-            bundleIdentifier: identifier, role: .widgetKit,
-            widgets: [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+            bundleIdentifier: identifier, role: attack == "todaydates" ? .today : .widgetKit,
+            widgets: attack == "todaydates" ? [] : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
+case "dates":
+    // A background session whose resource timeout is each extreme, a task in it whose earliest
+    // begin date is each extreme, resumed; timelines and entries dated with them.
+    let url = env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/"
+    for (n, value) in extremes.enumerated() {
+        send(.attachSession(SessionConfigurationPayload(identifier: "far\(n)", timeoutIntervalForResource: value)))
+        send(
+            .createTask(
+                RequestID(UInt64(100 + n)),
+                TaskRequestPayload(session: "far\(n)", kind: .download, request: HTTPRequestPayload(url: url), earliestBeginDate: value)))
+    }
+    let entries = extremes.map { EntryPayload(date: $0, json: Array("{}".utf8), text: "far") }
+    serve { message in
+        switch message {
+        case .taskCreated(let request, let task):
+            send(.resumeTask(session: "far\(request.rawValue - 100)", taskIdentifier: task))
+        case .timelineRequest(let request, _):
+            send(.timelineReply(request, TimelinePayload(entries: entries, policy: .after(1e300))))
+        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
+            send(.entryReply(request, entries[0]))
+        case .ping(let value):
+            send(.pong(value))
+        default:
+            break
+        }
+    }
+case "todaydates":
+    // A Today update that reports having blocked the main thread for 10^300 ms, then answers.
+    serve { message in
+        switch message {
+        case .performUpdateRequest(let request):
+            send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: request, milliseconds: 1e300, message: "far")))
+            send(.updateResultReply(request, .newData))
+        case .ping(let value):
+            send(.pong(value))
+        default:
+            break
+        }
+    }
 case "logflood":
     // 200 log frames of 256 KiB each: 50 MB of text for the host's memory and log (without a
     // budget, every byte of it was kept).

@@ -36,7 +36,8 @@ public struct EntryPayload: Sendable, Hashable {
 /// `TimelineReloadPolicy` on the wire.
 public enum ReloadPolicyPayload: Sendable, Hashable {
     case atEnd
-    /// Seconds since 1970.
+    /// Seconds since 1970. The host reads any double: NaN or a date before the run as now, a
+    /// date more than 100 years into the run (`Date.distantFuture`) as 100 years.
     case after(Double)
     case never
 }

@@ -35,6 +35,13 @@ actor ClockDriver {
         }
         return log.fired
     }
+
+    /// The run times of `offsets` (seconds from the clock's start; NaN and infinities as they are).
+    func instants(atOffsets offsets: [Double]) -> [UInt64] {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let epoch = clock.date(at: 0)
+        return offsets.map { clock.instant(at: epoch + $0) }
+    }
 }
 
 private final class FiredLog {
@@ -45,6 +52,16 @@ private final class FiredLog {
 
 @Suite("Run clock")
 struct RunClockTests {
+    @Test("any date an extension sends is a run time: NaN and the past are 0, distantFuture and infinity 100 years")
+    func extremeDates() async throws {
+        let driver = try ClockDriver()
+        let farFuture = RunClock.farFuture
+        let instants = await driver.instants(
+            atOffsets: [.nan, -.infinity, -5, 2.5, 1e20, .infinity, Date.distantFuture.timeIntervalSince1970])
+        #expect(instants == [0, 0, 0, 2_500_000_000, farFuture, farFuture, farFuture])
+        #expect(farFuture == 3_153_600_000 * 1_000_000_000)
+    }
+
     @Test("the virtual clock jumps to each timer in order and fires it at its run time")
     func virtualJumpsInOrder() async throws {
         let driver = try ClockDriver()

@@ -61,11 +61,18 @@ final class RunClock {
     /// The current date on this clock, seconds since 1970.
     var currentDate: Double { date(at: now) }
 
-    /// Run time of `date` (seconds since 1970), 0 for dates before the run.
+    /// Run time of `date` (seconds since 1970): 0 for dates before the run (and NaN),
+    /// ``farFuture`` for dates past it. Any double an extension sends is a date here — an
+    /// entry's, a reload's, a task's earliest begin — and `Date.distantFuture` is past the 584
+    /// years a count of nanoseconds holds.
     func instant(at date: Double) -> UInt64 {
         let seconds = date - epoch
-        return seconds <= 0 ? 0 : UInt64(seconds * 1e9)
+        guard seconds > 0 else { return 0 }
+        return seconds < Double(Self.farFuture) / 1e9 ? UInt64(seconds * 1e9) : Self.farFuture
     }
+
+    /// The latest run time a date maps to: 100 years, room left for sums with it.
+    static let farFuture: UInt64 = 100 * 365 * 86_400 * 1_000_000_000
 
     /// Total virtual time skipped so far (0 on the real clock).
     var skipped: UInt64 { jumped }

@@ -198,10 +198,12 @@ final class TodayScheduler {
                 case .mainThreadBlocking: "blocking"
                 default: "blocked"
                 }
-            fields += [("state", .string(state)), ("ms", .double(report.milliseconds)), ("detail", .string(report.message))]
+            // Any double the extension sent, made a duration the log and the verdict can hold.
+            let milliseconds = report.milliseconds.isNaN ? 0 : min(max(report.milliseconds, 0), 1e12)
+            fields += [("state", .string(state)), ("ms", .double(milliseconds)), ("detail", .string(report.message))]
             log.emit(.mainThreadBlocked, fields)
             if var watch = widget?.watch {
-                watch.mainThreadMs = max(watch.mainThreadMs ?? 0, report.milliseconds)
+                watch.mainThreadMs = max(watch.mainThreadMs ?? 0, milliseconds)
                 watch.stillBlocking = report.code != .mainThreadBlocked
                 if report.code == .mainThreadBusy { watch.busyBeforeStart = true }
                 if report.code == .mainThreadBlocked, let waiting = watch.finalReport {

@@ -87,8 +87,19 @@ struct HTTPAttempt: Sendable {
     /// The read timeout of a session's `timeoutIntervalForRequest` in seconds, as an extension
     /// sent it: clamped to 1 ms … 7 days (a NaN is the default 60 s), never a trap.
     static func readTimeout(seconds: Double) -> Duration {
-        let clamped = seconds.isNaN ? 60 : min(max(seconds, 0.001), 604_800)
-        return .milliseconds(Int64(clamped * 1000))
+        .milliseconds(Int64(requestTimeout(seconds: seconds) * 1000))
+    }
+
+    /// A session's `timeoutIntervalForRequest` in seconds, as an extension sent it: clamped to
+    /// 1 ms … 7 days; a NaN is the default, 60 s.
+    static func requestTimeout(seconds: Double) -> Double {
+        seconds.isNaN ? 60 : min(max(seconds, 0.001), 604_800)
+    }
+
+    /// A session's `timeoutIntervalForResource` in seconds, as an extension sent it: at least
+    /// 1 ms, at most 100 years (what the run clock holds); a NaN is the default, 7 days.
+    static func resourceTimeout(seconds: Double) -> Double {
+        seconds.isNaN ? 604_800 : min(max(seconds, 0.001), 3_153_600_000)
     }
 
     /// HTTP statuses worth another attempt.

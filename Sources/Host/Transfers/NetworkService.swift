@@ -137,7 +137,8 @@ final class NetworkService {
         let record = SessionRecord(
             app: key.app, identifier: key.identifier, bundle: ext.identifier,
             sendsLaunchEvents: configuration.sessionSendsLaunchEvents, isDiscretionary: configuration.isDiscretionary,
-            requestTimeout: configuration.timeoutIntervalForRequest, resourceTimeout: configuration.timeoutIntervalForResource,
+            requestTimeout: HTTPAttempt.requestTimeout(seconds: configuration.timeoutIntervalForRequest),
+            resourceTimeout: HTTPAttempt.resourceTimeout(seconds: configuration.timeoutIntervalForResource),
             sharedContainer: configuration.sharedContainerIdentifier)
         // The session was offered to this process with its events: this confirms it, unanswered.
         if delivery.confirm(key, pid: process.pid) {

@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+import SandglassHost
+import SandglassTesting
+import Testing
+
+/// Dates and durations no clock reaches — NaN, ±infinity, 10^300 s, 10^20 s since 1970 — sent
+/// by RogueDates.app's extensions wherever the protocol carries one: a timeline's entries and
+/// reload date, a background session's resource timeout, a task's earliest begin date, a Today
+/// update's main-thread report. The host runs `sandglass run` in a process of its own here, so
+/// that a trap shows as its death, and a second run on the same data directory recovers the
+/// journaled tasks. (`.after(Date.distantFuture)`, year 4001, was one of them: an ordinary
+/// widget's policy.)
+@Suite("Extreme values")
+struct ExtremeValueTests {
+    /// Waits (polling the file, with a deadline) until the log of `host` has an event matching
+    /// `predicate`; fails at once when the host has died.
+    static func waitInLog(
+        _ path: String, of host: ChildProcess, timeout: Duration = .seconds(90), _ predicate: ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let event = HostRestartTests.events(path).first(where: predicate) { return event }
+            if let end = host.wait(timeout: .zero) { throw HostDied(termination: end) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HostError.timedOut(timeout)
+    }
+
+    struct HostDied: Error, CustomStringConvertible {
+        let termination: ChildProcess.Termination
+        var description: String { "the host process ended: \(termination)" }
+    }
+
+    @Test("the host survives every extreme date and duration, and a second host recovers the tasks they are journaled with")
+    func extremes() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("extremes-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let app = try Examples.app("RogueDates.app")
+        func run(log: String) throws -> ChildProcess {
+            try ChildProcess(
+                CommandLineTests.sandglass,
+                [
+                    "run", app, "--data-directory", dir + "/data", "--env", "ROGUE_HTTP_URL=\(server.url("/bytes/16"))",
+                    "--log", log, "--duration", "120s", "--quiet"
+                ], environment: testEnvironment)
+        }
+        func event(_ e: [String: Any], _ name: String, _ bundle: String) -> Bool {
+            e["event"] as? String == name && e["bundle"] as? String == bundle
+        }
+        let dates = "com.example.roguedates.dates"
+        let today = "com.example.roguedates.todaydates"
+
+        let first = try run(log: dir + "/first.jsonl")
+        defer { first.signal(SIGKILL); _ = first.wait() }
+        let timeline = try await Self.waitInLog(dir + "/first.jsonl", of: first) { event($0, "timeline", dates) }
+        #expect(timeline["policy"] as? String == "after")
+        let update = try await Self.waitInLog(dir + "/first.jsonl", of: first) { event($0, "update.result", today) }
+        #expect(update["verdict"] as? String == "mainThreadBlocked", "\(update)")
+        // Every task was created and resumed, each session with its own resource timeout.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while HostRestartTests.events(dir + "/first.jsonl").filter({ event($0, "task.created", dates) }).count < 5,
+            ContinuousClock.now < deadline, first.isRunning
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(HostRestartTests.events(dir + "/first.jsonl").filter { event($0, "task.created", dates) }.count == 5)
+        #expect(first.isRunning, "the host died: \(first.wait(timeout: .zero).map { "\($0)" } ?? "")")
+        first.signal(SIGTERM)
+        #expect(first.wait() == .signalled(SIGTERM), "alive until told to stop")
+
+        // The journal holds tasks with those dates and timeouts: the next host starts on it.
+        let second = try run(log: dir + "/second.jsonl")
+        defer { second.signal(SIGKILL); _ = second.wait() }
+        _ = try await Self.waitInLog(dir + "/second.jsonl", of: second) { event($0, "task.recovered", dates) }
+        _ = try await Self.waitInLog(dir + "/second.jsonl", of: second) { event($0, "timeline", dates) }
+        #expect(second.isRunning, "the second host died: \(second.wait(timeout: .zero).map { "\($0)" } ?? "")")
+        second.signal(SIGTERM)
+        #expect(second.wait() == .signalled(SIGTERM), "alive until told to stop")
+    }
+}
