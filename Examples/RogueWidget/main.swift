@@ -108,6 +108,21 @@ case "logflood":
 case "reloadflood":
     // Reload requests as fast as the socket takes them.
     for _ in 0..<50_000 { send(.reloadTimelines(kind: "Rogue")) }
+case "torrent":
+    // Reload and log frames the host drops or coalesces, without end, as fast as the socket
+    // takes them: a flood that never leaves the host's loop a short read to stop at.
+    let frames = (0..<4096).flatMap { n in
+        Frame.encode(n % 2 == 0 ? .reloadAllTimelines : .log(LogRecord(level: .info, message: "torrent")))
+    }
+    while true {
+        var offset = 0
+        while offset < frames.count {
+            let n = frames[offset...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { _exit(0) }
+            offset += n
+        }
+    }
 case "requestflood":
     // Requests the host must answer, far past any real extension's rate.
     for n in 0..<20_000 { send(.getTasks(RequestID(UInt64(n + 2)), session: "flood")) }

@@ -13,9 +13,10 @@ struct RogueMessageTests {
     static let requestFlood = "com.example.rogue.requestflood"
     static let schemes = "com.example.rogue.schemes"
     static let unread = "com.example.rogue.unread"
+    static let torrent = "com.example.rogue.torrent"
 
     @Test(
-        "log and reload floods are throttled, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused"
+        "log and reload floods are throttled, a flood without end, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused"
     )
     func contained() async throws {
         let server = try await FixtureServer.start()
@@ -41,6 +42,12 @@ struct RogueMessageTests {
                 $0.bundle == Self.unread && $0.string("reason") == "resource"
             }
             #expect(unread.string("detail")?.contains("did not read its IPC channel") == true)
+            // A flood without end of frames the host drops or coalesces: killed — the host's loop
+            // did not spend itself reading it (the other attacks are judged meanwhile).
+            let torrent = try await host.waitFor("killed", timeout: .seconds(120)) {
+                $0.bundle == Self.torrent && $0.string("reason") == "resource"
+            }
+            #expect(torrent.string("detail")?.contains("frames the host drops") == true, "\(torrent)")
             // A flood of requests: killed.
             let flood = try await host.waitFor("killed", timeout: .seconds(120)) {
                 $0.bundle == Self.requestFlood && $0.string("reason") == "resource"

@@ -62,6 +62,25 @@ struct ContainmentInputTests {
         #expect((0..<10).allSatisfy { budget.admit(.answer, now: 1_500_000_030 + UInt64($0)) == .accept })
     }
 
+    @Test("frames dropped or coalesced past their own burst and rate kill: a flood of them is no cheaper to the loop")
+    func drops() {
+        var limits = MessageLimits()
+        limits.reloadsPerSecond = 1
+        limits.droppedBurst = 4
+        limits.droppedPerSecond = 2
+        var budget = MessageBudget(limits: limits, now: 0)
+        #expect(budget.admit(.reload, now: 0) == .accept)
+        let coalesced = (1...4).map { budget.admit(.reload, now: UInt64($0)) }
+        #expect(coalesced.allSatisfy { $0 == .drop }, "a burst of 4 is counted, not killed")
+        #expect(budget.admit(.log, bytes: 1 << 30, now: 500_000_010) == .accept, "half a second refilled one drop, logs untouched")
+        #expect(budget.admit(.diagnostic, now: 500_000_011) == .accept)
+        #expect(budget.admit(.reload, now: 500_000_012) == .drop, "the drop refilled in half a second")
+        guard case .kill(let why) = budget.admit(.reload, now: 500_000_013) else {
+            Issue.record("a sustained flood of dropped frames is not a kill"); return
+        }
+        #expect(why.contains("faster than 2 a second after a burst of 4"))
+    }
+
     @Test("a cut message keeps whole characters and says how much was cut")
     func cut() {
         let text = String(repeating: "é", count: 10) // 2 bytes each

@@ -82,6 +82,9 @@ final class Channel {
         }
     }
 
+    /// Bytes read from one socket in one turn of the loop, at most.
+    static let maximumReadPerTurn = 256 * 1024
+
     /// Queued bytes written at once even while held.
     private static let writeWhileHolding = 64 * 1024
 
@@ -106,8 +109,12 @@ final class Channel {
         }
     }
 
+    /// Reads what the socket holds, up to ``maximumReadPerTurn`` bytes: the rest waits for the
+    /// loop's next turn (epoll reports the socket readable again), so one extension's flood
+    /// never keeps the loop from its timers and the other extensions.
     private func readAvailable() {
-        while isOpen {
+        var read = 0
+        while isOpen, read < Self.maximumReadPerTurn {
             let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
@@ -118,6 +125,7 @@ final class Channel {
                     return
                 }
                 if n < readBuffer.count { return }
+                read += n
             } else if n == 0 {
                 onEvent(.closed)
                 return

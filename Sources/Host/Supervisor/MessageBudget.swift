@@ -15,7 +15,10 @@ import SandglassIPC
 ///   reason `resource`;
 /// - `pong`: not counted — it answers a `ping` of the host's, one at a time (an unasked pong is
 ///   a protocol violation), so the host sets its pace;
-/// - inline tasks: a number alive at once, over which the process is killed the same way.
+/// - inline tasks: a number alive at once, over which the process is killed the same way;
+/// - what is dropped or coalesced: a burst and a rate of those frames too, past which the
+///   process is killed the same way — each costs the loop its decoding, and a flood without end
+///   would hold the loop however little of it the host keeps.
 ///
 /// What was dropped or coalesced is told once per window in a `messages.throttled` event.
 /// Windows run on the monotonic clock: the budget protects the host, whose memory and log grow
@@ -57,6 +60,8 @@ struct MessageBudget {
     private var countsThisSecond: [Kind: Int] = [:]
     private var requestTokens: Double
     private var requestRefilled: UInt64
+    private var dropTokens: Double
+    private var dropRefilled: UInt64
     private var dropped: [Kind: Dropped] = [:]
 
     init(limits: MessageLimits, now: UInt64) {
@@ -64,6 +69,8 @@ struct MessageBudget {
         lastTold = now
         requestTokens = Double(limits.requestBurst)
         requestRefilled = now
+        dropTokens = Double(limits.droppedBurst)
+        dropRefilled = now
         minuteStart = now
         secondStart = now
     }
@@ -107,24 +114,22 @@ struct MessageBudget {
         case .log:
             let counted = min(bytes, limits.logMessageBytes)
             if logBytesThisMinute + counted > limits.logBytesPerMinute {
-                note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerMinute >> 10) KiB a minute")
-                return .drop
+                return note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerMinute >> 10) KiB a minute", now: now)
             }
             if logBytesThisActivation + counted > limits.logBytesPerActivation {
-                note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerActivation >> 10) KiB an activation")
-                return .drop
+                return note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerActivation >> 10) KiB an activation", now: now)
             }
             logBytesThisMinute += counted
             logBytesThisActivation += counted
             return .accept
         case .reload:
             return counted(
-                kind, limit: limits.reloadsPerSecond,
+                kind, limit: limits.reloadsPerSecond, now: now,
                 "more than \(limits.reloadsPerSecond) reload requests within a second or an activation, coalesced into the reload already due"
             )
         case .diagnostic:
             return counted(
-                kind, limit: limits.diagnosticsPerSecond,
+                kind, limit: limits.diagnosticsPerSecond, now: now,
                 "more than \(limits.diagnosticsPerSecond) diagnostics a second")
         case .answer:
             return .accept
@@ -154,19 +159,29 @@ struct MessageBudget {
     }
 
     /// One more message of `kind` in its window: accepted up to `limit`, dropped (and noted) past it.
-    private mutating func counted(_ kind: Kind, limit: Int, _ detail: @autoclosure () -> String) -> Verdict {
+    private mutating func counted(_ kind: Kind, limit: Int, now: UInt64, _ detail: @autoclosure () -> String) -> Verdict {
         let count = (countsThisSecond[kind] ?? 0) + 1
         countsThisSecond[kind] = count
         guard count > limit else { return .accept }
-        note(kind, bytes: 0, detail())
-        return .drop
+        return note(kind, bytes: 0, detail(), now: now)
     }
 
-    private mutating func note(_ kind: Kind, bytes: Int, _ detail: String) {
+    /// Counts a dropped (or coalesced) frame: `.drop`, or `.kill` once drops come faster than
+    /// their own bucket refills.
+    private mutating func note(_ kind: Kind, bytes: Int, _ detail: String, now: UInt64) -> Verdict {
         var entry = dropped[kind] ?? Dropped(kind: kind, detail: detail)
         entry.messages += 1
         entry.bytes += bytes
         dropped[kind] = entry
+        dropTokens = min(Double(limits.droppedBurst), dropTokens + Double(now &- dropRefilled) / 1e9 * Double(limits.droppedPerSecond))
+        dropRefilled = now
+        guard dropTokens >= 1 else {
+            return .kill(
+                "sent frames the host drops or coalesces (logs over budget, reloads and diagnostics past their rates) faster than \(limits.droppedPerSecond) a second after a burst of \(limits.droppedBurst)"
+            )
+        }
+        dropTokens -= 1
+        return .drop
     }
 
     private mutating func roll(_ now: UInt64) {

@@ -15,6 +15,12 @@ public struct MessageLimits: Sendable, Hashable {
     public var requestBurst = 1000
     /// Other frames per second after a burst; faster, the process is killed (`resource`).
     public var requestsPerSecond = 200
+    /// Frames dropped or coalesced (logs over their budget, reloads and diagnostics past their
+    /// rates) at once: a burst this large is only counted.
+    public var droppedBurst = 60_000
+    /// Frames dropped or coalesced per second after that burst; faster, the process is killed
+    /// (`resource`): each costs the host's loop its decoding however little it keeps of it.
+    public var droppedPerSecond = 2_000
     /// Inline tasks created and not yet ended, per process; over it the process is killed.
     public var inlineTasks = 256
 
