@@ -108,6 +108,21 @@ case "logflood":
 case "reloadflood":
     // Reload requests as fast as the socket takes them.
     for _ in 0..<50_000 { send(.reloadTimelines(kind: "Rogue")) }
+case "hoard":
+    // 600 background tasks with 64 KiB bodies, never resumed, 150 a second (within the request
+    // rate): without a bound each stays in the host's journal for good (38 MiB here), and a
+    // getTasks answer carrying them all outgrows any frame. Asks for the list after each ten
+    // tasks, and never reads the answers.
+    send(.attachSession(SessionConfigurationPayload(identifier: "hoard")))
+    let body = [UInt8](repeating: 0x41, count: 64 << 10)
+    let url = env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/"
+    for n in 1...600 {
+        let request = HTTPRequestPayload(url: url, method: "POST", body: body)
+        send(.createTask(RequestID(UInt64(1000 + n)), TaskRequestPayload(session: "hoard", kind: .data, request: request)))
+        if n % 10 == 0 { send(.getTasks(RequestID(UInt64(n)), session: "hoard")) }
+        var pace = timespec(tv_sec: 0, tv_nsec: 6_700_000)
+        nanosleep(&pace, nil)
+    }
 case "torrent":
     // Reload and log frames the host drops or coalesces, without end, as fast as the socket
     // takes them: a flood that never leaves the host's loop a short read to stop at.

@@ -14,9 +14,10 @@ struct RogueMessageTests {
     static let schemes = "com.example.rogue.schemes"
     static let unread = "com.example.rogue.unread"
     static let torrent = "com.example.rogue.torrent"
+    static let hoard = "com.example.rogue.hoard"
 
     @Test(
-        "log and reload floods are throttled, a flood without end, a request flood and an unread inline download are killed (resource), other schemes and non-token methods are refused"
+        "log and reload floods are throttled; a flood without end, a request flood, unread answers and an unread inline download are killed (resource); other schemes, non-token methods and tasks past a session's limit are refused"
     )
     func contained() async throws {
         let server = try await FixtureServer.start()
@@ -48,6 +49,20 @@ struct RogueMessageTests {
                 $0.bundle == Self.torrent && $0.string("reason") == "resource"
             }
             #expect(torrent.string("detail")?.contains("frames the host drops") == true, "\(torrent)")
+            // Background tasks piled up, never resumed: refused once the session holds what one
+            // frame can carry; every answer listing them fits in a frame.
+            let hoarded = try await host.waitFor("task.refused", timeout: .seconds(120)) {
+                $0.bundle == Self.hoard && $0.string("detail")?.contains("not completed") == true
+            }
+            #expect(hoarded.string("session") == "hoard")
+            let hoardCreated = await host.events().filter { $0.kind == .taskCreated && $0.bundle == Self.hoard }.count
+            let limits = MessageLimits()
+            #expect(hoardCreated > 0 && hoardCreated * (64 << 10) <= limits.sessionTaskBytes, "\(hoardCreated) tasks of 64 KiB kept")
+            // The lists it asked for and never read: killed once the host held 8 MiB of them.
+            let hoarder = try await host.waitFor("killed", timeout: .seconds(120)) {
+                $0.bundle == Self.hoard && $0.string("reason") == "resource"
+            }
+            #expect(hoarder.string("detail")?.contains("did not read its IPC channel") == true, "\(hoarder)")
             // A flood of requests: killed.
             let flood = try await host.waitFor("killed", timeout: .seconds(120)) {
                 $0.bundle == Self.requestFlood && $0.string("reason") == "resource"
@@ -78,7 +93,6 @@ struct RogueMessageTests {
             #expect(!server.requests.contains { $0.uri == "/json" }, "the request with a JSON method never left the host")
 
             // What the log flood got into the event log: within the budget, each message cut.
-            let limits = MessageLimits()
             let logEvents = events.filter { $0.kind == .log && $0.bundle == Self.logFlood }
             let logged = logEvents.compactMap { $0.string("message") }
             #expect(logged.allSatisfy { $0.utf8.count <= limits.logMessageBytes + 64 })

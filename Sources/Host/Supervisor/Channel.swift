@@ -12,6 +12,9 @@ final class Channel {
         case message(Message)
         case violation(ProtocolError)
         case closed
+        /// The peer has not read for so long that more than ``maximumOutbound`` bytes wait for
+        /// it: told once, at the end of the turn of the loop that queued past the limit.
+        case overflowed(pending: Int)
     }
 
     let fd: Int32
@@ -26,6 +29,7 @@ final class Channel {
     /// Output waits for the end of this turn of the loop.
     private var isHolding = false
     private var isOpen = true
+    private var toldOverflow = false
     /// Over this many unsent bytes, ``send(_:)`` says the peer is not reading.
     let maximumOutbound: Int
     private let onEvent: (Event) -> Void
@@ -65,7 +69,22 @@ final class Channel {
         if let descriptor { outboundDescriptors.append((outbound.count, descriptor)) }
         Frame.append(message, to: &outbound)
         if !isHolding || pendingOutput >= Self.writeWhileHolding { flush() }
-        return pendingOutput <= maximumOutbound
+        guard pendingOutput <= maximumOutbound else {
+            tellOverflow()
+            return false
+        }
+        return true
+    }
+
+    /// Tells ``Event/overflowed(pending:)`` at the end of this turn (not from inside the
+    /// `send` of whoever queued the frame), once, if the channel is still open and over.
+    private func tellOverflow() {
+        guard !toldOverflow else { return }
+        toldOverflow = true
+        loop.atEndOfTurn { [weak self] in
+            guard let self, isOpen, pendingOutput > maximumOutbound else { return }
+            onEvent(.overflowed(pending: pendingOutput))
+        }
     }
 
     /// Holds what is sent until this turn of the loop ends, then writes it in one send where

@@ -21,6 +21,12 @@ public struct MessageLimits: Sendable, Hashable {
     /// Frames dropped or coalesced per second after that burst; faster, the process is killed
     /// (`resource`): each costs the host's loop its decoding however little it keeps of it.
     public var droppedPerSecond = 2_000
+    /// Background tasks not ended, per session: a `createTask` past it is refused.
+    public var sessionTasks = 1000
+    /// What a session's tasks not ended may hold in requests and descriptions (bytes in a frame,
+    /// counted as journaled): a `createTask` past it is refused, so that the list of a session's
+    /// tasks (`getAllTasks`, a relaunch's `sessionAttached`) always fits in one frame.
+    public var sessionTaskBytes = 512 << 10
     /// Inline tasks created and not yet ended, per process; over it the process is killed.
     public var inlineTasks = 256
 

@@ -11,6 +11,13 @@ extension Supervisor {
             handle(message, from: process, of: ext)
         case .violation(let error):
             protocolViolation(process, of: ext, error.description)
+        case .overflowed(let pending):
+            // Whatever was queued for it — an answer, events, an inline request's data — the host
+            // holds no more than the channel's limit for a process that does not read.
+            kill(
+                process, of: ext, .resource,
+                detail: "did not read its IPC channel: \(pending) bytes unread, over the \(process.channel.maximumOutbound >> 20) MiB limit"
+            )
         case .closed:
             process.killTarget?.forgetChannel()
             process.channel.close()

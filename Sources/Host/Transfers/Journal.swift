@@ -125,6 +125,18 @@ final class Journal: Sendable {
         }
     }
 
+    /// How many tasks of a session have not ended, and the characters of their journaled
+    /// requests and descriptions (their JSON: never fewer than the bytes they take in a frame).
+    func liveTaskLoad(app: String, session: String) throws -> (count: Int, bytes: Int) {
+        try withConnection { database in
+            let row = try database.rows(
+                "SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(request) + COALESCE(LENGTH(taskDescription), 0)), 0) AS bytes FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))",
+                [.text(app), .text(session)]
+            ).first
+            return (Int(row?.integer("count") ?? 0), Int(row?.integer("bytes") ?? 0))
+        }
+    }
+
     /// What a process that attaches the session is told of: its live tasks and the ended ones
     /// whose events are still to be acknowledged (their delegate calls carry those tasks).
     func attachableTasks(app: String, session: String) throws -> [TaskRecord] {

@@ -67,7 +67,7 @@ final class NetworkService {
                     ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")
                 ])
         case .createTask(let id, let payload):
-            if let refusal = RequestPolicy.refusal(of: payload.request) {
+            if let refusal = RequestPolicy.refusal(of: payload.request) ?? sessionFull(app: app, payload) {
                 log.emit(
                     .taskRefused,
                     [
@@ -130,6 +130,22 @@ final class NetworkService {
             return false
         }
         return true
+    }
+
+    /// Why a background session cannot take `payload`'s task: it holds as many tasks not ended,
+    /// or as many bytes of their requests, as ``MessageLimits`` allows.
+    private func sessionFull(app: String, _ payload: TaskRequestPayload) -> String? {
+        guard !payload.session.isEmpty, let load = try? journal.liveTaskLoad(app: app, session: payload.session) else { return nil }
+        let limits = supervisor.settings.messageLimits
+        if load.count >= limits.sessionTasks {
+            return "the session holds \(load.count) tasks not completed, its limit; resume or cancel some first"
+        }
+        let adding = Frame.encode(.createTask(RequestID(0), payload)).count
+        if load.bytes + adding > limits.sessionTaskBytes {
+            return
+                "the session's tasks not completed would hold \(load.bytes + adding) bytes of requests, over its limit of \(limits.sessionTaskBytes >> 10) KiB (the list of its tasks must fit in one frame); resume or cancel some first"
+        }
+        return nil
     }
 
     private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {
