@@ -59,7 +59,12 @@ send(
     .hello(
         Hello(
             bundleIdentifier: identifier, role: attack == "todaydates" ? .today : .widgetKit,
-            widgets: attack == "todaydates" ? [] : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+            widgets: attack == "todaydates"
+                ? []
+                // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
+                : attack == "crowd"
+                    ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
+                    : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "dates":
     // A background session whose resource timeout is each extreme, a task in it whose earliest

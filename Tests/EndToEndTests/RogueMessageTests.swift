@@ -15,6 +15,7 @@ struct RogueMessageTests {
     static let unread = "com.example.rogue.unread"
     static let torrent = "com.example.rogue.torrent"
     static let hoard = "com.example.rogue.hoard"
+    static let crowd = "com.example.rogue.crowd"
 
     @Test(
         "log and reload floods are throttled; a flood without end, a request flood, unread answers and an unread inline download are killed (resource); other schemes, non-token methods and tasks past a session's limit are refused"
@@ -63,6 +64,12 @@ struct RogueMessageTests {
                 $0.bundle == Self.hoard && $0.string("reason") == "resource"
             }
             #expect(hoarder.string("detail")?.contains("did not read its IPC channel") == true, "\(hoarder)")
+            // A hello declaring 20,000 kinds: refused, no instance made for it.
+            let crowd = try await host.waitFor("killed", timeout: .seconds(120)) { $0.bundle == Self.crowd }
+            #expect(
+                crowd.string("reason") == "protocolViolation" && crowd.string("detail")?.contains("20000 widget kinds") == true, "\(crowd)"
+            )
+            #expect(!(await host.events()).contains { $0.kind == .widgetAdded && $0.bundle == Self.crowd })
             // A flood of requests: killed.
             let flood = try await host.waitFor("killed", timeout: .seconds(120)) {
                 $0.bundle == Self.requestFlood && $0.string("reason") == "resource"

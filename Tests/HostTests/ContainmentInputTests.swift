@@ -81,6 +81,26 @@ struct ContainmentInputTests {
         #expect(why.contains("faster than 2 a second after a burst of 4"))
     }
 
+    @Test("a hello is refused past its limits: kinds, families, names, texts, session identifiers")
+    func helloLimits() {
+        func hello(_ widgets: [WidgetDescription], sessions: [String] = []) -> Hello {
+            Hello(bundleIdentifier: "b", role: .widgetKit, widgets: widgets, sessionIdentifiers: sessions)
+        }
+        let one = WidgetDescription(kind: "Scores", supportedFamilies: ["systemSmall", "systemMedium"])
+        #expect(HelloLimits.refusal(of: hello(Array(repeating: one, count: 128), sessions: ["s"])) == nil)
+        #expect(HelloLimits.refusal(of: hello(Array(repeating: one, count: 129)))?.contains("129 widget kinds") == true)
+        let long = String(repeating: "k", count: 257)
+        #expect(HelloLimits.refusal(of: hello([WidgetDescription(kind: long, supportedFamilies: [])]))?.contains("257 bytes") == true)
+        #expect(HelloLimits.refusal(of: hello([WidgetDescription(kind: "k", supportedFamilies: [long])])) != nil)
+        #expect(HelloLimits.refusal(of: hello([WidgetDescription(kind: "k", supportedFamilies: Array(repeating: "f", count: 17))])) != nil)
+        #expect(
+            HelloLimits.refusal(
+                of: hello([WidgetDescription(kind: "k", summary: String(repeating: "x", count: 4097), supportedFamilies: [])]))
+                != nil)
+        #expect(HelloLimits.refusal(of: hello([one], sessions: Array(repeating: "s", count: 65))) != nil)
+        #expect(HelloLimits.refusal(of: hello([one], sessions: [long])) != nil)
+    }
+
     @Test("a cut message keeps whole characters and says how much was cut")
     func cut() {
         let text = String(repeating: "é", count: 10) // 2 bytes each

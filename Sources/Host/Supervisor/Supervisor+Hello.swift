@@ -18,6 +18,9 @@ extension Supervisor {
             return protocolViolation(
                 process, of: ext, "said hello as a \(hello.role) extension, but its Info.plist declares \(ext.bundle.point)")
         }
+        if let refusal = HelloLimits.refusal(of: hello) {
+            return protocolViolation(process, of: ext, "said hello but \(refusal)")
+        }
         process.hello = hello
         drive(process, of: ext, .helloReceived(at: sg_monotonic_ns())) // the launch budget's timer stops
         ext.hello = hello

@@ -42,7 +42,8 @@ final class TimelineScheduler {
     func addInstances(for ext: ManagedExtension, hello: Hello) -> [WidgetInstance] {
         clock.assertInLoop()
         var added: [WidgetInstance] = []
-        for widget in hello.widgets where !instances.contains(where: { $0.ext === ext && $0.kind == widget.kind }) {
+        var known = Set(instances.lazy.filter { $0.ext === ext }.map(\.kind))
+        for widget in hello.widgets where known.insert(widget.kind).inserted {
             let family = widget.supportedFamilies.first ?? "systemSmall"
             let budget = ReloadBudget(limit: ext.budgets.reloadsPerDay, window: budgetWindow)
             let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family, budget: budget)
