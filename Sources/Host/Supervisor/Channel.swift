@@ -29,7 +29,8 @@ final class Channel {
     /// Output waits for the end of this turn of the loop.
     private var isHolding = false
     private var isOpen = true
-    private var toldOverflow = false
+    /// An overflow is to be told (or was: the process is killed for it).
+    private var overflowPending = false
     /// Over this many unsent bytes, ``send(_:)`` says the peer is not reading.
     let maximumOutbound: Int
     private let onEvent: (Event) -> Void
@@ -77,12 +78,16 @@ final class Channel {
     }
 
     /// Tells ``Event/overflowed(pending:)`` at the end of this turn (not from inside the
-    /// `send` of whoever queued the frame), once, if the channel is still open and over.
+    /// `send` of whoever queued the frame), once, if the channel is still open and over then.
     private func tellOverflow() {
-        guard !toldOverflow else { return }
-        toldOverflow = true
+        guard !overflowPending else { return }
+        overflowPending = true
         loop.atEndOfTurn { [weak self] in
-            guard let self, isOpen, pendingOutput > maximumOutbound else { return }
+            guard let self, isOpen else { return }
+            guard pendingOutput > maximumOutbound else {
+                overflowPending = false // drained meanwhile: a later overflow is told again
+                return
+            }
             onEvent(.overflowed(pending: pendingOutput))
         }
     }
