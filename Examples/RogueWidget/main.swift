@@ -111,7 +111,8 @@ case "logflood":
     let text = String(repeating: "x", count: 256 << 10)
     for _ in 0..<200 { send(.log(LogRecord(level: .info, message: text))) }
 case "reloadflood":
-    // Reload requests as fast as the socket takes them.
+    // A reload of a kind of 512 KiB, then reload requests as fast as the socket takes them.
+    send(.reloadTimelines(kind: String(repeating: "k", count: 512 << 10)))
     for _ in 0..<50_000 { send(.reloadTimelines(kind: "Rogue")) }
 case "hoard":
     // 600 background tasks with 64 KiB bodies, never resumed, 150 a second (within the request
@@ -155,6 +156,8 @@ case "schemes":
 case "unread":
     // An inline download whose data it never reads: the host must not hold it all.
     fetch(env("ROGUE_DOWNLOAD_URL") ?? "http://127.0.0.1:1/")
+    // And a URL of 600 KB, for the event log.
+    fetch("http://127.0.0.1:1/" + String(repeating: "a", count: 600_000))
     while true { pause() }
 default:
     break

@@ -99,6 +99,14 @@ struct RogueMessageTests {
             #expect(socket.acceptedConnections() == 0, "no connection reached the host's Unix socket")
             #expect(!server.requests.contains { $0.uri == "/json" }, "the request with a JSON method never left the host")
 
+            // No string of theirs entered the event log uncut: a 512 KiB reload kind, a 600 KB URL.
+            for event in events where event.bundle?.hasPrefix("com.example.rogue.") == true {
+                for case (let key, .string(let text)) in event.fields {
+                    #expect(text.utf8.count <= limits.logMessageBytes + 64, "\(event.name).\(key): \(text.utf8.count) bytes")
+                }
+            }
+            #expect(events.contains { $0.kind == .taskCreated && $0.bundle == Self.unread && ($0.string("url")?.count ?? 0) > 4000 })
+            #expect(events.contains { $0.kind == .reloadDenied && $0.bundle == Self.reloadFlood })
             // What the log flood got into the event log: within the budget, each message cut.
             let logEvents = events.filter { $0.kind == .log && $0.bundle == Self.logFlood }
             let logged = logEvents.compactMap { $0.string("message") }

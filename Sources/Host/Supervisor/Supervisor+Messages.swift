@@ -56,7 +56,9 @@ extension Supervisor {
                 guard let pending = process.pending[id] else {
                     return protocolViolation(process, of: ext, "sent an error for request \(id), which is not pending")
                 }
-                end(pending.id, of: process, ext: ext, .failed("\(report.code): \(report.message)"))
+                end(
+                    pending.id, of: process, ext: ext,
+                    .failed("\(report.code): \(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes))"))
             } else {
                 let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
                 log.emit(

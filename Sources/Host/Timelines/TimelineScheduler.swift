@@ -64,11 +64,13 @@ final class TimelineScheduler {
         clock.assertInLoop()
         let targets = instances.filter { $0.ext === ext && (kind == nil || $0.kind == kind) }
         if targets.isEmpty {
+            // A kind no widget has is the extension's string: cut, as a logger's name is.
+            let named = MessageBudget.cut(kind ?? "*", to: MessageLimits.loggerNameBytes)
             log.emit(
                 .reloadDenied,
                 [
-                    ("bundle", .string(ext.identifier)), ("kind", .string(kind ?? "*")),
-                    ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(kind ?? "*") is on screen"))
+                    ("bundle", .string(ext.identifier)), ("kind", .string(named)),
+                    ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(named) is on screen"))
                 ])
         }
         let request = ReloadRequest(reason: kind == nil ? .reloadAllTimelines : .reloadTimelines, origin: "extension")

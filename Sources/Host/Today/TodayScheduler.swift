@@ -200,7 +200,10 @@ final class TodayScheduler {
                 }
             // Any double the extension sent, made a duration the log and the verdict can hold.
             let milliseconds = report.milliseconds.isNaN ? 0 : min(max(report.milliseconds, 0), 1e12)
-            fields += [("state", .string(state)), ("ms", .double(milliseconds)), ("detail", .string(report.message))]
+            fields += [
+                ("state", .string(state)), ("ms", .double(milliseconds)),
+                ("detail", .string(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes)))
+            ]
             log.emit(.mainThreadBlocked, fields)
             if var watch = widget?.watch {
                 watch.mainThreadMs = max(watch.mainThreadMs ?? 0, milliseconds)
@@ -215,10 +218,15 @@ final class TodayScheduler {
                 widget?.watch = watch
             }
         case .completionCalledTwice:
-            fields += [("misuse", "completionCalledTwice"), ("detail", .string(report.message))]
+            fields += [
+                ("misuse", "completionCalledTwice"),
+                ("detail", .string(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes)))
+            ]
             log.emit(.updateMisuse, fields)
         case .performUpdateNotImplemented:
-            fields += [("misuse", "notImplemented"), ("detail", .string(report.message))]
+            fields += [
+                ("misuse", "notImplemented"), ("detail", .string(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes)))
+            ]
             log.emit(.updateMisuse, fields)
             widget?.watch?.notImplemented = true
         }
