@@ -13,7 +13,11 @@ let attack = String(identifier.split(separator: ".").last ?? "")
 
 /// Writes `message` whole to the host's socket (fd 3); exits when the host is gone.
 func send(_ message: Message) {
-    let bytes = Frame.encode(message)
+    writeAll(Frame.encode(message))
+}
+
+/// Writes `bytes` whole to the host's socket (fd 3); exits when the host is gone.
+func writeAll(_ bytes: [UInt8]) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes[offset...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
@@ -135,15 +139,7 @@ case "torrent":
     let frames = (0..<4096).flatMap { n in
         Frame.encode(n % 2 == 0 ? .reloadAllTimelines : .log(LogRecord(level: .info, message: "torrent")))
     }
-    while true {
-        var offset = 0
-        while offset < frames.count {
-            let n = frames[offset...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { _exit(0) }
-            offset += n
-        }
-    }
+    while true { writeAll(frames) }
 case "requestflood":
     // Requests the host must answer, far past any real extension's rate.
     for n in 0..<20_000 { send(.getTasks(RequestID(UInt64(n + 2)), session: "flood")) }

@@ -13,25 +13,6 @@ import Testing
 /// widget's policy.)
 @Suite("Extreme values")
 struct ExtremeValueTests {
-    /// Waits (polling the file, with a deadline) until the log of `host` has an event matching
-    /// `predicate`; fails at once when the host has died.
-    static func waitInLog(
-        _ path: String, of host: ChildProcess, timeout: Duration = .seconds(90), _ predicate: ([String: Any]) -> Bool
-    ) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let event = HostRestartTests.events(path).first(where: predicate) { return event }
-            if let end = host.wait(timeout: .zero) { throw HostDied(termination: end) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw HostError.timedOut(timeout)
-    }
-
-    struct HostDied: Error, CustomStringConvertible {
-        let termination: ChildProcess.Termination
-        var description: String { "the host process ended: \(termination)" }
-    }
-
     @Test("the host survives every extreme date and duration, and a second host recovers the tasks they are journaled with")
     func extremes() async throws {
         let server = try await FixtureServer.start()
@@ -56,9 +37,9 @@ struct ExtremeValueTests {
 
         let first = try run(log: dir + "/first.jsonl")
         defer { first.signal(SIGKILL); _ = first.wait() }
-        let timeline = try await Self.waitInLog(dir + "/first.jsonl", of: first) { event($0, "timeline", dates) }
+        let timeline = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "timeline", dates) }
         #expect(timeline["policy"] as? String == "after")
-        let update = try await Self.waitInLog(dir + "/first.jsonl", of: first) { event($0, "update.result", today) }
+        let update = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "update.result", today) }
         #expect(update["verdict"] as? String == "mainThreadBlocked", "\(update)")
         // Every task was created and resumed, each session with its own resource timeout.
         let deadline = ContinuousClock.now + .seconds(60)
@@ -75,8 +56,8 @@ struct ExtremeValueTests {
         // The journal holds tasks with those dates and timeouts: the next host starts on it.
         let second = try run(log: dir + "/second.jsonl")
         defer { second.signal(SIGKILL); _ = second.wait() }
-        _ = try await Self.waitInLog(dir + "/second.jsonl", of: second) { event($0, "task.recovered", dates) }
-        _ = try await Self.waitInLog(dir + "/second.jsonl", of: second) { event($0, "timeline", dates) }
+        _ = try await HostRestartTests.waitInLog(dir + "/second.jsonl", of: second) { event($0, "task.recovered", dates) }
+        _ = try await HostRestartTests.waitInLog(dir + "/second.jsonl", of: second) { event($0, "timeline", dates) }
         #expect(second.isRunning, "the second host died: \(second.wait(timeout: .zero).map { "\($0)" } ?? "")")
         second.signal(SIGTERM)
         #expect(second.wait() == .signalled(SIGTERM), "alive until told to stop")

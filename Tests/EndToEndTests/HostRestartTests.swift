@@ -15,16 +15,23 @@ struct HostRestartTests {
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    /// Waits (polling the file, with a deadline) until its log has an event matching `predicate`.
+    /// Waits (polling the file, with a deadline) until its log has an event matching `predicate`;
+    /// with `host`, fails at once when that host process has ended.
     static func waitInLog(
-        _ path: String, timeout: Duration = .seconds(90), _ predicate: ([String: Any]) -> Bool
+        _ path: String, of host: ChildProcess? = nil, timeout: Duration = .seconds(90), _ predicate: ([String: Any]) -> Bool
     ) async throws -> [String: Any] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let event = events(path).first(where: predicate) { return event }
+            if let end = host?.wait(timeout: .zero) { throw HostDied(termination: end) }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HostError.timedOut(timeout)
+    }
+
+    struct HostDied: Error, CustomStringConvertible {
+        let termination: ChildProcess.Termination
+        var description: String { "the host process ended: \(termination)" }
     }
 
     @Test("SIGKILL of the host mid-download: the next host resumes the download (Range) and delivers the events")

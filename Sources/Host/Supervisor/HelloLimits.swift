@@ -10,7 +10,7 @@ enum HelloLimits {
     /// A kind, a family or a session identifier.
     static let nameBytes = 256
     /// A display name or a description.
-    static let textBytes = 4096
+    static let textBytes = MessageLimits.fieldBytes
 
     /// Why `hello` is refused, or nil when it is within the limits.
     static func refusal(of hello: Hello) -> String? {

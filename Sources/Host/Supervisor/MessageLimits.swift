@@ -33,5 +33,14 @@ public struct MessageLimits: Sendable, Hashable {
     /// A `Logger`'s subsystem or category longer than this is cut in the event log.
     public static let loggerNameBytes = 256
 
+    /// Any other string of an extension's in an event (a task's URL or description, a
+    /// diagnostic's message) longer than this is cut in the event log.
+    public static let fieldBytes = 4096
+
+    /// `text`, an extension's, as an event carries it: cut to ``fieldBytes``.
+    static func field(_ text: String) -> String {
+        MessageBudget.cut(text, to: fieldBytes)
+    }
+
     public init() {}
 }

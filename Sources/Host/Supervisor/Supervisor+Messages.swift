@@ -58,7 +58,7 @@ extension Supervisor {
                 }
                 end(
                     pending.id, of: process, ext: ext,
-                    .failed("\(report.code): \(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes))"))
+                    .failed("\(report.code): \(MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes))"))
             } else {
                 let text = MessageBudget.cut(report.message, to: settings.messageLimits.logMessageBytes)
                 log.emit(

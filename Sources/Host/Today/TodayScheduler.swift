@@ -202,7 +202,7 @@ final class TodayScheduler {
             let milliseconds = report.milliseconds.isNaN ? 0 : min(max(report.milliseconds, 0), 1e12)
             fields += [
                 ("state", .string(state)), ("ms", .double(milliseconds)),
-                ("detail", .string(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes)))
+                ("detail", .string(MessageLimits.field(report.message)))
             ]
             log.emit(.mainThreadBlocked, fields)
             if var watch = widget?.watch {
@@ -220,12 +220,12 @@ final class TodayScheduler {
         case .completionCalledTwice:
             fields += [
                 ("misuse", "completionCalledTwice"),
-                ("detail", .string(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes)))
+                ("detail", .string(MessageLimits.field(report.message)))
             ]
             log.emit(.updateMisuse, fields)
         case .performUpdateNotImplemented:
             fields += [
-                ("misuse", "notImplemented"), ("detail", .string(MessageBudget.cut(report.message, to: MessageLimits().logMessageBytes)))
+                ("misuse", "notImplemented"), ("detail", .string(MessageLimits.field(report.message)))
             ]
             log.emit(.updateMisuse, fields)
             widget?.watch?.notImplemented = true

@@ -54,7 +54,7 @@ final class InlineRequests {
             .taskCreated,
             [
                 ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
-                ("taskId", .int(Int64(id))), ("url", .string(MessageBudget.cut(payload.request.url, to: MessageLimits().logMessageBytes))),
+                ("taskId", .int(Int64(id))), ("url", .string(MessageLimits.field(payload.request.url))),
                 ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)
             ])
         return id

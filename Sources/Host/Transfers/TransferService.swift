@@ -61,14 +61,12 @@ final class TransferService {
                 expectsSend: payload.countOfBytesClientExpectsToSend, expectsReceive: payload.countOfBytesClientExpectsToReceive,
                 createdAt: clock.currentDate))
         var fields = taskFields(task, pid: pid)
-        // The extension's strings, cut as its log messages are: the event log is the host's.
-        let textLimit = MessageLimits().logMessageBytes
         fields += [
-            ("url", .string(MessageBudget.cut(task.request.url, to: textLimit))),
+            ("url", .string(MessageLimits.field(task.request.url))),
             ("taskKind", .string(task.kind == .download ? "download" : "data"))
         ]
         if let description = task.taskDescription {
-            fields.append(("taskDescription", .string(MessageBudget.cut(description, to: textLimit))))
+            fields.append(("taskDescription", .string(MessageLimits.field(description))))
         }
         if let begin = task.earliestBeginDate { fields.append(("earliestBeginDate", .string(iso8601(begin)))) }
         log.emit(.taskCreated, fields)
