@@ -133,6 +133,13 @@ case "hoard":
         var pace = timespec(tv_sec: 0, tv_nsec: 6_700_000)
         nanosleep(&pace, nil)
     }
+case "denials":
+    // socket(AF_INET) without end: each call the sandbox refuses waits for the host's verdict,
+    // and each was an event.
+    while true {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if fd >= 0 { close(fd) }
+    }
 case "torrent":
     // Reload and log frames the host drops or coalesces, without end, as fast as the socket
     // takes them: a flood that never leaves the host's loop a short read to stop at.

@@ -16,6 +16,7 @@ struct RogueMessageTests {
     static let torrent = "com.example.rogue.torrent"
     static let hoard = "com.example.rogue.hoard"
     static let crowd = "com.example.rogue.crowd"
+    static let denials = "com.example.rogue.denials"
 
     @Test(
         "log and reload floods are throttled; a flood without end, a request flood, unread answers and an unread inline download are killed (resource); other schemes, non-token methods and tasks past a session's limit are refused"
@@ -49,7 +50,20 @@ struct RogueMessageTests {
             let torrent = try await host.waitFor("killed", timeout: .seconds(120)) {
                 $0.bundle == Self.torrent && $0.string("reason") == "resource"
             }
-            #expect(torrent.string("detail")?.contains("frames the host drops") == true, "\(torrent)")
+            #expect(torrent.string("detail")?.contains("the host drops or coalesces") == true, "\(torrent)")
+            // Denied calls without end: each answered, told in events up to a rate, the rest in counts.
+            let storm = try await host.waitFor("messages.throttled", timeout: .seconds(120)) {
+                $0.bundle == Self.denials && $0.string("kind") == "denial"
+            }
+            #expect((storm.int("messages") ?? 0) > 0)
+            let stormEvents = await host.events()
+            let deniedEvents = stormEvents.filter { $0.kind == .sandboxDenied && $0.bundle == Self.denials }
+            let untold = stormEvents.filter { $0.kind == .messagesThrottled && $0.bundle == Self.denials && $0.string("kind") == "denial" }
+            let seconds = ((deniedEvents.map(\.t).max() ?? 0) - (deniedEvents.map(\.t).min() ?? 0)) / 1000
+            #expect(
+                !deniedEvents.isEmpty && Double(deniedEvents.count) <= 20 * (seconds + 2),
+                "\(deniedEvents.count) sandbox.denied events in \(seconds) s")
+            #expect(untold.reduce(0) { $0 + ($1.int("messages") ?? 0) } > 0)
             // Background tasks piled up, never resumed: refused once the session holds what one
             // frame can carry; every answer listing them fits in a frame.
             let hoarded = try await host.waitFor("task.refused", timeout: .seconds(120)) {

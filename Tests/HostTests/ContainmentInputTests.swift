@@ -81,6 +81,18 @@ struct ContainmentInputTests {
         #expect(why.contains("faster than 2 a second after a burst of 4"))
     }
 
+    @Test("denied calls past their rate are counted, not told one by one")
+    func denials() {
+        var limits = MessageLimits()
+        limits.deniedCallsPerSecond = 2
+        var budget = MessageBudget(limits: limits, now: 0)
+        let verdicts = (0..<5).map { budget.admit(.denial, now: UInt64($0)) }
+        #expect(verdicts == [.accept, .accept, .drop, .drop, .drop])
+        let told = budget.takeDropped(now: 0, force: true)
+        #expect(told.map(\.kind) == [.denial] && told.first?.messages == 3)
+        #expect(budget.admit(.denial, now: 1_000_000_005) == .accept, "a new second")
+    }
+
     @Test("a hello is refused past its limits: kinds, families, names, texts, session identifiers")
     func helloLimits() {
         func hello(_ widgets: [WidgetDescription], sessions: [String] = []) -> Hello {

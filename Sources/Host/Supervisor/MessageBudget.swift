@@ -10,6 +10,8 @@ import SandglassIPC
 ///   past it are coalesced into the reload already due (they could only ask for the same thing)
 ///   and counted;
 /// - `diagnostic` frames: a rate, the rest dropped and counted;
+/// - calls the sandbox denies (`sandbox.denied`): each is answered, and told up to a rate, the
+///   rest counted;
 /// - every other frame kind (sessions, tasks, location, event acknowledgements): a burst
 ///   and a sustained rate far above any real extension's, past which the process is killed with
 ///   reason `resource`;
@@ -37,6 +39,8 @@ struct MessageBudget {
         case log
         case reload
         case diagnostic
+        /// A call the seccomp filter refused, waiting for the host's verdict.
+        case denial
         case other
         /// An answer the host asked for (`pong`): its number is the host's to bound.
         case answer
@@ -131,6 +135,10 @@ struct MessageBudget {
             return counted(
                 kind, limit: limits.diagnosticsPerSecond, now: now,
                 "more than \(limits.diagnosticsPerSecond) diagnostics a second")
+        case .denial:
+            return counted(
+                kind, limit: limits.deniedCallsPerSecond, now: now,
+                "more than \(limits.deniedCallsPerSecond) denied calls a second, each denied but not told")
         case .answer:
             return .accept
         case .other:
@@ -153,7 +161,7 @@ struct MessageBudget {
     mutating func takeDropped(now: UInt64, force: Bool = false) -> [Dropped] {
         guard !dropped.isEmpty, force || now &- lastTold >= 1_000_000_000 else { return [] }
         lastTold = now
-        let all = [Kind.log, .reload, .diagnostic].compactMap { dropped[$0] }
+        let all = [Kind.log, .reload, .diagnostic, .denial].compactMap { dropped[$0] }
         dropped.removeAll()
         return all
     }
@@ -177,7 +185,7 @@ struct MessageBudget {
         dropRefilled = now
         guard dropTokens >= 1 else {
             return .kill(
-                "sent frames the host drops or coalesces (logs over budget, reloads and diagnostics past their rates) faster than \(limits.droppedPerSecond) a second after a burst of \(limits.droppedBurst)"
+                "sent what the host drops or coalesces (logs over budget, reloads, diagnostics and denied calls past their rates) faster than \(limits.droppedPerSecond) a second after a burst of \(limits.droppedBurst)"
             )
         }
         dropTokens -= 1

@@ -11,6 +11,9 @@ public struct MessageLimits: Sendable, Hashable {
     public var reloadsPerSecond = 10
     /// Diagnostics per second; the rest are dropped.
     public var diagnosticsPerSecond = 20
+    /// Calls the sandbox denies told per second (`sandbox.denied`); the rest are denied and
+    /// counted (`messages.throttled`, and the exit's `denials`).
+    public var deniedCallsPerSecond = 20
     /// Other frames (requests) at once: a burst this large passes.
     public var requestBurst = 1000
     /// Other frames per second after a burst; faster, the process is killed (`resource`).

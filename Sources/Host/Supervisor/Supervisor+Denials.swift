@@ -20,17 +20,34 @@ extension Supervisor {
                 let error = SeccompProgram.errno(forDenied: syscall)
                 _ = sg_notify_deny(listener, note.id, error)
                 process.deniedCount += 1
-                var fields: [(String, JSONValue)] = [
-                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                    ("syscall", .string(syscall)), ("errno", .int(Int64(error))),
-                    ("error", .string(errnoName(error)))
-                ]
-                if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
-                if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
-                log.emit(.sandboxDenied, fields)
+                if isTold(denialBy: process, of: ext) {
+                    var fields: [(String, JSONValue)] = [
+                        ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                        ("syscall", .string(syscall)), ("errno", .int(Int64(error))),
+                        ("error", .string(errnoName(error)))
+                    ]
+                    if let detail = deniedCallDetail(syscall, note) { fields.append(("call", .string(detail))) }
+                    if note.pid != UInt32(process.pid) { fields.append(("thread", .int(Int64(note.pid)))) }
+                    log.emit(.sandboxDenied, fields)
+                }
             }
         }
         if mask & UInt32(SG_EPOLLHUP | SG_EPOLLERR) != 0 { closeListener(process) }
+    }
+
+    /// Whether a denied call is told in its own event: within the message budget's rate; past
+    /// it the call is counted (`messages.throttled`), and a storm of them kills the process.
+    private func isTold(denialBy process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        let now = sg_monotonic_ns()
+        let verdict = process.messageBudget.admit(.denial, now: now)
+        tellThrottled(process, of: ext, now: now)
+        switch verdict {
+        case .accept: return true
+        case .drop: return false
+        case .kill(let why):
+            kill(process, of: ext, .resource, detail: why)
+            return false
+        }
     }
 
     func closeListener(_ process: ExtensionProcess) {
