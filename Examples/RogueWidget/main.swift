@@ -123,6 +123,8 @@ case "hoard":
     // rate): without a bound each stays in the host's journal for good (38 MiB here), and a
     // getTasks answer carrying them all outgrows any frame. Asks for the list after each ten
     // tasks, and never reads the answers.
+    // First a session named with 300,000 bytes, for the journal and every event.
+    send(.attachSession(SessionConfigurationPayload(identifier: String(repeating: "s", count: 300_000))))
     send(.attachSession(SessionConfigurationPayload(identifier: "hoard")))
     let body = [UInt8](repeating: 0x41, count: 64 << 10)
     let url = env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/"

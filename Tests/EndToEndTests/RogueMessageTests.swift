@@ -70,6 +70,8 @@ struct RogueMessageTests {
                 $0.bundle == Self.hoard && $0.string("detail")?.contains("not completed") == true
             }
             #expect(hoarded.string("session") == "hoard")
+            let badName = try await host.waitFor("session.invalidated", timeout: .seconds(120)) { $0.bundle == Self.hoard }
+            #expect(badName.string("reason") == "badIdentifier", "\(badName)")
             let hoardCreated = await host.events().filter { $0.kind == .taskCreated && $0.bundle == Self.hoard }.count
             let limits = MessageLimits()
             #expect(hoardCreated > 0 && hoardCreated * (64 << 10) <= limits.sessionTaskBytes, "\(hoardCreated) tasks of 64 KiB kept")

@@ -149,6 +149,13 @@ final class NetworkService {
     }
 
     private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {
+        // The identifier names the session in the journal, the registry and every event.
+        let length = configuration.identifier.utf8.count
+        guard length > 0, length <= HelloLimits.nameBytes else {
+            return refuse(
+                configuration, process: process, ext: ext, code: -1, reason: "badIdentifier",
+                "A background URLSession's identifier must be 1 to \(HelloLimits.nameBytes) bytes; this one has \(length)")
+        }
         let key = SessionRegistry.Key(app: ext.app.bundleIdentifier, identifier: configuration.identifier)
         let record = SessionRecord(
             app: key.app, identifier: key.identifier, bundle: ext.identifier,
@@ -162,22 +169,10 @@ final class NetworkService {
             return
         }
         if let holder = registry.attach(key, bundle: ext.identifier, pid: process.pid) {
-            process.channel.send(
-                .sessionInvalidated(
-                    identifier: configuration.identifier,
-                    error: TaskErrorPayload(
-                        code: -996,
-                        message:
-                            "A background URLSession with identifier \(configuration.identifier) already exists (held by pid \(holder.pid) of \(holder.bundle))"
-                    )))
-            log.emit(
-                .sessionInvalidated,
-                [
-                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                    ("session", .string(configuration.identifier)), ("reason", "sessionConflict"),
-                    ("holder", .int(Int64(holder.pid))), ("holderBundle", .string(holder.bundle))
-                ])
-            return
+            return refuse(
+                configuration, process: process, ext: ext, code: -996, reason: "sessionConflict",
+                "A background URLSession with identifier \(configuration.identifier) already exists (held by pid \(holder.pid) of \(holder.bundle))",
+                [("holder", .int(Int64(holder.pid))), ("holderBundle", .string(holder.bundle))])
         }
         try? journal.saveSession(record)
         // Ended tasks whose events wait come too: their delegate calls carry them, with their
@@ -185,6 +180,23 @@ final class NetworkService {
         let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)
         delivery.sendAttached(key, tasks: tasks, to: process, of: ext, offered: false)
         delivery.attached(key, ext: ext, pid: process.pid)
+    }
+
+    /// Invalidates the session `configuration` asked for, with `message` for its delegate, and
+    /// records why (`session.invalidated`, `reason`).
+    private func refuse(
+        _ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension, code: Int, reason: String,
+        _ message: String, _ fields: [(String, JSONValue)] = []
+    ) {
+        process.channel.send(
+            .sessionInvalidated(identifier: configuration.identifier, error: TaskErrorPayload(code: code, message: message)))
+        log.emit(
+            .sessionInvalidated,
+            [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("session", .string(MessageBudget.cut(configuration.identifier, to: HelloLimits.nameBytes))),
+                ("reason", .string(reason))
+            ] + fields)
     }
 
     /// A process ended: its sessions are free again, its inline requests die.
