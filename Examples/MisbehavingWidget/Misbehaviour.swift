@@ -4,6 +4,7 @@
 import CMisbehaviour
 import Dispatch
 import Foundation
+import WidgetKit
 
 #if canImport(Glibc)
 import Glibc
@@ -43,6 +44,9 @@ enum Misbehaviour: String, CaseIterable {
     case bigfile
     /// Answers at once, then fills its container from another thread while idle (Hostile.app).
     case idlewriter
+    /// Writes 1 MiB files into its app group's container until a write fails (Hostile.app): the
+    /// group is a container it shares, under the same quota as its own.
+    case fillsgroup
 
     static var current: Misbehaviour? {
         let identifier = ProcessInfo.processInfo.environment["SANDGLASS_BUNDLE_IDENTIFIER"] ?? ""
@@ -189,13 +193,16 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
         let line = "one file of \(written) MiB"
         report(line)
         return line
-    case .fillscontainer, .writesalittle:
-        let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
+    case .fillscontainer, .writesalittle, .fillsgroup:
+        let container =
+            behaviour == .fillsgroup
+            ? FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.hostile")?.path ?? "/nonexistent"
+            : (ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent") + "/Documents"
         let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
         var written = 0
         var failure = ""
-        for n in 0..<(behaviour == .fillscontainer ? 64 : 1) {
-            let fd = open(container + "/Documents/fill-\(n)", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        for n in 0..<(behaviour == .writesalittle ? 1 : 64) {
+            let fd = open(container + "/fill-\(n)", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             if fd < 0 { failure = errnoText(errno); break }
             let ok = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == chunk.count
             if !ok { failure = errnoText(errno) }

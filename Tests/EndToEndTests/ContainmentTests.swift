@@ -35,6 +35,22 @@ struct ContainmentTests {
         }
     }
 
+    @Test("writing past the quota into an app group's container is killed with reason resource, naming the group")
+    func appGroupQuota() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let bundle = "com.example.hostile.fillsgroup"
+            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == bundle }
+            #expect(over.string("group") == "group.com.example.hostile")
+            #expect(over.int("allowedBytes") == 4 << 20)
+            #expect((over.int("bytes") ?? 0) > 4 << 20)
+            let killed = try await host.waitFor("killed") { $0.bundle == bundle && $0.pid == over.pid }
+            #expect(killed.string("reason") == "resource")
+            #expect((killed.string("detail") ?? "").contains("app group group.com.example.hostile"))
+        }
+    }
+
     @Test("no file grows past the container quota (RLIMIT_FSIZE); the writer is killed with reason resource")
     func fileSizeAtQuota() async throws {
         try await withHost { host in

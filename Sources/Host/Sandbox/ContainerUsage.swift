@@ -78,34 +78,35 @@ final class ContainerScanner {
         loop.register(readFD, events: UInt32(SG_EPOLLIN)) { [unowned self] _ in self.deliver() }
     }
 
-    /// Measures the container of process `pid` off the loop; `done` runs on the loop with the
-    /// usage (nil when the container cannot be opened) and the process's CPU time read first.
-    func measure(_ container: String, of pid: pid_t, inodeLimit: Int, _ done: @escaping (ContainerUsage?, UInt64?) -> Void) {
+    /// Measures the containers of process `pid` off the loop; `done` runs on the loop with the
+    /// usage of each, in order (nil when it cannot be opened), and the process's CPU time read first.
+    func measure(_ containers: [String], of pid: pid_t, inodeLimit: Int, _ done: @escaping ([ContainerUsage?], UInt64?) -> Void) {
         guard !isClosed else { return }
-        let id = enqueue { results in done(results.first?.usage, results.first?.cpuTicks) }
+        let id = enqueue { results in done(results.first?.usages ?? [], results.first?.cpuTicks) }
         let mailbox = mailbox
         queue.async {
             let ticks = cpuTicks(of: pid)
-            let usage = ContainerUsage.measure(container, inodeLimit: inodeLimit)
-            mailbox.post(id, [SweepResult(pid: pid, cpuTicks: ticks, measured: true, usage: usage)])
+            let usages = containers.map { ContainerUsage.measure($0, inodeLimit: inodeLimit) }
+            mailbox.post(id, [SweepResult(pid: pid, cpuTicks: ticks, measured: true, usages: usages)])
         }
     }
 
-    /// One idle process in a sweep: its container, and its CPU time at its last measure.
+    /// One idle process in a sweep: its containers, and its CPU time at its last measure.
     struct IdleCheck: Sendable {
         var pid: pid_t
-        var container: String
+        var containers: [String]
         var inodeLimit: Int
         var cpuTicks: UInt64?
     }
 
-    /// What a sweep found for one process: its CPU time now, and the usage when it was measured
-    /// (`measured` false: it ran no code since its last measure, so it wrote nothing).
+    /// What a sweep found for one process: its CPU time now, and the usage of each container
+    /// when they were measured (`measured` false: it ran no code since its last measure, so it
+    /// wrote nothing).
     struct SweepResult: Sendable {
         var pid: pid_t
         var cpuTicks: UInt64?
         var measured: Bool
-        var usage: ContainerUsage?
+        var usages: [ContainerUsage?]
     }
 
     /// Measures the containers of idle processes in one job off the loop, skipping each whose
@@ -121,11 +122,11 @@ final class ContainerScanner {
                 checks.map { check in
                     let ticks = cpuTicks(of: check.pid)
                     if let ticks, let last = check.cpuTicks, ticks == last {
-                        return SweepResult(pid: check.pid, cpuTicks: ticks, measured: false, usage: nil)
+                        return SweepResult(pid: check.pid, cpuTicks: ticks, measured: false, usages: [])
                     }
                     return SweepResult(
                         pid: check.pid, cpuTicks: ticks, measured: true,
-                        usage: ContainerUsage.measure(check.container, inodeLimit: check.inodeLimit))
+                        usages: check.containers.map { ContainerUsage.measure($0, inodeLimit: check.inodeLimit) })
                 })
         }
     }

@@ -24,10 +24,12 @@ public struct Budgets: Sendable, Hashable {
     public var memoryBytes: Int = 30 << 20
     /// Timeline reloads per widget instance in any rolling 24 hours.
     public var reloadsPerDay: Int = 60
-    /// Bytes the container may hold (allocated blocks); over it the process is killed with
-    /// reason `resource`. Also every file's size limit (RLIMIT_FSIZE).
+    /// Bytes the container may hold (allocated blocks), and each app group's container the
+    /// extension shares; over it the process is killed with reason `resource`. Also every
+    /// file's size limit (RLIMIT_FSIZE).
     public var containerBytes: Int = 256 << 20
-    /// Files, directories and links the container may hold; over it, as for ``containerBytes``.
+    /// Files, directories and links the container (and each app group's) may hold; over it, as
+    /// for ``containerBytes``.
     public var containerInodes: Int = 10_000
 
     public init() {}

@@ -4,7 +4,8 @@ import SandglassIPC
 
 /// The container quota (``Budgets/containerBytes``, ``Budgets/containerInodes``): this
 /// machine's file systems have no project quotas, so the host measures each live extension's
-/// container — at its spawn and its hello, at the start and end of each activation, every
+/// container, and the container of each app group it shares (each under the same quota: a group
+/// is no way round it) — at its spawn and its hello, at the start and end of each activation, every
 /// ``busyCheckInterval`` while it launches or serves an activation and every
 /// ``idleCheckInterval`` while it idles and runs code — and kills it with reason `resource` once it holds
 /// more. A file is also never larger than the byte quota (RLIMIT_FSIZE). An extension whose
@@ -30,12 +31,15 @@ extension Supervisor {
         stopCheckingContainer(process)
         process.containerCheckInFlight = true
         process.containerRecheck = false
-        scanner.measure(ext.container, of: process.pid, inodeLimit: ext.budgets.containerInodes) { [weak self, weak process] usage, ticks in
+        let containers = quotaContainers(of: ext)
+        scanner.measure(containers.map(\.path), of: process.pid, inodeLimit: ext.budgets.containerInodes) { [weak self, weak process] usages, ticks in
             guard let self, let process else { return }
             process.containerCheckInFlight = false
             process.containerCPUTicks = ticks
             guard process.state != .exiting else { return }
-            if let usage, usage.isOver(ext.budgets) { return self.containerOverQuota(process, of: ext, usage) }
+            if let over = Self.firstOver(usages, of: containers, ext.budgets) {
+                return self.containerOverQuota(process, of: ext, over.usage, group: over.group)
+            }
             if process.containerRecheck { return self.checkContainer(process, of: ext) }
             guard process.containerTimer == nil else { return }
             guard process.state == .launching || !process.pending.isEmpty else { return self.scheduleContainerSweep() }
@@ -71,8 +75,8 @@ extension Supervisor {
             idle[process.pid] = (process, ext)
             checks.append(
                 .init(
-                    pid: process.pid, container: ext.container, inodeLimit: ext.budgets.containerInodes,
-                    cpuTicks: process.containerCPUTicks))
+                    pid: process.pid, containers: quotaContainers(of: ext).map(\.path),
+                    inodeLimit: ext.budgets.containerInodes, cpuTicks: process.containerCPUTicks))
         }
         guard !checks.isEmpty else { return }
         scanner.sweep(checks) { [weak self] results in
@@ -82,8 +86,8 @@ extension Supervisor {
                 process.containerCheckInFlight = false
                 guard process.state != .exiting, ext.process === process else { continue }
                 if result.measured { process.containerCPUTicks = result.cpuTicks }
-                if let usage = result.usage, usage.isOver(ext.budgets) {
-                    self.containerOverQuota(process, of: ext, usage)
+                if let over = Self.firstOver(result.usages, of: self.quotaContainers(of: ext), ext.budgets) {
+                    self.containerOverQuota(process, of: ext, over.usage, group: over.group)
                 } else if process.containerRecheck {
                     self.checkContainer(process, of: ext)
                 }
@@ -92,13 +96,29 @@ extension Supervisor {
         }
     }
 
+    /// The containers the quota covers, in the order they are measured: the extension's own
+    /// (`group` nil), then each app group's it shares, by name.
+    func quotaContainers(of ext: ManagedExtension) -> [(group: String?, path: String)] {
+        [(nil, ext.container)] + ext.appGroups.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The first of `usages` (measured from `containers`, in order) over the quota of `budgets`.
+    static func firstOver(
+        _ usages: [ContainerUsage?], of containers: [(group: String?, path: String)], _ budgets: Budgets
+    ) -> (group: String?, usage: ContainerUsage)? {
+        for (usage, container) in zip(usages, containers) {
+            if let usage, usage.isOver(budgets) { return (container.group, usage) }
+        }
+        return nil
+    }
+
     /// Stops measuring the container of a process that ended.
     func stopCheckingContainer(_ process: ExtensionProcess) {
         if let timer = process.containerTimer { loop.cancel(timer) }
         process.containerTimer = nil
     }
 
-    private func containerOverQuota(_ process: ExtensionProcess, of ext: ManagedExtension, _ usage: ContainerUsage) {
+    private func containerOverQuota(_ process: ExtensionProcess, of ext: ManagedExtension, _ usage: ContainerUsage, group: String?) {
         let budgets = ext.budgets
         var fields: [(String, JSONValue)] = [
             ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
@@ -107,8 +127,10 @@ extension Supervisor {
         ]
         if usage.stoppedEarly { fields.append(("countStoppedEarly", true)) }
         if usage.tooDeep { fields.append(("tooDeep", true)) }
+        if let group { fields.append(("group", .string(group))) }
         log.emit(.containerOverQuota, fields)
         let allowed = String(format: "%.1f MiB in %d files", Double(budgets.containerBytes) / Double(1 << 20), budgets.containerInodes)
-        kill(process, of: ext, .resource, detail: "its container holds \(usage.summary), over its quota of \(allowed)")
+        let which = group.map { "the container of app group \($0)" } ?? "its container"
+        kill(process, of: ext, .resource, detail: "\(which) holds \(usage.summary), over its quota of \(allowed)")
     }
 }
