@@ -7,14 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 /// A transfer: the easy handle and what must live as long as it does.
 typedef struct sg_http_transfer {
     CURL *easy;
     struct curl_slist *headers;
     void *context;
+    sg_http_address_check check_address;
+    void *check_context;
+    /// Why the address check refused an address ("" while it refused none).
+    char denied[512];
     char error[CURL_ERROR_SIZE];
 } sg_http_transfer;
+
+/// Every socket libcurl opens for a transfer: refused (CURL_SOCKET_BAD, so the connection fails
+/// and libcurl tries the name's next address) unless the transfer's address check allows it.
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)purpose;
+    sg_http_transfer *transfer = clientp;
+    if (transfer->check_address &&
+        !transfer->check_address(&address->addr, address->addrlen, transfer->check_context, transfer->denied,
+                                 sizeof transfer->denied)) {
+        if (!transfer->denied[0]) snprintf(transfer->denied, sizeof transfer->denied, "the address is denied");
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_result = CURLE_FAILED_INIT;
@@ -59,6 +78,8 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     }
     CURL *easy = transfer->easy;
     transfer->context = request->context;
+    transfer->check_address = request->check_address;
+    transfer->check_context = request->check_context;
     for (size_t i = 0; i < request->header_count; i++) {
         if (!append_header(transfer, request->headers[i])) goto oom;
     }
@@ -81,6 +102,9 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     SET(CURLOPT_NOPROXY, "*");
     SET(CURLOPT_FOLLOWLOCATION, 1L);
     SET(CURLOPT_MAXREDIRS, 10L);
+    // Where it connects: checked on the address of each socket (after DNS, for each redirect).
+    SET(CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    SET(CURLOPT_OPENSOCKETDATA, transfer);
     SET(CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
     SET(CURLOPT_BUFFERSIZE, 128L * 1024L);
     SET(CURLOPT_HTTPHEADER, transfer->headers);
@@ -186,6 +210,10 @@ int sg_http_done(void *multi, void **transfer, void **context, sg_http_outcome *
         *context = t->context;
         *outcome = outcome_of(msg->data.result);
         *message = t->error[0] ? t->error : curl_easy_strerror(msg->data.result);
+        if (*outcome == SG_HTTP_REFUSED && t->denied[0]) {
+            *outcome = SG_HTTP_DENIED;
+            *message = t->denied;
+        }
         return 1;
     }
     return 0;

@@ -53,6 +53,9 @@ public struct HostConfiguration: Sendable {
     /// The budgets on what an extension may send unasked: log bytes, reload and diagnostic rates,
     /// requests a second, inline tasks alive at once.
     public var messageLimits = MessageLimits()
+    /// Where the host connects for an extension's requests (``ConnectPolicy/standard``: not to
+    /// link-local, cloud metadata, unspecified, multicast or reserved addresses).
+    public var connectPolicy = ConnectPolicy.standard
     /// The configurations widgets carry, as the user sets them in a widget's edit sheet: the
     /// intent's parameters as a JSON object, by widget name (`bundle/kind/family`,
     /// `bundle/kind`, kind, or bundle identifier; the most specific wins). `IntentConfiguration`

@@ -28,6 +28,7 @@ struct CampaignManifestTests {
         #expect(container["command"]?.strings == ["sandglass"])
         let args = try #require(container["args"]?.strings)
         #expect(args.first == "stress")
+        #expect(args.firstIndex(of: "--deny-connect").map { args[$0 + 1] } == "private", "the campaign keeps off the cluster's network")
 
         let shardValue = try #require(args.firstIndex(of: "--shard").map { args[$0 + 1] })
         #expect(shardValue == "$(JOB_COMPLETION_INDEX)/\(completions)", "the shard count is the Job's completions")

@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassTesting
 import Testing
 
 /// The command-line contract: exit statuses, the event log file, readable errors.
@@ -117,6 +118,36 @@ struct CommandLineTests {
             let bad = try await Self.run(["run", relay, "--duration", "1s", "--quiet"] + arguments)
             #expect(bad.status == 2)
             #expect(bad.error.contains(named), "\(bad.error)")
+        }
+    }
+
+    @Test(
+        "--deny-connect keeps the host from connecting there for an extension: its download fails -1004 naming the range; a bad range is bad input"
+    )
+    func denyConnect() async throws {
+        let server = try await FixtureServer.start()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-cli-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let downloader = try Examples.app("Downloader.app")
+        let result = try await Self.run([
+            "run", downloader, "--duration", "1h", "--clock", "virtual", "--quiet", "--log", scratch + "/run.jsonl",
+            "--env", "SANDGLASS_FIXTURE_URL=\(server.url("/bytes/4096"))", "--deny-connect", "loopback"
+        ])
+        await server.stop()
+        #expect(result.status == 0, "\(result.error)")
+        let log = try String(contentsOfFile: scratch + "/run.jsonl", encoding: .utf8)
+        let failed = log.split(separator: "\n").filter { $0.contains(#""event":"download.failed""#) }
+        #expect(!failed.isEmpty, "no download failed")
+        for line in failed {
+            #expect(line.contains(#""code":-1004"#) && line.contains("127.0.0.1 is in 127.0.0.0/8 (loopback)"), "\(line)")
+        }
+        #expect(!log.contains(#""event":"download.finished""#))
+        #expect(server.requests.isEmpty, "the host connected to a denied address")
+        for range in ["10.0.0.0/33", "intranet"] {
+            let bad = try await Self.run(["run", downloader, "--duration", "1s", "--quiet", "--deny-connect", range])
+            #expect(bad.status == 2)
+            #expect(bad.error.contains("--deny-connect \"\(range)\""), "\(bad.error)")
         }
     }
 

@@ -9,9 +9,11 @@ import Testing
 /// HTTP attempts on the host's transport (libcurl), against the real fixture server on 127.0.0.1.
 @Suite("HTTP attempts")
 struct HTTPAttemptTests {
-    private func withServer(_ body: (FixtureServer, HTTPTransport, String) async throws -> Void) async throws {
+    private func withServer(
+        connectPolicy: ConnectPolicy = .standard, _ body: (FixtureServer, HTTPTransport, String) async throws -> Void
+    ) async throws {
         let server = try await FixtureServer.start()
-        let transport = HTTPTransport()
+        let transport = HTTPTransport(connectPolicy: connectPolicy)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attempt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -54,6 +56,50 @@ struct HTTPAttemptTests {
             #expect(response.expectedContentLength == 300_000)
             #expect(validator == "\"bytes-300000\"")
             try expectBody(path, size: 300_000)
+        }
+    }
+
+    /// The attempt's failure, after it was refused.
+    private func denial(_ transport: HTTPTransport, _ url: String, _ path: String) async -> TaskErrorPayload? {
+        guard
+            case .failed(let error, let transient, _, _) = await attempt(transport, url).run(
+                into: FileSink(path: path, existing: 0) { _, _ in })
+        else { return nil }
+        #expect(!transient, "a denied address is not worth another attempt")
+        return error
+    }
+
+    @Test("an address the connect policy denies is never connected to: -1004, not retried, the reason in its message")
+    func deniedAddress() async throws {
+        let loopback = try ConnectPolicy.ranges("loopback")
+        try await withServer(connectPolicy: ConnectPolicy(denied: loopback)) { server, transport, path in
+            let error = try #require(await denial(transport, server.url("/bytes/100"), path), "the denied server was fetched")
+            #expect(error.code == -1004)
+            #expect(error.message.contains("127.0.0.1 is in 127.0.0.0/8 (loopback)"), "\(error.message)")
+            // By name: localhost's addresses (127.0.0.1, ::1) are each checked after DNS.
+            let named = try #require(await denial(transport, "http://localhost:\(server.port)/bytes/100", path))
+            #expect(named.code == -1004 && named.message.contains("(loopback)"), "\(named.message)")
+            #expect(server.requests.isEmpty, "the server was reached")
+        }
+    }
+
+    @Test("a redirect to a denied address is refused at its connection; an allowed exception connects")
+    func deniedRedirect() async throws {
+        let denied = ConnectPolicy(denied: [try AddressRange("127.0.0.2")])
+        try await withServer(connectPolicy: denied) { server, transport, path in
+            let target = "http://127.0.0.2:\(server.port)/bytes/100"
+            let error = try #require(await denial(transport, server.url("/redirect?to=\(target)"), path), "the redirect was followed")
+            #expect(error.code == -1004)
+            #expect(error.message.contains("127.0.0.2 is in 127.0.0.2/32"), "\(error.message)")
+            #expect(server.requests.count == 1, "only the redirect was asked for")
+        }
+        let excepted = ConnectPolicy(denied: try ConnectPolicy.ranges("loopback"), allowed: [try AddressRange("127.0.0.1")])
+        try await withServer(connectPolicy: excepted) { server, transport, path in
+            guard
+                case .completed(let response, _) = await attempt(transport, server.url("/bytes/100")).run(
+                    into: FileSink(path: path, existing: 0) { _, _ in })
+            else { Issue.record("the allowed exception was not fetched"); return }
+            #expect(response.statusCode == 200)
         }
     }
 

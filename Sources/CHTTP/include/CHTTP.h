@@ -5,10 +5,17 @@
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+
+/// Decides whether the host may connect to `address` (every address libcurl is about to open a
+/// socket to: each of a name's addresses, each redirect's): returns 1 to connect, else 0 with why
+/// not in `why` (NUL-terminated, at most `why_size` bytes).
+typedef int (*sg_http_address_check)(const struct sockaddr *address, unsigned int length, void *context, char *why, size_t why_size);
 
 /// Hears a header line (status lines included, CRLF included) or a chunk of the body; returns
 /// the bytes consumed (the size given), or `sg_http_pause()` for a body chunk to hold it back.
@@ -27,6 +34,8 @@ typedef struct sg_http_request {
     void *context;                   ///< passed to the callbacks; returned by sg_http_multi_done
     sg_http_callback on_header;
     sg_http_callback on_body;
+    sg_http_address_check check_address; ///< NULL: any address
+    void *check_context;
 } sg_http_request;
 
 /// How a transfer ended, by kind (for the NSURLError code the extension sees).
@@ -40,6 +49,7 @@ typedef enum sg_http_outcome {
     SG_HTTP_TOO_MANY_REDIRECTS, ///< -1007
     SG_HTTP_TLS_UNTRUSTED,      ///< -1202: the server's certificate
     SG_HTTP_TLS_FAILED,         ///< -1200
+    SG_HTTP_DENIED,             ///< -1004: the address check refused every address it was to connect to
     SG_HTTP_OTHER               ///< -1
 } sg_http_outcome;
 

@@ -32,7 +32,8 @@ extension Supervisor {
         process.containerCheckInFlight = true
         process.containerRecheck = false
         let containers = quotaContainers(of: ext)
-        scanner.measure(containers.map(\.path), of: process.pid, inodeLimit: ext.budgets.containerInodes) { [weak self, weak process] usages, ticks in
+        let inodeLimit = ext.budgets.containerInodes
+        scanner.measure(containers.map(\.path), of: process.pid, inodeLimit: inodeLimit) { [weak self, weak process] usages, ticks in
             guard let self, let process else { return }
             process.containerCheckInFlight = false
             process.containerCPUTicks = ticks

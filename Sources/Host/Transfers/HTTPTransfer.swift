@@ -145,7 +145,8 @@ final class HTTPTransfer: @unchecked Sendable {
                             url: url, method: method, headers: headers.baseAddress, header_count: headers.count,
                             has_body: body == nil ? 0 : 1, body: body?.baseAddress, body_length: body?.count ?? 0,
                             connect_timeout_ms: Int(HTTPTransport.connectTimeout.components.seconds * 1000), context: context,
-                            on_header: Self.onHeader, on_body: Self.onBody)
+                            on_header: Self.onHeader, on_body: Self.onBody, check_address: ConnectGuard.check,
+                            check_context: Unmanaged.passUnretained(transport.connectGuard).toOpaque())
                         return sg_http_start(multi, &description, &error, error.count)
                     }
                     guard let body = request.body else { return start(nil) }
@@ -214,6 +215,7 @@ final class HTTPTransfer: @unchecked Sendable {
         case SG_HTTP_TIMED_OUT: return failed(-1001, "The request timed out.", transient: true)
         case SG_HTTP_CONNECTION_LOST: return failed(-1005, "The network connection was lost.", transient: true)
         case SG_HTTP_REFUSED: return failed(-1004, "Could not connect to the server.", transient: true)
+        case SG_HTTP_DENIED: return failed(-1004, "Could not connect to the server.", transient: false)
         case SG_HTTP_HOST_NOT_FOUND: return failed(-1003, "A server with the specified hostname could not be found.", transient: true)
         case SG_HTTP_UNSUPPORTED_URL: return failed(-1002, "unsupported URL", transient: false)
         case SG_HTTP_TOO_MANY_REDIRECTS: return failed(-1007, "too many HTTP redirects", transient: false)

@@ -36,6 +36,13 @@ final class HTTPTransport: @unchecked Sendable {
     /// The longest wait for a connection.
     static let connectTimeout: Duration = .seconds(10)
 
+    /// Where it connects (each transfer's address check).
+    let connectGuard: ConnectGuard
+
+    init(connectPolicy: ConnectPolicy = .standard) {
+        connectGuard = ConnectGuard(connectPolicy)
+    }
+
     /// Starts `request`; its response comes from the transfer's `next()`.
     func start(_ request: HTTPRequestPayload, readTimeout: Duration) -> HTTPTransfer {
         let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout)

@@ -5,8 +5,8 @@ import SandglassIPC
 /// the request with its own privileges, so the request is checked before anything is created:
 /// only `http` and `https` (never `http+unix`, `unix` or `file`, which would reach the host's
 /// own sockets and files), a method that is an HTTP token, header names that are tokens and
-/// values without line breaks. Hosts are not restricted: loopback included, as the test
-/// servers live there.
+/// values without line breaks. Where the host then connects is ``ConnectPolicy``'s, checked
+/// on each address it connects to.
 enum RequestPolicy {
     /// Why `request` is refused, or `nil` when the host may make it.
     static func refusal(of request: HTTPRequestPayload) -> String? {

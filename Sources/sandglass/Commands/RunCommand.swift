@@ -53,6 +53,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Location and visibility")
     var location: LocationOptions
 
+    @OptionGroup(title: "Network")
+    var connect: ConnectOptions
+
     @Option(help: "Write the event log (JSON lines) to this file.")
     var log: String?
 
@@ -133,6 +136,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             if let clock { configuration.clock = clock.mode }
             try location.apply(to: &configuration)
+            try connect.apply(to: &configuration)
             let duration = duration?.duration ?? loaded?.duration ?? .seconds(10)
             configuration.logPath = log
             configuration.trace = quiet || json || progress ? nil : .standardOutput

@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
+    @OptionGroup(title: "Network")
+    var connect: ConnectOptions
+
     @Option(
         help:
             "How many of the latest events to keep in memory for `ctl status` and the summary at the end (the --log file keeps every one).")
@@ -85,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.eventHistoryBytes = eventHistoryMiB << 20
             configuration.trace = verbose ? .standardOutput : nil
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
+            try connect.apply(to: &configuration)
             for pair in environment {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty else { throw BadInput("--env \(pair): expected NAME=VALUE") }

@@ -73,6 +73,9 @@ struct StressCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
+    @OptionGroup(title: "Network")
+    var connect: ConnectOptions
+
     @Flag(help: "No progress line.")
     var quiet = false
 
@@ -81,6 +84,8 @@ struct StressCommand: AsyncParsableCommand {
             guard !apps.isEmpty else { throw BadInput("name at least one .app bundle to stress") }
             if iterations != nil && duration != nil { throw BadInput("give --iterations or --duration, not both") }
             if let iterations, iterations < 0 { throw BadInput("--iterations must be 0 or more") }
+            // Checked here, so that a bad range is the command's bad input and not a worker's failure.
+            _ = try connect.policy(over: .standard)
             let faultSet: Set<ChaosFault>
             do { faultSet = try ChaosFault.parse(faults) } catch { throw BadInput("\(error)") }
             var absolute: [String] = []
@@ -95,7 +100,7 @@ struct StressCommand: AsyncParsableCommand {
                 apps: absolute, plan: StressPlan(seed: seed, faults: faultSet),
                 iterations: duration == nil ? (iterations ?? 200) : nil, duration: duration?.duration, shard: shard?.shard ?? .whole,
                 dataDirectory: directory, logPath: log ?? directory + "/stress.jsonl", progress: !quiet, tracePath: trace,
-                environment: environment)
+                environment: environment, connectArguments: connect.arguments)
             let conductor = try StressConductor(settings)
             let summary = try await conductor.run(command: replayCommand(iterations: nil))
             say("\(summary)")
@@ -127,6 +132,7 @@ struct StressCommand: AsyncParsableCommand {
         words += ["--faults", faults]
         if let shard { words += ["--shard", shard.description] }
         for pair in environment { words += ["--env", pair] }
+        words += connect.arguments
         return words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 }

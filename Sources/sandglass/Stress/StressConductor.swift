@@ -24,6 +24,8 @@ final class StressConductor {
         /// A Perfetto trace of every host, one after the other (`--trace`).
         var tracePath: String?
         var environment: [String]
+        /// `--deny-connect` / `--allow-connect` for every worker's host.
+        var connectArguments: [String] = []
     }
 
     let settings: Settings
@@ -148,6 +150,7 @@ final class StressConductor {
                 "--env", "SANDGLASS_FIXTURE_URL=\(fixtureURL)"
             ]
         for pair in settings.environment { arguments += ["--env", pair] }
+        arguments += settings.connectArguments
         if count == 1_000_000_000, let duration = settings.duration {
             let stopAt = Date().timeIntervalSince1970 + Double((started + duration - ContinuousClock.now).components.seconds)
             arguments += ["--stop-at", String(stopAt)]

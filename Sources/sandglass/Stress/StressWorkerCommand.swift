@@ -26,6 +26,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
     @Option var stride: Int = 1
     @Option var ending: String
     @Option(name: .customLong("env")) var environment: [String] = []
+    @OptionGroup var connect: ConnectOptions
     /// Take no further iteration after this time (seconds since 1970): `--duration` runs.
     @Option var stopAt: Double?
 
@@ -46,6 +47,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { configuration.extensionEnvironment[parts[0]] = parts[1] }
         }
+        try connect.apply(to: &configuration)
         var host: ExtensionHost? = try await ExtensionHost(configuration)
         var bundles: [String] = []
         for app in apps {
