@@ -167,6 +167,7 @@ let package = Package(
             name: "SandglassDaemon",
             dependencies: [
                 "SandglassHost",
+                "CSandbox",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -55,6 +55,33 @@ func serve(_ handle: (Message) -> Void) -> Never {
     }
 }
 
+/// Sends `request` to the Unix socket at `path` and returns the answer's first line, or what failed.
+func askControl(_ path: String, _ request: String) -> String {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return "socket failed, errno \(errno)" }
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { return "connect failed, errno \(errno)" }
+    let bytes = Array(request.utf8)
+    guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else { return "write failed, errno \(errno)" }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !answer.contains(UInt8(ascii: "\n")) {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        answer += buffer[0..<n]
+    }
+    return answer.isEmpty ? "closed without an answer" : String(decoding: answer.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+}
+
 /// Dates and durations no clock reaches — NaN, infinity, 10^300 s, 10^20 s since 1970 (past
 /// the 584 years a count of nanoseconds holds) — wherever the protocol carries one.
 let extremes: [Double] = [.nan, .infinity, -.infinity, 1e300, 1e20]
@@ -158,6 +185,11 @@ case "schemes":
     fetch("unix:///run/sandglass.sock")
     fetch("file:///etc/shadow")
     fetch(env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "{\"command\":\"kill\"}")
+case "control":
+    // The control socket of a `serve` host (ROGUE_CONTROL_PATH), asked to kill another
+    // extension (ROGUE_VICTIM): what the host's own operator may do, an extension must not.
+    let request = #"{"command":"kill","bundle":"\#(env("ROGUE_VICTIM") ?? "")","reason":"chaos"}"# + "\n"
+    send(.log(LogRecord(level: .info, message: "control answered: " + askControl(env("ROGUE_CONTROL_PATH") ?? "", request))))
 case "unread":
     // An inline download whose data it never reads: the host must not hold it all.
     fetch(env("ROGUE_DOWNLOAD_URL") ?? "http://127.0.0.1:1/")

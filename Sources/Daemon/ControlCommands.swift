@@ -4,7 +4,7 @@ import SandglassIPC
 
 /// Carries out control requests on a running host: what each `sandglass ctl` command does.
 public struct ControlCommands: Sendable {
-    let host: ExtensionHost
+    public let host: ExtensionHost
     let tally: RunTally
     let startedAt: ContinuousClock.Instant
 

@@ -13,6 +13,7 @@ public final class ControlServer: Service, Sendable {
     public let path: String
     private let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
     private let handler: @Sendable (ControlRequest) async -> ControlResponse
+    private let refused: @Sendable (pid_t?, String) async -> Void
     private let logger: Logger
 
     /// The longest request line accepted.
@@ -22,11 +23,13 @@ public final class ControlServer: Service, Sendable {
 
     private init(
         path: String, server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>,
-        handler: @escaping @Sendable (ControlRequest) async -> ControlResponse, logger: Logger
+        handler: @escaping @Sendable (ControlRequest) async -> ControlResponse,
+        refused: @escaping @Sendable (pid_t?, String) async -> Void, logger: Logger
     ) {
         self.path = path
         self.server = server
         self.handler = handler
+        self.refused = refused
         self.logger = logger
     }
 
@@ -34,8 +37,11 @@ public final class ControlServer: Service, Sendable {
     /// replaced; a live one is an error, as is any other file there.
     ///
     /// Bind before other threads create files: the process's umask is narrowed while binding.
+    /// A peer that is not served (``ControlPeer``) is answered with the reason and told to
+    /// `refused` (with its pid when the kernel gave one) — the daemon's own extensions among them.
     public static func bind(
         path: String, logger: Logger = Logger(label: "sandglass.control"),
+        refused: @escaping @Sendable (_ pid: pid_t?, _ reason: String) async -> Void = { _, _ in },
         handler: @escaping @Sendable (ControlRequest) async -> ControlResponse
     ) async throws -> ControlServer {
         guard path.utf8.count <= ControlSocket.maximumPathLength else {
@@ -57,7 +63,7 @@ public final class ControlServer: Service, Sendable {
             throw ControlError(
                 description: "cannot make the control socket \(path) private (chmod 0600): \(String(cString: strerror(errno)))")
         }
-        return ControlServer(path: path, server: server, handler: handler, logger: logger)
+        return ControlServer(path: path, server: server, handler: handler, refused: refused, logger: logger)
     }
 
     /// Serves connections until graceful shutdown.
@@ -71,6 +77,14 @@ public final class ControlServer: Service, Sendable {
         let channel = connection.channel
         let idle = channel.eventLoop.scheduleTask(in: Self.requestTimeout) { channel.close(promise: nil) }
         defer { idle.cancel() }
+        if let (peer, reason) = await ControlPeer.refusal(of: channel) {
+            logger.warning("control connection refused: \(reason)")
+            await refused(peer?.pid, reason)
+            try? await connection.executeThenClose { _, outbound in
+                try await outbound.write(ByteBuffer(bytes: Self.encode(ControlResponse(ok: false, message: "refused: \(reason)"))))
+            }
+            return
+        }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var pending = ByteBuffer()

@@ -142,6 +142,53 @@ struct DaemonTests {
         #expect(!ControlClient.acceptsConnections(socket))
     }
 
+    @Test(
+        "serve as an ordinary user: its extensions run as that user too, yet one cannot use the control socket — refused, recorded, nothing done",
+        .enabled(if: getuid() == 0 && DeployTests.setpriv != nil, "needs root and setpriv (util-linux) to run serve as another user"))
+    func controlSocketRefusesExtensions() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The daemon's user (nobody) owns the directory; the bundles are copies it can read.
+        for app in ["Leaderboard.app", "RogueControl.app"] {
+            try FileManager.default.copyItem(atPath: try Examples.app(app), toPath: dir.appendingPathComponent(app).path)
+        }
+        let nobody: UInt32 = 65534
+        #expect(chown(dir.path, nobody, nobody) == 0)
+        let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
+        let victim = "com.example.leaderboard.widget"
+        let daemon = try Subprocess(
+            DeployTests.setpriv!,
+            [
+                "--reuid", "\(nobody)", "--regid", "\(nobody)", "--clear-groups", CommandLineTests.sandglass, "serve",
+                dir.appendingPathComponent("Leaderboard.app").path, dir.appendingPathComponent("RogueControl.app").path,
+                "--control", socket, "--log", log, "--data-directory", dir.appendingPathComponent("data").path,
+                "--env", "ROGUE_CONTROL_PATH=\(socket)", "--env", "ROGUE_VICTIM=\(victim)"
+            ])
+        defer { daemon.stop() }
+        _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
+        var answer: HostEvent?
+        try await eventually("the rogue extension has had its answer") {
+            answer = try? RunLog.read([log])[0].events.first {
+                $0.kind == .log && $0.bundle == "com.example.roguecontrol.control"
+                    && ($0.string("message") ?? "").hasPrefix("control answered: ")
+            }
+            return answer != nil
+        }
+        let said = answer?.string("message") ?? ""
+        #expect(said.contains(#""ok":false"#) && said.contains("one of this daemon's extensions"), "\(said)")
+        // The operator (root here) is still served.
+        let status = try await CommandLineTests.run(["ctl", "status", "--control", socket])
+        #expect(status.status == 0, "\(status.error)")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit(timeout: 60) == 0, "\(daemon.standardError)")
+        let events = try RunLog.read([log])[0].events
+        #expect(!events.contains { $0.kind == .killed && $0.string("reason") == "chaos" }, "an extension had another killed")
+        let refused = try #require(events.first { $0.kind == .controlRefused })
+        #expect(refused.pid == answer?.pid)
+        #expect(refused.bundle == "com.example.roguecontrol.control")
+    }
+
     @Test("SIGTERM during a background download loses nothing: the next daemon on the data directory resumes it and delivers its events")
     func nothingLost() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")

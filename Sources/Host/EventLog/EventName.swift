@@ -48,6 +48,9 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     case resumed
     /// The seccomp filter denied a system call: `syscall`.
     case sandboxDenied = "sandbox.denied"
+    /// An extension connected to the control socket of the `serve` daemon that runs it, and was
+    /// refused; told within its budget of denied calls, as `sandbox.denied` is: `detail`.
+    case controlRefused = "control.refused"
     /// A frame broke the protocol; the extension is killed with reason `protocolViolation`: `error`.
     case protocolViolation = "protocol.violation"
     /// An extension sent more messages than its budget allows; the excess was dropped or

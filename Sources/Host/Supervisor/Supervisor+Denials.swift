@@ -35,6 +35,19 @@ extension Supervisor {
         if mask & UInt32(SG_EPOLLHUP | SG_EPOLLERR) != 0 { closeListener(process) }
     }
 
+    /// The control socket refused a connection from process `pid` (``EventName/controlRefused``),
+    /// told within its budget of denials; false when `pid` is none of the live extensions.
+    func controlRefused(pid: pid_t, detail: String) -> Bool {
+        guard let ext = extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return false }
+        process.deniedCount += 1
+        if isTold(denialBy: process, of: ext) {
+            log.emit(
+                .controlRefused,
+                [("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("detail", .string(MessageLimits.field(detail)))])
+        }
+        return true
+    }
+
     /// Whether a denied call is told in its own event: within the message budget's rate; past
     /// it the call is counted (`messages.throttled`), and a storm of them kills the process.
     private func isTold(denialBy process: ExtensionProcess, of ext: ManagedExtension) -> Bool {

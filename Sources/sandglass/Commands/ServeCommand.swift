@@ -103,7 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
             let controlPath = control ?? ControlSocket.defaultPath
             let controlServer: ControlServer
             do {
-                controlServer = try await ControlServer.bind(path: controlPath, logger: logger) { request in
+                let refused: @Sendable (pid_t?, String) async -> Void = { pid, reason in
+                    if let pid, let host = commands.value?.host { await host.controlRefused(pid: pid, detail: reason) }
+                }
+                controlServer = try await ControlServer.bind(path: controlPath, logger: logger, refused: refused) { request in
                     guard let commands = commands.value else { return ControlResponse(ok: false, message: "the daemon is starting") }
                     return await commands.respond(request)
                 }
