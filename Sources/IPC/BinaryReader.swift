@@ -143,7 +143,9 @@ struct BinaryReader {
     mutating func readArray<T>(_ what: String, _ body: (inout BinaryReader) throws(PayloadError) -> T) throws(PayloadError) -> [T] {
         let count = try readCount("\(what) count")
         var result: [T] = []
-        result.reserveCapacity(count)
+        // A count is at most the bytes left, not the elements they hold (each may be far larger
+        // than a byte): reserve a bounded part, and let the array grow with what is decoded.
+        result.reserveCapacity(min(count, 1024))
         for _ in 0..<count { result.append(try body(&self)) }
         return result
     }
