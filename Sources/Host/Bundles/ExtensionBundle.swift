@@ -53,6 +53,7 @@ public struct ExtensionBundle: Sendable, Hashable {
     /// What the extension is on the wire: `.widgetKit` or `.today`.
     public var role: ExtensionRole { point.role }
 
-    /// The default budgets for its role with its `SandglassLimits` applied.
+    /// What its `SandglassLimits` ask for over its role's defaults: the bundle's word, before
+    /// the operator's ceiling caps it. The host runs it under ``ManagedExtension/budgets``.
     public var budgets: Budgets { limits.applied(to: .defaults(for: role)) }
 }
