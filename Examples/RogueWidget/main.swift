@@ -185,6 +185,18 @@ case "schemes":
     fetch("unix:///run/sandglass.sock")
     fetch("file:///etc/shadow")
     fetch(env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "{\"command\":\"kill\"}")
+case "hog":
+    // Background downloads past what its container may hold: one announced at 8 MiB
+    // (ROGUE_BIG_URL), one of 8 MiB sent without a length (ROGUE_UNSIZED_URL), and four of
+    // 3 MiB (ROGUE_PART_URL), all at once; it never takes their events, so that what finishes
+    // stays with the host. Without a bound the host holds all 28 MiB for it, on its own disk.
+    send(.attachSession(SessionConfigurationPayload(identifier: "hog")))
+    let urls = [env("ROGUE_BIG_URL"), env("ROGUE_UNSIZED_URL")] + Array(repeating: env("ROGUE_PART_URL"), count: 4)
+    for (n, url) in urls.enumerated() {
+        let request = HTTPRequestPayload(url: url ?? "http://127.0.0.1:1/")
+        send(.createTask(RequestID(UInt64(100 + n)), TaskRequestPayload(session: "hog", kind: .download, request: request)))
+        send(.resumeTask(session: "hog", taskIdentifier: n + 1))
+    }
 case "control":
     // The control socket of a `serve` host (ROGUE_CONTROL_PATH), asked to kill another
     // extension (ROGUE_VICTIM): what the host's own operator may do, an extension must not.

@@ -100,11 +100,16 @@ actor HostCore {
             let transfers = try TransferService(
                 journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", transport: transport)
             let registry = SessionRegistry()
-            let delivery = EventDelivery(journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log)
+            transfers.quotaBytes = { [unowned supervisor] bundle in
+                Int64(supervisor.extensions[bundle]?.budgets.containerBytes ?? Budgets().containerBytes)
+            }
+            let delivery = EventDelivery(
+                journal: journal, supervisor: supervisor, registry: registry, clock: clock, log: log, ledger: transfers.ledger)
             network = NetworkService(
                 journal: journal, registry: registry, transfers: transfers, delivery: delivery,
                 inline: try InlineRequests(
-                    log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", transport: transport),
+                    log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers/Inline", transport: transport,
+                    ledger: transfers.ledger),
                 transport: transport, supervisor: supervisor, log: log)
             chaos = ChaosHooks(log: log)
         }

@@ -61,8 +61,12 @@ final class EventDelivery {
     private let retryWaits: ClockWaits<SessionRegistry.Key>
     private var isShutDown: Bool { retryWaits.isClosed }
 
-    init(journal: Journal, supervisor: Supervisor, registry: SessionRegistry, clock: RunClock, log: EventLog) {
+    /// What the host holds for each extension's downloads (a delivered body is no longer held).
+    private let ledger: DownloadLedger
+
+    init(journal: Journal, supervisor: Supervisor, registry: SessionRegistry, clock: RunClock, log: EventLog, ledger: DownloadLedger) {
         self.journal = journal
+        self.ledger = ledger
         retryWaits = ClockWaits(clock: clock)
         self.supervisor = supervisor
         self.registry = registry
@@ -282,7 +286,11 @@ final class EventDelivery {
             ])
         let acknowledged = (try? journal.acknowledge(ids)) ?? 0
         if let process { supervisor.hooks.stepReached(.acknowledgementJournaled, ext, process) }
-        for event in conversation.delivered { if let file = event.file { try? FileManager.default.removeItem(atPath: file) } }
+        for event in conversation.delivered {
+            guard let file = event.file else { continue }
+            try? FileManager.default.removeItem(atPath: file)
+            ledger.removed(file)
+        }
         var fields: [(String, JSONValue)] = [
             ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),

@@ -111,6 +111,9 @@ struct HTTPAttempt: Sendable {
         if error is CancellationError {
             return (TaskErrorPayload(code: -999, message: "cancelled"), false)
         }
+        if let over = error as? DownloadOverQuota {
+            return (TaskErrorPayload(code: -1103, message: over.description), false)
+        }
         return (TaskErrorPayload(code: -1, message: "unknown error (\(error))"), true)
     }
 }

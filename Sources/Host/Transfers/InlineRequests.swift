@@ -22,8 +22,11 @@ final class InlineRequests {
     private var requests: [Int32: [Int: Pending]] = [:]
     private var nextIdentifier: [Int32: Int] = [:]
     private let transport: HTTPTransport
+    /// What the host holds for each extension's downloads: an inline body while it is written.
+    private let ledger: DownloadLedger
 
-    init(log: EventLog, clock: RunClock, directory: String, transport: HTTPTransport) throws {
+    init(log: EventLog, clock: RunClock, directory: String, transport: HTTPTransport, ledger: DownloadLedger) throws {
+        self.ledger = ledger
         self.log = log
         self.clock = clock
         self.directory = directory
@@ -74,7 +77,8 @@ final class InlineRequests {
             transport: transport, readTimeout: .seconds(60), request: pending.payload.request, resumeFrom: 0, validator: nil)
         let sink = InlineSink(
             core: core, pid: pid, taskIdentifier: id,
-            downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil)
+            downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil,
+            quota: DownloadLedger.Quota(ledger: ledger, bundle: ext.identifier, bytes: Int64(ext.budgets.containerBytes)))
         let bundle = ext.identifier
         pending.task = Task { [weak core] in
             let result = await attempt.run(into: sink)
@@ -105,6 +109,7 @@ final class InlineRequests {
             let fd = open(downloadPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             body = fd >= 0 ? fd : nil
             unlink(downloadPath)
+            ledger.removed(downloadPath)
         }
         defer { if let body { close(body) } }
         guard requests[pid]?.removeValue(forKey: id) != nil else { return }
@@ -171,12 +176,15 @@ final class InlineSink: HTTPAttempt.Sink, @unchecked Sendable {
     let downloadPath: String?
     private var file: FileSink?
 
-    init(core: HostCore?, pid: Int32, taskIdentifier: Int, downloadPath: String?) {
+    init(core: HostCore?, pid: Int32, taskIdentifier: Int, downloadPath: String?, quota: DownloadLedger.Quota) {
         self.core = core
         self.pid = pid
         self.taskIdentifier = taskIdentifier
         self.downloadPath = downloadPath
-        if let downloadPath { file = FileSink(path: downloadPath, existing: 0) { _, _ in } }
+        if let downloadPath {
+            file = FileSink(path: downloadPath, existing: 0) { _, _ in }
+            file?.quota = quota
+        }
     }
 
     func begin(_ response: HTTPResponsePayload, resumed: Bool) async throws {

@@ -20,6 +20,8 @@ final class TransferService {
     var progressed: (TaskRecord) -> Void = { _ in }
     /// The most attempts of one task before its failure is final.
     var maximumAttempts = 8
+    /// How many bytes of downloads the host may hold for an extension (its container quota).
+    var quotaBytes: (_ bundle: String) -> Int64 = { _ in Int64(Budgets().containerBytes) }
 
     /// The wait before the next attempt after a transient failure of attempt `attempt` (from
     /// 1), on the run clock: 1 s, 2 s, 4 s … doubling, at most 60 s.
@@ -32,13 +34,19 @@ final class TransferService {
     private let clock: RunClock
     private let directory: String
     private let transport: HTTPTransport
+    /// What the files of `directory` hold, for each extension.
+    let ledger: DownloadLedger
     private var attempts: [Int64: Attempt] = [:]
     private var startTimers: [Int64: RunClock.Timer] = [:]
     private var resourceTimers: [Int64: RunClock.Timer] = [:]
     private var lastProgressEvent: [Int64: UInt64] = [:]
 
-    init(journal: Journal, log: EventLog, clock: RunClock, directory: String, transport: HTTPTransport) throws {
+    init(
+        journal: Journal, log: EventLog, clock: RunClock, directory: String, transport: HTTPTransport,
+        ledger: DownloadLedger = DownloadLedger()
+    ) throws {
         self.journal = journal
+        self.ledger = ledger
         self.log = log
         self.clock = clock
         self.directory = directory
@@ -102,7 +110,7 @@ final class TransferService {
         task.state = .failed
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
-        try? FileManager.default.removeItem(atPath: partialPath(task))
+        remove(partialPath(task))
         log.emit(
             .downloadFailed,
             taskFields(task) + [
@@ -122,6 +130,7 @@ final class TransferService {
         task.state = .cancelled
         task.error = TaskErrorPayload(code: -999, message: "cancelled")
         task.finishedAt = clock.currentDate
+        remove(partialPath(task))
         try end(task, events: [event(task, .taskCompleted, file: nil)])
         log.emit(.taskCancelled, taskFields(task))
     }
@@ -130,6 +139,7 @@ final class TransferService {
     /// Range resume when its partial body and the server allow it).
     func recover() throws {
         clock.assertInLoop()
+        chargeFilesOnDisk()
         for task in try journal.unfinishedTasks() {
             log.emit(.taskRecovered, taskFields(task) + [("bytesOnDisk", .int(partialSize(task)))])
             schedule(task, at: max(task.earliestBeginDate.map { clock.instant(at: $0) } ?? 0, clock.now))
@@ -186,6 +196,7 @@ final class TransferService {
             transport: transport, readTimeout: HTTPAttempt.readTimeout(seconds: session.requestTimeout), request: task.request,
             resumeFrom: existing, validator: task.validator)
         let path = partialPath(task)
+        let quota = DownloadLedger.Quota(ledger: ledger, bundle: task.bundle, bytes: quotaBytes(task.bundle))
         let core = self.core
         let throttle = ProgressThrottle()
         let network = clock.holdNetwork()
@@ -196,6 +207,7 @@ final class TransferService {
                     guard throttle.due(written == expected) else { return }
                     Task { await core?.transferProgress(id, received: written, expected: expected) }
                 }
+                sink.quota = quota
                 sink.onResponse = { response in await core?.transferResponded(id, response) }
                 let result = await attempt.run(into: sink)
                 sink.close()
@@ -247,8 +259,7 @@ final class TransferService {
             task.state = .finished
             task.finishedAt = clock.currentDate
             let body = bodyPath(task)
-            try? FileManager.default.removeItem(atPath: body)
-            try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
+            move(partialPath(task), to: body)
             log.emit(
                 .downloadFinished,
                 taskFields(task) + [
@@ -284,8 +295,7 @@ final class TransferService {
                 finished.state = .finished
                 finished.finishedAt = clock.currentDate
                 let body = bodyPath(task)
-                try? FileManager.default.removeItem(atPath: body)
-                try? FileManager.default.moveItem(atPath: partialPath(task), toPath: body)
+                move(partialPath(task), to: body)
                 log.emit(
                     .downloadFinished,
                     taskFields(finished) + [
@@ -297,7 +307,7 @@ final class TransferService {
                 task.state = .failed
                 task.error = error
                 task.finishedAt = clock.currentDate
-                try? FileManager.default.removeItem(atPath: partialPath(task))
+                remove(partialPath(task))
                 log.emit(
                     .downloadFailed,
                     taskFields(task) + [
@@ -326,6 +336,32 @@ final class TransferService {
 
     private func partialPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).part" }
     private func bodyPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).body" }
+
+    /// Removes a file of the directory, and its charge.
+    private func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+        ledger.removed(path)
+    }
+
+    /// Renames a partial body as the finished one, with its charge.
+    private func move(_ partial: String, to body: String) {
+        remove(body)
+        try? FileManager.default.moveItem(atPath: partial, toPath: body)
+        ledger.moved(partial, to: body)
+    }
+
+    /// After a restart: the files of the tasks in the journal are charged to their extensions
+    /// as they are (never refused: they are already there).
+    private func chargeFilesOnDisk() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard name.hasPrefix("task-"), let dot = name.lastIndex(of: "."), [".part", ".body"].contains(name[dot...]),
+                let id = Int64(name[name.index(name.startIndex, offsetBy: 5)..<dot]), let task = try? journal.task(id: id)
+            else { continue }
+            let path = directory + "/" + name
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
+            _ = ledger.admit(path, size: size, for: task.bundle, limit: .max)
+        }
+    }
 
     private func partialSize(_ task: TaskRecord) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: partialPath(task))[.size]) as? NSNumber)?.int64Value ?? 0

@@ -11,7 +11,8 @@ import Synchronization
 /// Routes (`N` bytes, every byte `i` is `i % 251`):
 /// - `/bytes/N` — the body, with `Accept-Ranges`, `ETag` and `Range` support.
 ///   Query: `delay=MS` before the response, `chunk=BYTES` and `interval=MS` to stream slowly
-///   (real time, or a host's run clock: ``FixturePacing``).
+///   (real time, or a host's run clock: ``FixturePacing``), `length=none` to send it chunked,
+///   without a `Content-Length`.
 /// - `/flaky/N?failures=K` — the first K requests of this URL get `503`, then as `/bytes/N`.
 /// - `/drop/N?after=BYTES&times=K` — the first K requests send the headers and BYTES of the
 ///   body, then close the connection; after that as `/bytes/N` (so a Range resume completes).
@@ -307,7 +308,12 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 headers.add(name: "Content-Range", value: "bytes \(from)-\(size - 1)/\(size)")
             }
         }
-        headers.add(name: "Content-Length", value: String(size - start))
+        if query["length"] == "none" {
+            // No length announced: the body comes chunked, its size known only at its end.
+            headers.add(name: "Transfer-Encoding", value: "chunked")
+        } else {
+            headers.add(name: "Content-Length", value: String(size - start))
+        }
         context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         let chunk = max(1, Int(query["chunk"] ?? "") ?? 64 * 1024)
         let interval = Int64(query["interval"] ?? "") ?? 0
