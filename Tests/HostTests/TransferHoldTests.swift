@@ -16,7 +16,8 @@ actor TransferDriver {
 
     /// Starts a download of `url` and cancels it while its attempt is in flight. Returns
     /// whether the clock was held by the request, and whether it still is after the cancel.
-    func cancelInFlight(_ url: String, directory: String) async throws -> (heldWhileRunning: Bool, heldAfterCancel: Bool) {
+    func cancelInFlight(_ url: String, directory: String) async throws -> (heldWhileRunning: Bool, heldAfterCancel: Bool, partialGone: Bool)
+    {
         let clock = RunClock(mode: .virtual, loop: loop)
         let log = EventLog(clock: clock)
         let journal = try Journal(path: directory + "/journal.sqlite")
@@ -34,25 +35,40 @@ actor TransferDriver {
         let started = await clock.advance(to: clock.now + 10_000_000_000, log: log) { $0.kind == .downloadStarted }
         let held = started != nil && clock.isBusy
         let id = try #require(created.id)
+        // Part of the body on disk, charged to the extension (this service has no core to tell
+        // its progress to: the ledger says it).
+        let written = ContinuousClock.now + .seconds(10)
+        while transfers.ledger.held(by: "com.example.app.widget") == 0 && ContinuousClock.now < written {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let running = try #require(try journal.task(id: id))
         try transfers.cancel(running)
         let heldAfter = clock.isBusy
+        // The partial body goes once the cancelled attempt has let go of it, and its charge with it.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var partialGone = false
+        while !partialGone && ContinuousClock.now < deadline {
+            partialGone =
+                transfers.ledger.held(by: "com.example.app.widget") == 0
+                && !FileManager.default.fileExists(atPath: directory + "/transfers/task-\(id).part")
+            if !partialGone { try await Task.sleep(for: .milliseconds(20)) }
+        }
         await transfers.shutdown()
         await transport.shutdown()
-        return (held, heldAfter)
+        return (held, heldAfter, partialGone)
     }
 }
 
 @Suite("Transfers and the virtual clock")
 struct TransferHoldTests {
-    @Test("a download cancelled while its request is in flight gives the virtual clock back")
+    @Test("a download cancelled while its request is in flight gives the virtual clock back, and its partial body goes")
     func cancelReleasesTheClock() async throws {
         let server = try await FixtureServer.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-hold-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let driver = try TransferDriver()
         // A slow body (real time): the request is in flight when it is cancelled.
-        let result: Result<(heldWhileRunning: Bool, heldAfterCancel: Bool), any Error>
+        let result: Result<(heldWhileRunning: Bool, heldAfterCancel: Bool, partialGone: Bool), any Error>
         do {
             result = .success(try await driver.cancelInFlight(server.url("/bytes/100000?chunk=1000&interval=1000"), directory: directory))
         } catch {
@@ -61,7 +77,8 @@ struct TransferHoldTests {
         driver.loop.shutdown()
         await server.stop()
         try? FileManager.default.removeItem(atPath: directory)
-        let (held, heldAfter) = try result.get()
+        let (held, heldAfter, partialGone) = try result.get()
+        #expect(partialGone, "the cancelled download's partial body, or its charge, was left behind")
         #expect(held, "the request in flight did not hold the virtual clock")
         #expect(!heldAfter, "the cancelled download still holds the virtual clock")
     }

@@ -106,11 +106,12 @@ final class TransferService {
         resourceTimers.removeValue(forKey: id)
         guard var task = try? journal.task(id: id), [.waiting, .running].contains(task.state) else { return }
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
-        attempts.removeValue(forKey: id)?.cancel()
+        let attempt = attempts.removeValue(forKey: id)
+        attempt?.cancel()
         task.state = .failed
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
-        remove(partialPath(task))
+        discard(partialPath(task), after: attempt)
         log.emit(
             .downloadFailed,
             taskFields(task) + [
@@ -125,12 +126,13 @@ final class TransferService {
         clock.assertInLoop()
         guard let id = task.id, !TaskRecord.State.ended.contains(task.state) else { return }
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
-        attempts.removeValue(forKey: id)?.cancel()
+        let attempt = attempts.removeValue(forKey: id)
+        attempt?.cancel()
         var task = task
         task.state = .cancelled
         task.error = TaskErrorPayload(code: -999, message: "cancelled")
         task.finishedAt = clock.currentDate
-        remove(partialPath(task))
+        discard(partialPath(task), after: attempt)
         try end(task, events: [event(task, .taskCompleted, file: nil)])
         log.emit(.taskCancelled, taskFields(task))
     }
@@ -337,8 +339,20 @@ final class TransferService {
     private func partialPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).part" }
     private func bodyPath(_ task: TaskRecord) -> String { directory + "/task-\(task.id ?? 0).body" }
 
+    /// Removes the partial body of a task that ended, once its cancelled attempt (if any) has
+    /// let go of it: an attempt ends on its own task, and may still write, or make the file.
+    private func discard(_ path: String, after attempt: Attempt?) {
+        guard let attempt else { return remove(path) }
+        Task.detached { [ledger, work = attempt.task] in
+            await work.value
+            TransferService.remove(path, from: ledger)
+        }
+    }
+
     /// Removes a file of the directory, and its charge.
-    private func remove(_ path: String) {
+    private func remove(_ path: String) { Self.remove(path, from: ledger) }
+
+    private static func remove(_ path: String, from ledger: DownloadLedger) {
         try? FileManager.default.removeItem(atPath: path)
         ledger.removed(path)
     }
