@@ -189,6 +189,49 @@ struct DaemonTests {
         #expect(refused.bundle == "com.example.roguecontrol.control")
     }
 
+    @Test("the daemon never fetches its own metrics endpoint for an extension: -1004, naming it")
+    func metricsNotFetchedForExtensions() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
+        let port = try Self.freePort()
+        let daemon = try Subprocess(
+            CommandLineTests.sandglass,
+            [
+                "serve", try Examples.app("InlineFetch.app"), "--control", socket, "--metrics", "127.0.0.1:\(port)", "--log", log,
+                "--data-directory", dir.appendingPathComponent("data").path,
+                "--env", "SANDGLASS_FIXTURE_URL=http://127.0.0.1:\(port)/metrics"
+            ])
+        defer { daemon.stop() }
+        _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
+        var ended: HostEvent?
+        try await eventually("the extension's fetch has ended") {
+            ended = try? RunLog.read([log])[0].events.first { $0.kind == .taskFailed || $0.kind == .taskFinished }
+            return ended != nil
+        }
+        #expect(ended?.kind == .taskFailed, "the extension read the daemon's metrics: \(String(describing: ended))")
+        #expect(ended?.int("code") == -1004)
+        #expect(ended?.string("error")?.contains("the daemon's own metrics endpoint") == true, "\(ended?.string("error") ?? "")")
+        // The operator still reads them.
+        #expect(try Self.get(port: port, path: "/metrics").contains("sandglass_"))
+    }
+
+    /// A port free on 127.0.0.1 now (bound to port 0, then closed).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(bound, "no free port: errno \(errno)")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     @Test("SIGTERM during a background download loses nothing: the next daemon on the data directory resumes it and delivers its events")
     func nothingLost() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")

@@ -36,6 +36,24 @@ struct ConnectPolicyTests {
         #expect(policy.refusal(of: try address("fd12::1"))?.contains("(unique local)") == true)
     }
 
+    @Test("a port the host serves is denied on the addresses its listener is reached at, whatever the exceptions; other ports are not")
+    func endpoints() throws {
+        var policy = ConnectPolicy(denied: [], allowed: try ConnectPolicy.ranges("loopback"))
+        policy.deniedEndpoints = [.init(listeningOn: "127.0.0.1", port: 9464, what: "the metrics")]
+        #expect(
+            policy.refusal(of: try address("127.0.0.1"), port: 9464)
+                == "127.0.0.1 port 9464 is the metrics, which the host does not fetch for an extension")
+        #expect(policy.refusal(of: try address("127.0.0.1"), port: 9465) == nil)
+        #expect(policy.refusal(of: try address("127.0.0.2"), port: 9464) == nil)
+        policy.deniedEndpoints = [.init(listeningOn: "0.0.0.0", port: 9464, what: "the metrics")]
+        for reached in ["10.1.2.3", "::1", "127.0.0.2"] {
+            #expect(policy.refusal(of: try address(reached), port: 9464) != nil, "\(reached)")
+        }
+        policy.deniedEndpoints = [.init(listeningOn: "localhost", port: 9464, what: "the metrics")]
+        #expect(policy.refusal(of: try address("::1"), port: 9464) != nil)
+        #expect(policy.refusal(of: try address("10.1.2.3"), port: 9464) == nil)
+    }
+
     @Test("a range that is not one names the text and what is wrong")
     func badRanges() {
         for (text, reason) in [

@@ -17,6 +17,29 @@ public struct ConnectPolicy: Sendable, Hashable {
     public var denied: [AddressRange]
     /// Exceptions to ``denied``: an address in one of these is allowed.
     public var allowed: [AddressRange]
+    /// Ports the host itself serves (the daemon's metrics): never connected to, whatever
+    /// ``allowed`` says.
+    public var deniedEndpoints: [Endpoint] = []
+
+    /// A port on a range of addresses, and what serves it there.
+    public struct Endpoint: Sendable, Hashable {
+        public let addresses: [AddressRange]
+        public let port: UInt16
+        public let what: String
+
+        /// `port` where a listener bound to `host` is reached: every address for an unspecified
+        /// one (`0.0.0.0`, `::`), loopback for `localhost`, else that address.
+        public init(listeningOn host: String, port: UInt16, what: String) {
+            let unspecified = [try! AddressRange("0.0.0.0/0"), try! AddressRange("::/0")]
+            switch host {
+            case "localhost": addresses = ConnectPolicy.named["loopback"]!
+            case "0.0.0.0", "::", "": addresses = unspecified
+            default: addresses = (try? AddressRange(host)).map { [$0] } ?? unspecified
+            }
+            self.port = port
+            self.what = what
+        }
+    }
 
     public init(denied: [AddressRange], allowed: [AddressRange] = []) {
         self.denied = denied
@@ -52,8 +75,11 @@ public struct ConnectPolicy: Sendable, Hashable {
         }
     }
 
-    /// Why the host does not connect to `address` (4 or 16 bytes), or nil when it may.
-    public func refusal(of address: [UInt8]) -> String? {
+    /// Why the host does not connect to `address` (4 or 16 bytes) on `port`, or nil when it may.
+    public func refusal(of address: [UInt8], port: UInt16? = nil) -> String? {
+        if let port, let endpoint = deniedEndpoints.first(where: { $0.port == port && $0.addresses.contains { $0.contains(address) } }) {
+            return "\(AddressRange.text(address)) port \(port) is \(endpoint.what), which the host does not fetch for an extension"
+        }
         guard let range = denied.first(where: { $0.contains(address) }), !allowed.contains(where: { $0.contains(address) }) else {
             return nil
         }
@@ -71,16 +97,16 @@ final class ConnectGuard: Sendable {
 
     init(_ policy: ConnectPolicy) { self.policy = policy }
 
-    /// The address of a socket address (IPv4 or IPv6), or nil for another family.
-    static func address(_ pointer: UnsafePointer<sockaddr>, length: Int) -> [UInt8]? {
+    /// The address and port of a socket address (IPv4 or IPv6), or nil for another family.
+    static func address(_ pointer: UnsafePointer<sockaddr>, length: Int) -> (bytes: [UInt8], port: UInt16)? {
         switch Int32(pointer.pointee.sa_family) {
         case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
             return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
-                withUnsafeBytes(of: v4.pointee.sin_addr) { Array($0) }
+                (withUnsafeBytes(of: v4.pointee.sin_addr) { Array($0) }, UInt16(bigEndian: v4.pointee.sin_port))
             }
         case AF_INET6 where length >= MemoryLayout<sockaddr_in6>.size:
             return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
-                withUnsafeBytes(of: v6.pointee.sin6_addr) { Array($0) }
+                (withUnsafeBytes(of: v6.pointee.sin6_addr) { Array($0) }, UInt16(bigEndian: v6.pointee.sin6_port))
             }
         default:
             return nil
@@ -93,7 +119,7 @@ final class ConnectGuard: Sendable {
         let guarded = Unmanaged<ConnectGuard>.fromOpaque(context).takeUnretainedValue()
         let reason: String?
         if let address = address(pointer, length: Int(length)) {
-            reason = guarded.policy.refusal(of: address)
+            reason = guarded.policy.refusal(of: address.bytes, port: address.port)
         } else {
             reason = "an address of family \(pointer.pointee.sa_family) is not IP"
         }

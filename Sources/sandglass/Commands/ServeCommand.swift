@@ -113,6 +113,20 @@ struct ServeCommand: AsyncParsableCommand {
             } catch let error as ControlError {
                 throw BadInput(error.description)
             }
+            // The metrics before the host, whose fetches for extensions never reach them.
+            let hostMetrics = HostMetrics()
+            var metricsServer: MetricsServer?
+            if let metrics {
+                do {
+                    metricsServer = try await MetricsServer.bind(
+                        host: metrics.host, port: metrics.port, metrics: hostMetrics, logger: logger)
+                } catch {
+                    unlink(controlPath)
+                    throw BadInput("cannot listen on \(metrics) for metrics: \(error)")
+                }
+                configuration.connectPolicy.deniedEndpoints.append(
+                    .init(listeningOn: metrics.host, port: UInt16(metricsServer!.port), what: "the daemon's own metrics endpoint"))
+            }
             let host: ExtensionHost
             do {
                 host = try await ExtensionHost(configuration)
@@ -129,7 +143,6 @@ struct ServeCommand: AsyncParsableCommand {
                 throw error
             }
             commands.value = ControlCommands(host: host, tally: tally)
-            let hostMetrics = HostMetrics()
             var services: [any Service] = []
             let traceRecorder = try await trace.asyncMap { try await TraceRecorder.record(host, to: $0) }
             services.append(
@@ -143,17 +156,9 @@ struct ServeCommand: AsyncParsableCommand {
             say(
                 "control socket \(controlPath) (mode 0600) — try `sandglass ctl status\(control == nil ? "" : " --control \(controlPath)")`"
             )
-            if let metrics {
-                let server: MetricsServer
-                do {
-                    server = try await MetricsServer.bind(host: metrics.host, port: metrics.port, metrics: hostMetrics, logger: logger)
-                } catch {
-                    _ = await host.shutdown()
-                    unlink(controlPath)
-                    throw BadInput("cannot listen on \(metrics) for metrics: \(error)")
-                }
-                services.append(server)
-                say("metrics on http://\(metrics.host):\(server.port)/metrics")
+            if let metricsServer {
+                services.append(metricsServer)
+                say("metrics on http://\(metricsServer.host):\(metricsServer.port)/metrics")
             }
             let installed = await host.installedExtensions()
             say(
