@@ -14,6 +14,39 @@ actor TransferDriver {
         loop = try EventLoop(name: "transfer-test")
     }
 
+    /// A host's transfer service started on `directory` after another's: a partial body of a
+    /// task in the journal, a finished body, and a file of no task. Returns what the new
+    /// service's ledger charges the extension once it has recovered.
+    func heldAfterRestart(directory: String) async throws -> Int64 {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let log = EventLog(clock: clock)
+        let journal = try Journal(path: directory + "/journal.sqlite")
+        let transport = HTTPTransport()
+        defer { Task { await transport.shutdown() } }
+        try journal.saveSession(
+            SessionRecord(
+                app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
+                sendsLaunchEvents: true, isDiscretionary: false, requestTimeout: 60, resourceTimeout: 604_800))
+        let first = try TransferService(journal: journal, log: log, clock: clock, directory: directory + "/transfers", transport: transport)
+        var ids: [Int64] = []
+        for _ in 0..<2 {
+            let task = try first.create(
+                app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
+                TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: "http://127.0.0.1:1/")))
+            ids.append(try #require(task.id))
+        }
+        let files = directory + "/transfers/"
+        try Data(count: 1_000).write(to: URL(fileURLWithPath: files + "task-\(ids[0]).part"))
+        try Data(count: 2_000).write(to: URL(fileURLWithPath: files + "task-\(ids[1]).body"))
+        try Data(count: 4_000).write(to: URL(fileURLWithPath: files + "task-999.part"))
+        let second = try TransferService(
+            journal: journal, log: log, clock: clock, directory: directory + "/transfers", transport: transport)
+        try second.recover()
+        let held = second.ledger.held(by: "com.example.app.widget")
+        await second.shutdown()
+        return held
+    }
+
     /// Starts a download of `url` and cancels it while its attempt is in flight. Returns
     /// whether the clock was held by the request, and whether it still is after the cancel.
     func cancelInFlight(_ url: String, directory: String) async throws -> (heldWhileRunning: Bool, heldAfterCancel: Bool, partialGone: Bool)
@@ -61,6 +94,17 @@ actor TransferDriver {
 
 @Suite("Transfers and the virtual clock")
 struct TransferHoldTests {
+    @Test("a host that starts again charges each extension with the bodies its tasks left on disk")
+    func chargedAfterRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-ledger-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let driver = try TransferDriver()
+        defer { driver.loop.shutdown() }
+        #expect(
+            try await driver.heldAfterRestart(directory: directory) == 3_000, "the partial and the finished body; not the file of no task")
+    }
+
     @Test("a download cancelled while its request is in flight gives the virtual clock back, and its partial body goes")
     func cancelReleasesTheClock() async throws {
         let server = try await FixtureServer.start()
