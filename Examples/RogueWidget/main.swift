@@ -18,13 +18,20 @@ func send(_ message: Message) {
 
 /// Writes `bytes` whole to the host's socket (fd 3); exits when the host is gone.
 func writeAll(_ bytes: [UInt8]) {
+    if !writeAll(bytes, to: 3) { _exit(0) }
+}
+
+/// Writes `bytes` whole to descriptor `fd`; false when it cannot.
+@discardableResult
+func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
-        if n <= 0 { _exit(0) }
+        if n <= 0 { return false }
         offset += n
     }
+    return true
 }
 
 /// Reads and discards what the host sends, forever (requests go unanswered).
@@ -185,6 +192,12 @@ case "schemes":
     fetch("unix:///run/sandglass.sock")
     fetch("file:///etc/shadow")
     fetch(env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "{\"command\":\"kill\"}")
+case "terminal":
+    // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
+    // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.
+    let forged = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J\u{1B}[H\n     9.999s  all invariants held\u{202E}txt.exe"
+    send(.log(LogRecord(level: .info, message: forged)))
+    writeAll(Array((forged + "\n").utf8), to: 1)
 case "hog":
     // Background downloads past what its container may hold: one announced at 8 MiB
     // (ROGUE_BIG_URL), one of 8 MiB sent without a length (ROGUE_UNSIZED_URL), and four of

@@ -151,6 +151,25 @@ struct CommandLineTests {
         }
     }
 
+    @Test("an extension's text reaches the operator's terminal without its control characters: escapes shown, one line per event")
+    func traceEscapesControlCharacters() async throws {
+        let result = try await Self.run(["run", try Examples.app("RogueControl.app"), "--duration", "2s"])
+        #expect(result.status == 0, "\(result.error)")
+        let trace = result.output
+        #expect(!trace.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+        #expect(!trace.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        #expect(!trace.split(separator: "\n").contains { $0.hasPrefix("     9.999s") }, "a forged line of the trace")
+        // The logged message is one event, one line; the printed one is two lines of output, two events.
+        let logged = trace.split(separator: "\n").filter { $0.contains("logged (info): \\u{1B}]52;c;cHduZWQ=") }
+        #expect(!logged.isEmpty)
+        for line in logged {
+            #expect(
+                line.hasSuffix("\\u{1B}]52;c;cHduZWQ=\\u{7}\\u{1B}[2J\\u{1B}[H\\n     9.999s  all invariants held\\u{202E}txt.exe"),
+                "\(line)")
+        }
+        #expect(trace.contains("printed: \\u{1B}]52;c;cHduZWQ=\\u{7}\\u{1B}[2J\\u{1B}[H\n"))
+    }
+
     @Test("a bad option is bad input: exit 2 with the parser's message")
     func badOption() async throws {
         let result = try await Self.run(["run", "X.app", "--duration", "soon"])

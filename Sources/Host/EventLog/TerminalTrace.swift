@@ -37,8 +37,44 @@ public enum TraceRenderer {
         return String(format: "%dd %02d:%02d:%02d", days, h, m, s)
     }
 
-    /// The sentence for `event`, `nil` for events the trace leaves out.
+    /// The sentence for `event`, `nil` for events the trace leaves out. Printable whatever an
+    /// extension put in it (``printable(_:)``): it goes to a person's terminal.
     public static func render(_ e: HostEvent) -> String? {
+        sentence(e).map(printable)
+    }
+
+    /// `text` with what a terminal would act on written out instead (`\u{1B}`, `\n`): C0 and
+    /// C1 control characters, DEL, and the bidirectional overrides and isolates that reorder
+    /// what is shown. An extension's text cannot move the cursor, set the title or the
+    /// clipboard, clear the screen, or start a line of the trace of its own.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isActedOn(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let escaped =
+                switch scalar {
+                case "\n": "\\n"
+                case "\r": "\\r"
+                case "\t": "\\t"
+                default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                }
+            out.append(contentsOf: escaped.unicodeScalars)
+        }
+        return String(out)
+    }
+
+    private static func isActedOn(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    private static func sentence(_ e: HostEvent) -> String? {
         let bundle = e.bundle ?? "?"
         let pid = e.pid.map { "pid \($0)" } ?? "?"
         switch e.kind {
