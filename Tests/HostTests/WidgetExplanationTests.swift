@@ -15,6 +15,19 @@ struct WidgetExplanationTests {
         ]
     }
 
+    @Test("a kind an extension named with control characters is shown written out, never acted on")
+    func printableKind() throws {
+        let kind = "K\u{1B}]0;title\u{07}\nforged"
+        let events = [
+            HostEvent(t: 0, name: "run.start", fields: [("epoch", 1_800_000_000.0), ("clock", "virtual")]),
+            HostEvent(t: 1, name: "widget.added", fields: [("bundle", "com.example.w"), ("kind", .string(kind)), ("family", "systemSmall")])
+        ]
+        let explanation = try #require(WidgetExplanation.explain(kind, in: events, now: 10).first)
+        let text = explanation.rendered()
+        #expect(text.hasPrefix("K\\u{1B}]0;title\\u{7}\\nforged · com.example.w · systemSmall"), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    }
+
     @Test("by its policy: the next reload date")
     func scheduled() throws {
         let events =

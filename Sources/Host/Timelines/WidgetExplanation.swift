@@ -185,11 +185,12 @@ public struct WidgetExplanation: Sendable, CustomStringConvertible {
         return "\(stamp) (\(iso8601(epoch + ms / 1000)))"
     }
 
-    /// The explanation with the last `last` decisions.
+    /// The explanation with the last `last` decisions, for a terminal (an extension's text in it
+    /// written out printable: ``TraceRenderer/printable(_:)``).
     public func rendered(last: Int = 20) -> String {
-        var lines = ["\(kind) · \(bundle) · \(family)"]
+        var lines = [TraceRenderer.printable("\(kind) · \(bundle) · \(family)")]
         lines.append("  now:     \(when(now))")
-        lines.append("  status:  \(statusText)")
+        lines.append("  status:  \(TraceRenderer.printable(statusText))")
         let budget = limit.map { "\($0) per 24 h" } ?? "limit not recorded yet"
         lines.append(
             "  budget:  \(budget) · in the last 24 h: \(chargedInWindow) charged, \(exemptInWindow) exempt, \(deniedInWindow) denied")

@@ -51,14 +51,15 @@ struct ExplainCommand: AsyncParsableCommand {
                 for id in known {
                     guard let explanation = WidgetExplanation.explain(id, in: events, now: now).first else { continue }
                     say(
-                        "\(id): \(explanation.statusText) · \(explanation.chargedInWindow) charged, \(explanation.exemptInWindow) exempt, \(explanation.deniedInWindow) denied in the last 24 h"
-                    )
+                        TraceRenderer.printable(
+                            "\(id): \(explanation.statusText) · \(explanation.chargedInWindow) charged, \(explanation.exemptInWindow) exempt, \(explanation.deniedInWindow) denied in the last 24 h"
+                        ))
                 }
                 return
             }
             let explanations = WidgetExplanation.explain(widget, in: events, now: now)
             guard !explanations.isEmpty else {
-                throw BadInput("no widget \(widget) in \(log); its widgets are: \(known.joined(separator: ", "))")
+                throw BadInput(TraceRenderer.printable("no widget \(widget) in \(log); its widgets are: \(known.joined(separator: ", "))"))
             }
             say(explanations.map { $0.rendered(last: last) }.joined(separator: "\n\n"))
         }
