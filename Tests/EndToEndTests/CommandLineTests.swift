@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassReport
 import SandglassTesting
 import Testing
 
@@ -153,8 +154,15 @@ struct CommandLineTests {
 
     @Test("an extension's text reaches the operator's terminal without its control characters: escapes shown, one line per event")
     func traceEscapesControlCharacters() async throws {
-        let result = try await Self.run(["run", try Examples.app("RogueControl.app"), "--duration", "2s"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString.prefix(8)).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let result = try await Self.run(["run", try Examples.app("RogueControl.app"), "--duration", "2s", "--log", log])
         #expect(result.status == 0, "\(result.error)")
+        // The log file too, for `cat` and `tail -f`: escaped in its JSON, read back whole.
+        let raw = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(!raw.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        let forged = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J\u{1B}[H\n     9.999s  all invariants held\u{202E}txt.exe"
+        #expect(try RunLog.read([log])[0].events.contains { $0.kind == .log && $0.string("message") == forged })
         let trace = result.output
         #expect(!trace.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
         #expect(!trace.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })

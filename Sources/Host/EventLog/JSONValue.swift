@@ -79,7 +79,11 @@ public enum JSONValue: Sendable, Hashable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            // Control characters as JSON requires, and also DEL, C1 and the bidirectional
+            // overrides: a log read with `cat` or `tail -f` is not the extension's terminal either.
+            case let c
+            where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
+                || (0x2066...0x2069).contains(c.value):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
