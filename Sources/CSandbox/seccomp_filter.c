@@ -7,7 +7,8 @@
 // parent-death signal must stay), SysV IPC and POSIX message queues (state that outlives the
 // process and is shared between extensions), execveat and executable memfds (exec of code that
 // is no file of the bundle), personality changes, and calls no extension needs. A system call of
-// another architecture (i386 `int 0x80`, x32) kills the process with SIGSYS.
+// another architecture (i386 `int 0x80`, x32) kills the process with SIGSYS. fallocate answers
+// EOPNOTSUPP: blocks reserved without a write would pass the container quota unmeasured.
 #include "CSandbox.h"
 
 #include <errno.h>
@@ -129,6 +130,10 @@ long sg_seccomp_build_default(int use_notify, void *out, size_t cap) {
     // Threads yes (CLONE_THREAD), processes no.
     if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0))) < 0) goto out;
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0)) < 0) goto out;
+    // No fallocate (answered by the kernel, EOPNOTSUPP as on a file system without it): it reserves
+    // blocks without writing a byte — with KEEP_SIZE past RLIMIT_FSIZE too — and would fill the
+    // host's disk between two measures of the container. posix_fallocate falls back to writes.
+    if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EOPNOTSUPP), SCMP_SYS(fallocate), 0)) < 0) goto out;
     // No stacked filters (answered by the kernel: a notification could be answered by its own listener).
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 0)) < 0) goto out;
     if ((rc = add_prctl_rules(ctx, deny)) < 0) goto out;

@@ -125,6 +125,17 @@ struct SandboxTests {
         }
     }
 
+    @Test("fallocate is not supported: no blocks reserved past the quota without a byte written; posix_fallocate still works")
+    func noFallocate() async throws {
+        try await withRunner { runner in
+            let result = try await runner.run(["fallocate", runner.container + "/reserved"])
+            #expect((result.int("fd") ?? -1) >= 0)
+            #expect(result.int("rc") == -Int(EOPNOTSUPP))
+            #expect((result.int("blocks") ?? .max) < 1024, "blocks were reserved")
+            #expect(result.int("posix") == 0, "glibc's fallback writes")
+        }
+    }
+
     @Test("personality can be queried, not changed")
     func personality() async throws {
         try await withRunner { runner in

@@ -219,6 +219,14 @@ case "memfd":
 case "execveat":
     let rc = probe_execveat(AT_FDCWD, args[2], 0)
     say("rc=\(rc)")
+case "fallocate":
+    // Blocks reserved without a byte written (KEEP_SIZE: the size, and RLIMIT_FSIZE, unchanged),
+    // then posix_fallocate, which falls back to writing when fallocate is not supported.
+    let fd = open(CommandLine.arguments[2], O_RDWR | O_CREAT, 0o600)
+    let reserved = probe_fallocate(fd, 1 /* FALLOC_FL_KEEP_SIZE */, 0, 1 << 30)
+    var info = stat()
+    fstat(fd, &info)
+    say("fd=\(fd) rc=\(reserved) blocks=\(info.st_blocks) posix=\(posix_fallocate(fd, 0, 4096))")
 case "personality":
     let query = probe_personality(0xffff_ffff)
     let set = probe_personality(0x0040000 /* ADDR_NO_RANDOMIZE */)

@@ -39,4 +39,8 @@ int probe_execveat(int dirfd, const char *path, int flags) {
 
 long probe_personality(unsigned long persona) { return result(syscall(SYS_personality, persona)); }
 
+long probe_fallocate(int fd, int mode, long offset, long length) {
+    return result(syscall(SYS_fallocate, fd, mode, offset, length));
+}
+
 int probe_mq_open(const char *name) { return (int)result(syscall(SYS_mq_open, name, O_CREAT | O_RDWR, 0600, NULL)); }

@@ -16,5 +16,7 @@ int probe_memfd_create(unsigned int flags);
 int probe_execveat(int dirfd, const char *path, int flags);
 /// personality(persona): the previous persona, or -errno.
 long probe_personality(unsigned long persona);
+/// fallocate(2): 0, or -errno.
+long probe_fallocate(int fd, int mode, long offset, long length);
 /// mq_open(name, O_CREAT|O_RDWR, 0600, NULL) as a raw call: a descriptor, or -errno.
 int probe_mq_open(const char *name);
