@@ -41,6 +41,8 @@ final class Channel {
 
     /// Bytes queued but not yet written.
     var pendingOutput: Int { outbound.count - outboundStart }
+    /// Bytes the output buffer holds: what waits, and what was written but not yet let go of.
+    var bufferedOutput: Int { outbound.count }
 
     init(fd: Int32, loop: EventLoop, maximumFrameLength: Int, maximumOutbound: Int = 8 << 20, onEvent: @escaping (Event) -> Void) {
         self.fd = fd
@@ -185,6 +187,12 @@ final class Channel {
         }
         if outboundStart == outbound.count {
             outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
+            outboundStart = 0
+        } else if outboundStart > 64 * 1024 && outboundStart * 2 > outbound.count {
+            // What was written goes even while some still waits: a peer that always leaves a
+            // little unread must not keep everything the host ever sent it.
+            outbound.removeSubrange(0..<outboundStart)
+            for index in outboundDescriptors.indices { outboundDescriptors[index].offset -= outboundStart }
             outboundStart = 0
         }
         let wantWrites = outboundStart < outbound.count
