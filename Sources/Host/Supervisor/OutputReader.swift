@@ -2,29 +2,36 @@ import CSandbox
 import Glibc
 
 /// Reads an extension's stdout/stderr pipe and hands over whole lines (long lines are split,
-/// and after `budget` bytes the rest of its output is dropped, once noted).
+/// and after `budget` bytes the rest of its output is dropped, once noted). Each line costs at
+/// least ``minimumLineCost`` of the budget (a flood of empty lines is not a flood of events),
+/// and one turn of the host's loop reads at most ``maximumReadPerTurn`` of it: a pipe kept
+/// full never holds the loop from its timers and the other extensions.
 final class OutputReader {
     private let fd: Int32
     private let loop: EventLoop
     private var pending: [UInt8] = []
     private var remainingBudget: Int
+    private var limitReached = false
     private var isOpen = true
     private let onLine: (String) -> Void
     private static let maximumLine = 4096
+    static let minimumLineCost = 64
+    static let maximumReadPerTurn = 64 * 1024
 
     init(fd: Int32, loop: EventLoop, budget: Int = 1 << 20, onLine: @escaping (String) -> Void) {
         self.fd = fd
         self.loop = loop
         self.remainingBudget = budget
         self.onLine = onLine
-        loop.register(fd, events: UInt32(SG_EPOLLIN)) { [unowned self] _ in self.readAvailable() }
+        loop.register(fd, events: UInt32(SG_EPOLLIN)) { [unowned self] _ in self.readAvailable(upTo: Self.maximumReadPerTurn) }
     }
 
-    /// Reads what is left, hands over a last partial line, and closes the pipe.
+    /// Reads what is left (the writer is gone: a bounded read), hands over a last partial line,
+    /// and closes the pipe.
     func finish() {
         guard isOpen else { return }
-        readAvailable()
-        if !pending.isEmpty { deliver(pending) }
+        readAvailable(upTo: .max)
+        if !pending.isEmpty && !limitReached { deliver(pending) }
         pending.removeAll()
         close()
     }
@@ -36,11 +43,13 @@ final class OutputReader {
         Glibc.close(fd)
     }
 
-    private func readAvailable() {
+    private func readAvailable(upTo limit: Int) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while isOpen {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        var read = 0
+        while isOpen, read < limit {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
+                read += n
                 consume(buffer[0..<n])
             } else if n < 0 && errno == EINTR {
                 continue
@@ -52,11 +61,12 @@ final class OutputReader {
     }
 
     private func consume(_ bytes: ArraySlice<UInt8>) {
-        guard remainingBudget > 0 else { return }
-        let accepted = bytes.prefix(remainingBudget)
-        remainingBudget -= accepted.count
-        for byte in accepted {
+        guard !limitReached else { return }
+        for byte in bytes {
+            guard remainingBudget > 0 else { break }
+            remainingBudget -= 1
             if byte == UInt8(ascii: "\n") {
+                remainingBudget -= max(0, Self.minimumLineCost - pending.count - 1)
                 deliver(pending)
                 pending.removeAll(keepingCapacity: true)
             } else {
@@ -67,7 +77,8 @@ final class OutputReader {
                 }
             }
         }
-        if remainingBudget == 0 {
+        if remainingBudget <= 0 {
+            limitReached = true
             if !pending.isEmpty { deliver(pending) }
             pending.removeAll()
             onLine("[sandglass: output limit reached; the rest of this process's output is dropped]")

@@ -1,0 +1,71 @@
+import CSandbox
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+@testable import SandglassHost
+
+/// An output reader on a loop of its own, and what it heard.
+actor OutputReaderOnLoop {
+    nonisolated let loop: EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    nonisolated let lines = LineCount()
+    private var reader: OutputReader?
+
+    init() throws { loop = try EventLoop(name: "output-reader") }
+
+    func start(_ fd: Int32) {
+        let lines = lines
+        reader = OutputReader(fd: fd, loop: loop) { _ in lines.value.withLock { $0 += 1 } }
+    }
+
+    func finish() { reader?.finish() }
+}
+
+/// Lines heard, counted from the loop's thread.
+final class LineCount: Sendable {
+    let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+}
+
+/// An extension's standard output, as the host reads it: a flood of empty lines is not a flood
+/// of events.
+@Suite("Output reader")
+struct OutputReaderTests {
+    private func pipe() -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        #expect(sg_pipe(&fds) == 0)
+        _ = sg_set_nonblocking(fds[0])
+        return (fds[0], fds[1])
+    }
+
+    @Test("a megabyte of empty lines is at most a sixty-fourth as many lines")
+    func emptyLinesCost() async throws {
+        let (readEnd, writeEnd) = pipe()
+        let reader = try OutputReaderOnLoop()
+        await reader.start(readEnd)
+        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 1 << 20)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            defer { done.signal() }
+            var offset = 0
+            while offset < newlines.count {
+                let n = newlines[offset...].withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
+                if n > 0 { offset += n } else if errno != EAGAIN && errno != EINTR { break }
+            }
+            Glibc.close(writeEnd)
+        }
+        writer.start()
+        // The whole megabyte written (the loop reads it meanwhile), then the rest read to the end.
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                done.wait(); c.resume()
+            }
+        }
+        await reader.finish()
+        reader.loop.stop()
+        let lines = reader.lines.count
+        #expect(lines > 1_000 && lines <= (1 << 20) / OutputReader.minimumLineCost + 2, "\(lines) lines")
+    }
+}
