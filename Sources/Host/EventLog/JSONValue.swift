@@ -70,6 +70,15 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// DEL, C1 controls and the bidirectional overrides and isolates: escaped in the log's JSON
+    /// though JSON allows them in a string.
+    static func escapedInLog(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
@@ -81,9 +90,7 @@ public enum JSONValue: Sendable, Hashable {
             case "\t": out += "\\t"
             // Control characters as JSON requires, and also DEL, C1 and the bidirectional
             // overrides: a log read with `cat` or `tail -f` is not the extension's terminal either.
-            case let c
-            where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
-                || (0x2066...0x2069).contains(c.value):
+            case let c where c.value < 0x20 || escapedInLog(c):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -13,10 +13,26 @@ func entryJSON(_ entry: EntryPayload) -> String {
     return JSONValue.object(fields).serialized
 }
 
-/// The extension's JSON bytes when they parse as JSON, else the text as a JSON string.
+/// The extension's JSON bytes when they parse as JSON, else the text as a JSON string. Kept on
+/// one line of the log: the line breaks and tabs valid JSON holds are whitespace between its
+/// tokens, and become spaces (a line break would start a line of the log of the extension's
+/// making); DEL, C1 controls and bidirectional overrides, which only a string can hold, are
+/// escaped as the log escapes them.
 func validJSON(_ bytes: [UInt8]) -> String {
-    if (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil {
-        return String(decoding: bytes, as: UTF8.self)
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil else {
+        return JSONValue.string(text).serialized
     }
-    return JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || JSONValue.escapedInLog($0) }) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        if scalar.value < 0x20 {
+            out.append(" ")
+        } else if JSONValue.escapedInLog(scalar) {
+            out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
 }

@@ -139,7 +139,8 @@ final class ExtensionProcess {
         let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n > 0 else { return }
         let text = String(decoding: buffer[0..<n], as: UTF8.self)
-        guard let range = text.range(of: "VmHWM:") else { return }
+        // At a line's start: the `Name:` line before it is the process's own choice.
+        guard let range = text.range(of: "\nVmHWM:") else { return }
         let digits = text[range.upperBound...].drop { $0 == " " || $0 == "\t" }.prefix { $0.isNumber }
         if let kib = UInt64(digits) { sampledPeakKiB = max(sampledPeakKiB, kib) }
     }
