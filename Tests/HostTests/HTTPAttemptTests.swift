@@ -69,6 +69,24 @@ struct HTTPAttemptTests {
         return error
     }
 
+    @Test("trailers past the host's bound on a response's header lines fail the attempt, not retried; a few are ignored")
+    func trailerFlood() async throws {
+        try await withServer { server, transport, path in
+            guard
+                case .completed(let response, _) = await attempt(transport, server.url("/trailers/3")).run(
+                    into: FileSink(path: path, existing: 0) { _, _ in })
+            else { Issue.record("a response with three trailers failed"); return }
+            #expect(response.statusCode == 200)
+            #expect(!response.headers.contains { $0.name.hasPrefix("X-Trailer-") }, "trailers are not the response's headers")
+            guard
+                case .failed(let error, let transient, _, _) = await attempt(transport, server.url("/trailers/20000")).run(
+                    into: FileSink(path: path, existing: 0) { _, _ in })
+            else { Issue.record("20,000 trailers (2 MB) were taken in"); return }
+            #expect(error.code == -1103, "\(error.message)")
+            #expect(!transient)
+        }
+    }
+
     @Test("an address the connect policy denies is never connected to: -1004, not retried, the reason in its message")
     func deniedAddress() async throws {
         let loopback = try ConnectPolicy.ranges("loopback")

@@ -56,6 +56,16 @@ final class HTTPTransfer: @unchecked Sendable {
     private var headers: [HeaderField] = []
     private var reason = ""
     private var responded = false
+    /// Header lines of every response of the transfer (redirects', trailers), and their bytes.
+    private var headerLines = 0
+    private var headerBytes = 0
+    private var headersOverflowed = false
+
+    /// The most header lines, and bytes of them, one transfer takes in — redirects' and
+    /// trailers included (libcurl bounds a response's headers, not its trailers); past either
+    /// the transfer fails with -1103, not retried.
+    static let maximumHeaderLines = 1_000
+    static let maximumHeaderBytes = 512 << 10
 
     init(transport: HTTPTransport, request: HTTPRequestPayload, readTimeout: Duration) {
         self.transport = transport
@@ -173,10 +183,24 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     /// The transfer ended (the engine freed its libcurl transfer).
-    func finish(_ ending: Event.Ending) { deliver(.end(ending)) }
+    func finish(_ ending: Event.Ending) {
+        guard headersOverflowed else { return deliver(.end(ending)) }
+        let message =
+            "resource exceeds maximum size (more than \(Self.maximumHeaderLines) header lines or \(Self.maximumHeaderBytes) bytes of them, trailers included)"
+        deliver(.end(.failed(TaskErrorPayload(code: -1103, message: message), transient: false)))
+    }
 
-    private func header(_ bytes: UnsafeRawBufferPointer) {
+    /// Takes a header line; false past the bounds on header lines (the transfer is aborted).
+    private func header(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        headerLines += 1
+        headerBytes += bytes.count
+        guard headerLines <= Self.maximumHeaderLines, headerBytes <= Self.maximumHeaderBytes else {
+            headersOverflowed = true
+            return false
+        }
         lastActivity = sg_monotonic_ns()
+        // After the response went to the consumer, a line is a trailer: counted, not kept.
+        guard !responded else { return true }
         let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             // A new response (a redirect's, an interim 100's, or the final one): its headers only.
@@ -188,6 +212,7 @@ final class HTTPTransfer: @unchecked Sendable {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers.append(HeaderField(name, value))
         }
+        return true
     }
 
     private func body(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -229,8 +254,9 @@ final class HTTPTransfer: @unchecked Sendable {
     private static let onHeader: sg_http_callback = { bytes, size, count, context in
         let length = size * count
         guard let bytes, let context else { return length }
-        Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue().header(UnsafeRawBufferPointer(start: bytes, count: length))
-        return length
+        let taken = Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue().header(
+            UnsafeRawBufferPointer(start: bytes, count: length))
+        return taken ? length : 0
     }
 
     private static let onBody: sg_http_callback = { bytes, size, count, context in

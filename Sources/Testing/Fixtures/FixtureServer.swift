@@ -20,6 +20,7 @@ import Synchronization
 ///   URL (the same seed, the same faults in the same order): as `/bytes/N` (about half the
 ///   time), a `503`, a connection dropped partway through the body, or a slow body.
 /// - `/status/CODE` — that status with a short body.
+/// - `/trailers/N` — a short chunked body followed by N trailer fields of 100 bytes.
 /// - `/json` — a small JSON document.
 /// - `/redirect?to=URL` — `302 Found` to `URL`.
 /// - `/echo` — the request's body back, its `Content-Type` in the response's.
@@ -223,6 +224,13 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
             case ("drop", 2):
                 let drop = earlier < Int(query["times"] ?? "1") ?? 1 ? Int(query["after"] ?? "0") ?? 0 : nil
                 sendBytes(Int(parts[1]) ?? 0, head: head, query: query, context: context, dropAfter: drop)
+            case ("trailers", 2):
+                var headers = HTTPHeaders([("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
+                headers.add(name: "Trailer", value: "X-Trailer")
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "body")))), promise: nil)
+                let trailers = HTTPHeaders((0..<(Int(parts[1]) ?? 0)).map { ("X-Trailer-\($0)", String(repeating: "t", count: 100)) })
+                context.writeAndFlush(wrapOutboundOut(.end(trailers)), promise: nil)
             case ("status", 2):
                 sendSimple(HTTPResponseStatus(statusCode: Int(parts[1]) ?? 500), "status \(parts[1])", context: context)
             case ("json", 1):
