@@ -192,6 +192,20 @@ case "schemes":
     fetch("unix:///run/sandglass.sock")
     fetch("file:///etc/shadow")
     fetch(env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "{\"command\":\"kill\"}")
+case "cycler":
+    // Background tasks created and cancelled at once, each leaving a cancelled task whose event
+    // it never takes (200 of 64 KiB), and 200 sessions: none is live, and each stays in the
+    // journal while its event waits.
+    send(.attachSession(SessionConfigurationPayload(identifier: "cycle")))
+    let body = [UInt8](repeating: 0x43, count: 64 << 10)
+    for n in 1...200 {
+        let request = HTTPRequestPayload(url: env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "POST", body: body)
+        send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: "cycle", kind: .data, request: request)))
+        send(.cancelTask(session: "cycle", taskIdentifier: n))
+        var pace = timespec(tv_sec: 0, tv_nsec: 6_700_000)
+        nanosleep(&pace, nil)
+    }
+    for n in 1...200 { send(.attachSession(SessionConfigurationPayload(identifier: "many-\(n)"))) }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

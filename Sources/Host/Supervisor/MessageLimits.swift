@@ -24,12 +24,16 @@ public struct MessageLimits: Sendable, Hashable {
     /// Frames dropped or coalesced per second after that burst; faster, the process is killed
     /// (`resource`): each costs the host's loop its decoding however little it keeps of it.
     public var droppedPerSecond = 2_000
-    /// Background tasks not ended, per session: a `createTask` past it is refused.
+    /// Background tasks not ended or whose events wait, per session: a `createTask` past it is
+    /// refused (a task created and cancelled at once stays in the journal while its event waits).
     public var sessionTasks = 1000
-    /// What a session's tasks not ended may hold in requests and descriptions (bytes in a frame,
+    /// What a session's tasks not ended or whose events wait may hold in requests and descriptions (bytes in a frame,
     /// counted as journaled): a `createTask` past it is refused, so that the list of a session's
     /// tasks (`getAllTasks`, a relaunch's `sessionAttached`) always fits in one frame.
     public var sessionTaskBytes = 512 << 10
+    /// Background sessions an app may hold in the journal at once (those with tasks or events,
+    /// or attached now); past it a new identifier's session is invalidated (`tooManySessions`).
+    public var sessionsPerApp = 64
     /// Inline tasks created and not yet ended, per process; over it the process is killed.
     public var inlineTasks = 256
 

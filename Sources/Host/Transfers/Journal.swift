@@ -70,6 +70,23 @@ final class Journal: Sendable {
         }
     }
 
+    /// How many sessions the journal holds for `app`, once those that hold no task and no
+    /// event — but the ones in `keeping` (attached now) — are forgotten.
+    func sessionCount(app: String, forgettingIdleBut keeping: Set<String>) throws -> Int {
+        try withConnection { database in
+            let kept = keeping.sorted()
+            _ = try database.rows(
+                """
+                DELETE FROM session WHERE app = ?
+                AND identifier NOT IN (SELECT session FROM task WHERE app = ?)
+                AND identifier NOT IN (SELECT session FROM event WHERE app = ?)
+                AND identifier NOT IN (\(Array(repeating: "?", count: kept.count).joined(separator: ", ")))
+                """, [.text(app), .text(app), .text(app)] + kept.map { .text($0) })
+            let row = try database.rows("SELECT COUNT(*) AS count FROM session WHERE app = ?", [.text(app)]).first
+            return Int(row?.integer("count") ?? 0)
+        }
+    }
+
     func session(app: String, identifier: String) throws -> SessionRecord? {
         try withConnection { database in try Self.session(database, app: app, identifier: identifier) }
     }
@@ -125,13 +142,19 @@ final class Journal: Sendable {
         }
     }
 
-    /// How many tasks of a session have not ended, and the characters of their journaled
-    /// requests and descriptions (their JSON: never fewer than the bytes they take in a frame).
+    /// How many tasks of a session have not ended or have events waiting (what a relaunch's
+    /// `sessionAttached` carries), and the characters of their journaled requests and
+    /// descriptions (their JSON: never fewer than the bytes they take in a frame).
     func liveTaskLoad(app: String, session: String) throws -> (count: Int, bytes: Int) {
         try withConnection { database in
             let row = try database.rows(
-                "SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(request) + COALESCE(LENGTH(taskDescription), 0)), 0) AS bytes FROM task WHERE app = ? AND session = ? AND state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))",
-                [.text(app), .text(session)]
+                """
+                SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(request) + COALESCE(LENGTH(taskDescription), 0)), 0) AS bytes
+                FROM task WHERE app = ? AND session = ?
+                AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
+                     OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))
+                """,
+                [.text(app), .text(session), .text(app), .text(session)]
             ).first
             return (Int(row?.integer("count") ?? 0), Int(row?.integer("bytes") ?? 0))
         }

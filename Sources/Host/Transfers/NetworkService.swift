@@ -138,12 +138,13 @@ final class NetworkService {
         guard !payload.session.isEmpty, let load = try? journal.liveTaskLoad(app: app, session: payload.session) else { return nil }
         let limits = supervisor.settings.messageLimits
         if load.count >= limits.sessionTasks {
-            return "the session holds \(load.count) tasks not completed, its limit; resume or cancel some first"
+            return
+                "the session holds \(load.count) tasks not completed or with events not yet taken, its limit; resume or cancel some, or take their events, first"
         }
         let adding = Frame.encode(.createTask(RequestID(0), payload)).count
         if load.bytes + adding > limits.sessionTaskBytes {
             return
-                "the session's tasks not completed would hold \(load.bytes + adding) bytes of requests, over its limit of \(limits.sessionTaskBytes >> 10) KiB (the list of its tasks must fit in one frame); resume or cancel some first"
+                "the session's tasks not completed or with events not yet taken would hold \(load.bytes + adding) bytes of requests, over its limit of \(limits.sessionTaskBytes >> 10) KiB (the list of its tasks must fit in one frame); resume or cancel some, or take their events, first"
         }
         return nil
     }
@@ -167,6 +168,17 @@ final class NetworkService {
         if delivery.confirm(key, pid: process.pid) {
             try? journal.saveSession(record)
             return
+        }
+        // A session the journal does not hold yet: within the app's bound on sessions.
+        if (try? journal.session(app: key.app, identifier: key.identifier)) == nil {
+            let attached = Set(registry.holders.keys.filter { $0.app == key.app }.map(\.identifier))
+            let limit = supervisor.settings.messageLimits.sessionsPerApp
+            if let count = try? journal.sessionCount(app: key.app, forgettingIdleBut: attached), count >= limit {
+                return refuse(
+                    configuration, process: process, ext: ext, code: -1, reason: "tooManySessions",
+                    "The app holds \(count) background sessions with tasks or events, or attached now, its limit of \(limit); finish some first"
+                )
+            }
         }
         if let holder = registry.attach(key, bundle: ext.identifier, pid: process.pid) {
             return refuse(

@@ -1,0 +1,32 @@
+import Foundation
+import SandglassHost
+import Testing
+
+/// What one app's background sessions may keep in the host's journal: tasks whose events wait
+/// count as much as live ones, and an app has a bounded number of sessions
+/// (RogueDownloads.app's Cycler creates and cancels tasks, and names 200 sessions).
+@Suite("Background session bounds", .timeLimit(.minutes(2)))
+struct SessionBoundsTests {
+    static let cycler = "com.example.roguedownloads.cycler"
+
+    @Test("cancelled tasks whose events wait count toward the session's limit; past 64 sessions an app's next is invalidated")
+    func bounded() async throws {
+        try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
+            try await host.install(Examples.app("RogueDownloads.app"))
+            await host.start()
+            let refused = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.cycler }
+            #expect(refused.string("detail")?.contains("events not yet taken") == true, "\(refused)")
+            let invalidated = try await host.waitFor("session.invalidated", timeout: .seconds(60)) {
+                $0.bundle == Self.cycler && $0.string("reason") == "tooManySessions"
+            }
+            #expect(invalidated.string("session")?.hasPrefix("many-") == true)
+            let events = await host.events()
+            let created = events.filter { $0.kind == .taskCreated && $0.bundle == Self.cycler }.count
+            let limits = MessageLimits()
+            #expect(created * (64 << 10) <= limits.sessionTaskBytes, "\(created) cancelled tasks of 64 KiB kept")
+            let sessions = Set(
+                events.filter { $0.kind == .sessionAttached && $0.bundle == Self.cycler }.compactMap { $0.string("session") })
+            #expect(sessions.count <= 64, "\(sessions.count) sessions")
+        }
+    }
+}
