@@ -233,6 +233,8 @@ struct SessionConflictTests {
             on: backend, apps: [.conflict],
             {
                 $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/1000000?chunk=1000&interval=50")
+                // The holder stays alive until the other claims the session, however loaded the machine.
+                $0.budgetOverrides.idle = .seconds(120)
             }
         ) { host in
             await host.start()
