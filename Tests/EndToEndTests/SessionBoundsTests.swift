@@ -4,15 +4,15 @@ import Testing
 
 /// What one app's background sessions may keep in the host's journal: tasks whose events wait
 /// count as much as live ones, and an app has a bounded number of sessions
-/// (RogueDownloads.app's Cycler creates and cancels tasks, and names 200 sessions).
+/// (RogueSessions.app's Cycler creates and cancels tasks, and names 200 sessions).
 @Suite("Background session bounds", .timeLimit(.minutes(2)))
 struct SessionBoundsTests {
-    static let cycler = "com.example.roguedownloads.cycler"
+    static let cycler = "com.example.roguesessions.cycler"
 
     @Test("cancelled tasks whose events wait count toward the session's limit; past 64 sessions an app's next is invalidated")
     func bounded() async throws {
         try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
-            try await host.install(Examples.app("RogueDownloads.app"))
+            try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
             let refused = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.cycler }
             #expect(refused.string("detail")?.contains("events not yet taken") == true, "\(refused)")
