@@ -160,7 +160,8 @@ struct BackgroundSessionTests {
                 on: backend, apps: [.inlineFetch],
                 {
                     $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/100000?chunk=1000&interval=100")
-                    $0.budgetOverrides.timeline = .milliseconds(500)
+                    // Long enough to start the request on a loaded machine; the body takes 10 s.
+                    $0.budgetOverrides.timeline = .seconds(2)
                 }
             ) { host in
                 await host.start()
