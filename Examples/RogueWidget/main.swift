@@ -206,6 +206,16 @@ case "cycler":
         nanosleep(&pace, nil)
     }
     for n in 1...200 { send(.attachSession(SessionConfigurationPayload(identifier: "many-\(n)"))) }
+case "stasher":
+    // Inline POST tasks of 512 KiB, created and never resumed: each body held by the host for
+    // as long as the process lives (64 of them: 32 MiB).
+    let body = [UInt8](repeating: 0x53, count: 512 << 10)
+    for n in 1...64 {
+        let request = HTTPRequestPayload(url: env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/", method: "POST", body: body)
+        send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: "", kind: .data, request: request)))
+        var pace = timespec(tv_sec: 0, tv_nsec: 6_700_000)
+        nanosleep(&pace, nil)
+    }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

@@ -8,6 +8,19 @@ import Testing
 @Suite("Background session bounds", .timeLimit(.minutes(2)))
 struct SessionBoundsTests {
     static let cycler = "com.example.roguesessions.cycler"
+    static let stasher = "com.example.roguesessions.stasher"
+
+    @Test("inline requests not ended hold at most 4 MiB of a process's requests in the host; past it a createTask is refused")
+    func inlineBytes() async throws {
+        try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            let refused = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.stasher }
+            #expect(refused.string("detail")?.contains("inline tasks not ended") == true, "\(refused)")
+            let created = await host.events().filter { $0.kind == .taskCreated && $0.bundle == Self.stasher && $0.pid == refused.pid }
+            #expect(created.count * (512 << 10) <= MessageLimits().inlineTaskBytes, "\(created.count) inline tasks of 512 KiB kept")
+        }
+    }
 
     @Test("cancelled tasks whose events wait count toward the session's limit; past 64 sessions an app's next is invalidated")
     func bounded() async throws {

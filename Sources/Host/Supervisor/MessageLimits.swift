@@ -36,6 +36,10 @@ public struct MessageLimits: Sendable, Hashable {
     public var sessionsPerApp = 64
     /// Inline tasks created and not yet ended, per process; over it the process is killed.
     public var inlineTasks = 256
+    /// What a process's inline tasks not ended may hold in requests (bytes in a frame): a
+    /// `createTask` past it is refused — the host keeps each request, body included, until
+    /// its task ends or the process does.
+    public var inlineTaskBytes = 4 << 20
 
     /// A `Logger`'s subsystem or category longer than this is cut in the event log.
     public static let loggerNameBytes = 256

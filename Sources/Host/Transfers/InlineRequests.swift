@@ -13,6 +13,8 @@ final class InlineRequests {
     private struct Pending {
         var payload: TaskRequestPayload
         var task: Task<Void, Never>?
+        /// What the request takes in a frame, charged to its process while it is pending.
+        var bytes: Int
     }
 
     private let log: EventLog
@@ -47,12 +49,18 @@ final class InlineRequests {
     /// Inline tasks of `pid` created and not yet ended.
     func count(of pid: Int32) -> Int { requests[pid]?.count ?? 0 }
 
+    /// Bytes of the requests of `pid`'s inline tasks not yet ended.
+    func bytes(of pid: Int32) -> Int { requests[pid]?.values.reduce(0) { $0 + $1.bytes } ?? 0 }
+
+    /// What `payload` takes in a frame: what the host keeps of it.
+    static func size(of payload: TaskRequestPayload) -> Int { Frame.encode(.createTask(RequestID(0), payload)).count }
+
     /// A new inline task of `pid`; returns its identifier (per process).
     func create(_ payload: TaskRequestPayload, ext: ManagedExtension, pid: Int32) -> Int {
         clock.assertInLoop()
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
-        requests[pid, default: [:]][id] = Pending(payload: payload)
+        requests[pid, default: [:]][id] = Pending(payload: payload, bytes: Self.size(of: payload))
         log.emit(
             .taskCreated,
             [

@@ -67,7 +67,9 @@ final class NetworkService {
                     ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")
                 ])
         case .createTask(let id, let payload):
-            if let refusal = RequestPolicy.refusal(of: payload.request) ?? sessionFull(app: app, payload) {
+            if let refusal = RequestPolicy.refusal(of: payload.request) ?? sessionFull(app: app, payload)
+                ?? inlineFull(pid: process.pid, payload)
+            {
                 log.emit(
                     .taskRefused,
                     [
@@ -147,6 +149,17 @@ final class NetworkService {
                 "the session's tasks not completed or with events not yet taken would hold \(load.bytes + adding) bytes of requests, over its limit of \(limits.sessionTaskBytes >> 10) KiB (the list of its tasks must fit in one frame); resume or cancel some, or take their events, first"
         }
         return nil
+    }
+
+    /// Why process `pid` cannot take `payload`'s inline task: its inline tasks not ended would
+    /// hold more bytes of requests than ``MessageLimits/inlineTaskBytes``.
+    private func inlineFull(pid: Int32, _ payload: TaskRequestPayload) -> String? {
+        guard payload.session.isEmpty else { return nil }
+        let limit = supervisor.settings.messageLimits.inlineTaskBytes
+        let holding = inline.bytes(of: pid) + InlineRequests.size(of: payload)
+        guard holding > limit else { return nil }
+        return
+            "the process's inline tasks not ended would hold \(holding) bytes of requests, over its limit of \(limit >> 10) KiB; let some end first"
     }
 
     private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {
