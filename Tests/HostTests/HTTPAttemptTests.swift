@@ -121,6 +121,13 @@ struct HTTPAttemptTests {
         }
     }
 
+    @Test("a validator with a line break is never sent back as If-Range")
+    func validatorLineBreak() {
+        #expect(HTTPAttempt.usable("\"abc\"") == "\"abc\"")
+        #expect(HTTPAttempt.usable("\"abc\"\rX-Injected: 1") == nil)
+        #expect(HTTPAttempt.usable("abc\n") == nil)
+    }
+
     @Test("a dropped connection is transient, and the next attempt resumes with Range where it stopped")
     func rangeResume() async throws {
         try await withServer { server, transport, path in

@@ -29,6 +29,7 @@ struct HTTPAttempt: Sendable {
 
     func run(into sink: some Sink) async -> Result {
         var outgoing = request
+        let validator = validator.flatMap(Self.usable)
         let resuming = resumeFrom > 0 && validator != nil
         if resuming, let validator {
             outgoing.headers.removeAll { ["range", "if-range"].contains($0.name.lowercased()) }
@@ -100,6 +101,13 @@ struct HTTPAttempt: Sendable {
     /// 1 ms, at most 100 years (what the run clock holds); a NaN is the default, 7 days.
     static func resourceTimeout(seconds: Double) -> Double {
         seconds.isNaN ? 604_800 : min(max(seconds, 0.001), 3_153_600_000)
+    }
+
+    /// A server's validator (ETag or Last-Modified) as the host sends it back in `If-Range`: as
+    /// the request policy wants a header value — no line break, no NUL — else none (the attempt
+    /// starts over rather than put the server's bytes on the wire as a header of its own).
+    static func usable(_ validator: String) -> String? {
+        validator.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } ? nil : validator
     }
 
     /// HTTP statuses worth another attempt.
