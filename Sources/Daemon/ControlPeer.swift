@@ -1,6 +1,7 @@
 import CSandbox
 import Glibc
 import NIOCore
+import SandglassHost
 
 /// Who connected to the control socket, and whether the daemon serves them. The socket's mode
 /// (0600) keeps other users out; a daemon that does not run as root runs its extensions as its
@@ -55,16 +56,8 @@ struct ControlPeer {
 
     /// The parent pid of `pid`, from /proc, or nil when it is gone.
     static func parent(of pid: pid_t) -> pid_t? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        // After "pid (comm)": state ppid …
-        guard n > 0, let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1 else { return nil }
-        return pid_t(String(decoding: fields[1], as: UTF8.self))
+        guard let fields = ProcStat.fields(of: pid), fields.count > 1 else { return nil }
+        return pid_t(fields[1])
     }
 
     /// Whether `pid` still runs: through its pidfd when there is one (then the /proc read

@@ -166,16 +166,7 @@ final class ContainerScanner {
 
 /// User + system CPU time of process `pid` in clock ticks (all its threads, from /proc), or nil.
 private func cpuTicks(of pid: pid_t) -> UInt64? {
-    let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    guard n > 0, let close = buffer[0..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-    // After "pid (comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-    let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
-    guard fields.count > 12, let utime = UInt64(String(decoding: fields[11], as: UTF8.self)),
-        let stime = UInt64(String(decoding: fields[12], as: UTF8.self))
+    guard let fields = ProcStat.fields(of: pid), fields.count > 12, let utime = UInt64(fields[11]), let stime = UInt64(fields[12])
     else { return nil }
     return utime + stime
 }
