@@ -273,7 +273,7 @@ actor HostCore {
     }
 
     func inlineMessage(pid: Int32, _ message: Message) {
-        guard let ext = supervisor.extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return }
+        guard let (ext, process) = supervisor.running(pid: pid) else { return }
         // Backpressure: a process that does not read what its own requests bring is killed
         // before the host holds more than the channel's limit for it.
         if !process.channel.send(message) {

@@ -47,8 +47,7 @@ struct DaemonTests {
 
     @Test("serve: ctl status, reload and kill work; /metrics answers; SIGTERM stops it gracefully with nothing lost")
     func daemon() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
         let data = dir.appendingPathComponent("data").path
@@ -146,8 +145,7 @@ struct DaemonTests {
         "serve as an ordinary user: its extensions run as that user too, yet one cannot use the control socket — refused, recorded, nothing done",
         .enabled(if: getuid() == 0 && DeployTests.setpriv != nil, "needs root and setpriv (util-linux) to run serve as another user"))
     func controlSocketRefusesExtensions() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // The daemon's user (nobody) owns the directory; the bundles are copies it can read.
         for app in ["Leaderboard.app", "RogueControl.app"] {
@@ -191,8 +189,7 @@ struct DaemonTests {
 
     @Test("the daemon never fetches its own metrics endpoint for an extension: -1004, naming it")
     func metricsNotFetchedForExtensions() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
         let port = try Self.freePort()
@@ -217,6 +214,13 @@ struct DaemonTests {
         #expect(try Self.get(port: port, path: "/metrics").contains("sandglass_"))
     }
 
+    /// A new directory for one daemon's socket, log and data; the caller removes it.
+    static func scratchDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     /// A port free on 127.0.0.1 now (bound to port 0, then closed).
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -234,8 +238,7 @@ struct DaemonTests {
 
     @Test("SIGTERM during a background download loses nothing: the next daemon on the data directory resumes it and delivers its events")
     func nothingLost() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try await FixtureServer.start()
         do {
@@ -287,8 +290,7 @@ struct DaemonTests {
 
     @Test("ctl clock advances a virtual-clock daemon: the widgets' reloads of two hours happen at once")
     func virtualClock() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path, log = dir.appendingPathComponent("serve.jsonl").path
         let daemon = try Subprocess(
@@ -315,8 +317,7 @@ struct DaemonTests {
 
     @Test("a second daemon on the same socket is refused; a stale socket file is replaced")
     func socketInUse() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sgd-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("ctl.sock").path
         // Data directories inside `dir`: a daemon stopped with SIGKILL cannot remove its own.

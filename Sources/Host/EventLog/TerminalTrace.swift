@@ -67,11 +67,9 @@ public enum TraceRenderer {
         return String(out)
     }
 
+    /// C0 controls, and what the event log escapes beyond them.
     private static func isActedOn(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        scalar.value < 0x20 || JSONValue.escapedInLog(scalar)
     }
 
     private static func sentence(_ e: HostEvent) -> String? {

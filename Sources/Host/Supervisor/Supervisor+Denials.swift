@@ -38,7 +38,7 @@ extension Supervisor {
     /// The control socket refused a connection from process `pid` (``EventName/controlRefused``),
     /// told within its budget of denials; false when `pid` is none of the live extensions.
     func controlRefused(pid: pid_t, detail: String) -> Bool {
-        guard let ext = extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return false }
+        guard let (ext, process) = running(pid: pid) else { return false }
         process.deniedCount += 1
         if isTold(denialBy: process, of: ext) {
             log.emit(

@@ -191,6 +191,12 @@ final class Supervisor {
         if let process = ext.process { kill(process, of: ext, reason, detail: detail) }
     }
 
+    /// The extension whose live process is `pid`, and that process.
+    func running(pid: pid_t) -> (ManagedExtension, ExtensionProcess)? {
+        guard let ext = extensions.values.first(where: { $0.process?.pid == pid }), let process = ext.process else { return nil }
+        return (ext, process)
+    }
+
     /// Waits until the extension has no process (its current one, if any, reaped).
     func waitUntilStopped(_ ext: ManagedExtension) async {
         while ext.process != nil {

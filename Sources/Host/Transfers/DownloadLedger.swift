@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// What the host holds on its own disk for each extension's downloads — background bodies in
@@ -43,6 +44,12 @@ final class DownloadLedger: Sendable {
             state.held[bundle] = others + size
             return nil
         }
+    }
+
+    /// Removes the file at `path` (the host's own directory) and its charge.
+    func removeFile(_ path: String) {
+        unlink(path)
+        removed(path)
     }
 
     /// The file at `path` is gone: its bytes are no longer held.

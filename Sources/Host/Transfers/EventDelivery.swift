@@ -286,11 +286,7 @@ final class EventDelivery {
             ])
         let acknowledged = (try? journal.acknowledge(ids)) ?? 0
         if let process { supervisor.hooks.stepReached(.acknowledgementJournaled, ext, process) }
-        for event in conversation.delivered {
-            guard let file = event.file else { continue }
-            try? FileManager.default.removeItem(atPath: file)
-            ledger.removed(file)
-        }
+        for event in conversation.delivered { if let file = event.file { ledger.removeFile(file) } }
         var fields: [(String, JSONValue)] = [
             ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
             ("identifier", .string(key.identifier)), ("acknowledged", .int(Int64(acknowledged))),

@@ -52,15 +52,13 @@ final class InlineRequests {
     /// Bytes of the requests of `pid`'s inline tasks not yet ended.
     func bytes(of pid: Int32) -> Int { requests[pid]?.values.reduce(0) { $0 + $1.bytes } ?? 0 }
 
-    /// What `payload` takes in a frame: what the host keeps of it.
-    static func size(of payload: TaskRequestPayload) -> Int { Frame.encode(.createTask(RequestID(0), payload)).count }
-
-    /// A new inline task of `pid`; returns its identifier (per process).
-    func create(_ payload: TaskRequestPayload, ext: ManagedExtension, pid: Int32) -> Int {
+    /// A new inline task of `pid`, whose request takes `size` bytes in a frame; returns its
+    /// identifier (per process).
+    func create(_ payload: TaskRequestPayload, size: Int, ext: ManagedExtension, pid: Int32) -> Int {
         clock.assertInLoop()
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
-        requests[pid, default: [:]][id] = Pending(payload: payload, bytes: Self.size(of: payload))
+        requests[pid, default: [:]][id] = Pending(payload: payload, bytes: size)
         log.emit(
             .taskCreated,
             [
@@ -116,8 +114,7 @@ final class InlineRequests {
         if let downloadPath {
             let fd = open(downloadPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             body = fd >= 0 ? fd : nil
-            unlink(downloadPath)
-            ledger.removed(downloadPath)
+            ledger.removeFile(downloadPath)
         }
         defer { if let body { close(body) } }
         guard requests[pid]?.removeValue(forKey: id) != nil else { return }

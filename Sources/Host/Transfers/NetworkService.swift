@@ -67,8 +67,10 @@ final class NetworkService {
                     ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")
                 ])
         case .createTask(let id, let payload):
-            if let refusal = RequestPolicy.refusal(of: payload.request) ?? sessionFull(app: app, payload)
-                ?? inlineFull(pid: process.pid, payload)
+            // What the host keeps of the request: its size in a frame.
+            let size = Frame.encode(.createTask(RequestID(0), payload)).count
+            if let refusal = RequestPolicy.refusal(of: payload.request) ?? sessionFull(app: app, payload, size: size)
+                ?? inlineFull(pid: process.pid, payload, size: size)
             {
                 log.emit(
                     .taskRefused,
@@ -86,7 +88,7 @@ final class NetworkService {
                         detail: "created more than \(supervisor.settings.messageLimits.inlineTasks) inline tasks that have not ended")
                     return true
                 }
-                let task = inline.create(payload, ext: ext, pid: process.pid)
+                let task = inline.create(payload, size: size, ext: ext, pid: process.pid)
                 process.channel.send(.taskCreated(id, taskIdentifier: task))
             } else {
                 let key = SessionRegistry.Key(app: app, identifier: payload.session)
@@ -136,14 +138,13 @@ final class NetworkService {
 
     /// Why a background session cannot take `payload`'s task: it holds as many tasks not ended,
     /// or as many bytes of their requests, as ``MessageLimits`` allows.
-    private func sessionFull(app: String, _ payload: TaskRequestPayload) -> String? {
+    private func sessionFull(app: String, _ payload: TaskRequestPayload, size adding: Int) -> String? {
         guard !payload.session.isEmpty, let load = try? journal.liveTaskLoad(app: app, session: payload.session) else { return nil }
         let limits = supervisor.settings.messageLimits
         if load.count >= limits.sessionTasks {
             return
                 "the session holds \(load.count) tasks not completed or with events not yet taken, its limit; resume or cancel some, or take their events, first"
         }
-        let adding = Frame.encode(.createTask(RequestID(0), payload)).count
         if load.bytes + adding > limits.sessionTaskBytes {
             return
                 "the session's tasks not completed or with events not yet taken would hold \(load.bytes + adding) bytes of requests, over its limit of \(limits.sessionTaskBytes >> 10) KiB (the list of its tasks must fit in one frame); resume or cancel some, or take their events, first"
@@ -153,10 +154,10 @@ final class NetworkService {
 
     /// Why process `pid` cannot take `payload`'s inline task: its inline tasks not ended would
     /// hold more bytes of requests than ``MessageLimits/inlineTaskBytes``.
-    private func inlineFull(pid: Int32, _ payload: TaskRequestPayload) -> String? {
+    private func inlineFull(pid: Int32, _ payload: TaskRequestPayload, size: Int) -> String? {
         guard payload.session.isEmpty else { return nil }
         let limit = supervisor.settings.messageLimits.inlineTaskBytes
-        let holding = inline.bytes(of: pid) + InlineRequests.size(of: payload)
+        let holding = inline.bytes(of: pid) + size
         guard holding > limit else { return nil }
         return
             "the process's inline tasks not ended would hold \(holding) bytes of requests, over its limit of \(limit >> 10) KiB; let some end first"

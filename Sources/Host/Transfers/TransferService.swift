@@ -345,17 +345,12 @@ final class TransferService {
         guard let attempt else { return remove(path) }
         Task.detached { [ledger, work = attempt.task] in
             await work.value
-            TransferService.remove(path, from: ledger)
+            ledger.removeFile(path)
         }
     }
 
     /// Removes a file of the directory, and its charge.
-    private func remove(_ path: String) { Self.remove(path, from: ledger) }
-
-    private static func remove(_ path: String, from ledger: DownloadLedger) {
-        try? FileManager.default.removeItem(atPath: path)
-        ledger.removed(path)
-    }
+    private func remove(_ path: String) { ledger.removeFile(path) }
 
     /// Renames a partial body as the finished one, with its charge.
     private func move(_ partial: String, to body: String) {
@@ -372,13 +367,15 @@ final class TransferService {
                 let id = Int64(name[name.index(name.startIndex, offsetBy: 5)..<dot]), let task = try? journal.task(id: id)
             else { continue }
             let path = directory + "/" + name
-            let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
-            _ = ledger.admit(path, size: size, for: task.bundle, limit: .max)
+            _ = ledger.admit(path, size: Self.size(of: path), for: task.bundle, limit: .max)
         }
     }
 
-    private func partialSize(_ task: TaskRecord) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: partialPath(task))[.size]) as? NSNumber)?.int64Value ?? 0
+    private func partialSize(_ task: TaskRecord) -> Int64 { Self.size(of: partialPath(task)) }
+
+    /// The size of the file at `path` (0 when there is none).
+    private static func size(of path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
     }
 
     private func taskFields(_ task: TaskRecord, pid: Int32? = nil) -> [(String, JSONValue)] {
