@@ -52,7 +52,7 @@ extension RuntimeTests {
             task.countOfBytesClientExpectsToReceive = 65_536
             #expect(task.state == .suspended)
 
-            let resumed = Task.detached { task.resume() }
+            let resumed = OwnThread { task.resume() }
             let payload = try harness.answerCreateTask(with: 42)
             #expect(payload.session == identifier)
             #expect(payload.kind == .download)

@@ -154,7 +154,7 @@ extension RuntimeTests.InProcessBindingTests {
         let requests = HostRequests(deadline: 60)
         let runtime = harness.runtime
         let started = ContinuousClock.now
-        let waiting = Task.detached { requests.send(on: runtime) { .getTasks($0, session: "com.example.ends") } }
+        let waiting = OwnThread { requests.send(on: runtime) { .getTasks($0, session: "com.example.ends") } }
         _ = try harness.host.expect("getTasks") { message -> Void? in
             if case .getTasks = message { return () }
             return nil

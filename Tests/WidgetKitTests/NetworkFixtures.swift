@@ -277,7 +277,7 @@ extension RuntimeHarness {
     /// Plays the host's side of `resume()`: `createTask` answered, then `resumeTask` expected.
     @discardableResult
     func answerResume(of task: URLSessionTask, with taskIdentifier: Int) async throws -> TaskRequestPayload {
-        let resumed = Task.detached { task.resume() }
+        let resumed = OwnThread { task.resume() }
         let payload = try answerCreateTask(with: taskIdentifier)
         await resumed.value
         try host.expect("resumeTask \(taskIdentifier)") { message -> Void? in
