@@ -102,7 +102,7 @@ extension RuntimeTests {
             )
             try harness.host.send(.sessionAttached(identifier: identifier, tasks: [running, waiting]))
 
-            let listed = Task.detached { await session.allTasks }
+            let listed = Task(executorPreference: offThePool) { await session.allTasks }
             let id = try harness.host.expect("getTasks") { message -> RequestID? in
                 if case .getTasks(let id, identifier) = message { return id }
                 return nil
@@ -123,7 +123,7 @@ extension RuntimeTests {
             #expect((first.response as? HTTPURLResponse)?.statusCode == 200)
 
             // getTasksWithCompletionHandler splits them by kind, on the delegate queue.
-            let split = Task.detached {
+            let split = Task(executorPreference: offThePool) {
                 await withCheckedContinuation { continuation in
                     session.getTasksWithCompletionHandler { data, uploads, downloads in
                         continuation.resume(returning: (data.count, uploads.count, downloads.map(\.taskIdentifier)))

@@ -151,7 +151,7 @@ extension RuntimeTests {
         func currentConfigurations() async throws {
             let harness = try await RuntimeHarness.serving(ConfigurableBundle.self, installAsCurrent: true)
             try harness.handshake()
-            let task = Task { try await WidgetCenter.shared.currentConfigurations() }
+            let task = Task(executorPreference: offThePool) { try await WidgetCenter.shared.currentConfigurations() }
             guard case .currentConfigurationsRequest(let id) = try harness.host.receive() else {
                 Issue.record("no currentConfigurationsRequest")
                 return

@@ -12,7 +12,7 @@ extension RuntimeTests {
         func sharedData() async throws {
             let harness = try await RuntimeHarness.network()
             let url = "http://127.0.0.1:8080/bytes/10"
-            let fetch = Task { try await URLSession.shared.data(from: URL(string: url)!) }
+            let fetch = Task(executorPreference: offThePool) { try await URLSession.shared.data(from: URL(string: url)!) }
             let payload = try harness.answerCreateTask(with: 301)
             #expect(payload.session == "")
             #expect(payload.kind == .data)
@@ -81,7 +81,7 @@ extension RuntimeTests {
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Accept")
             request.httpBody = Data(#"{"week":7}"#.utf8)
-            let fetch = Task { try await session.data(for: request) }
+            let fetch = Task(executorPreference: offThePool) { try await session.data(for: request) }
             let payload = try harness.answerCreateTask(with: 302)
             #expect(payload.request.method == "POST")
             #expect(
@@ -196,7 +196,7 @@ extension RuntimeTests {
         func asyncDownload() async throws {
             let harness = try await RuntimeHarness.network()
             let url = "http://127.0.0.1:8080/archive"
-            let fetch = Task { try await URLSession.shared.download(from: URL(string: url)!) }
+            let fetch = Task(executorPreference: offThePool) { try await URLSession.shared.download(from: URL(string: url)!) }
             try harness.answerCreateTask(with: 306)
             let body = try downloadedFile("archive body")
             defer { try? FileManager.default.removeItem(atPath: body) }
@@ -216,7 +216,9 @@ extension RuntimeTests {
         @Test("cancelling the calling Task sends cancelTask; the host's completion throws URLError.cancelled")
         func cancellation() async throws {
             let harness = try await RuntimeHarness.network()
-            let fetch = Task { try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:8080/slow")!) }
+            let fetch = Task(executorPreference: offThePool) {
+                try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:8080/slow")!)
+            }
             try harness.answerCreateTask(with: 307)
             try harness.host.expect("resumeTask") { message -> Void? in
                 if case .resumeTask("", 307) = message { return () }
@@ -253,7 +255,9 @@ extension RuntimeTests {
         @Test("the host refusing createTask fails the task instead of waiting")
         func refusedByHost() async throws {
             let harness = try await RuntimeHarness.network()
-            let fetch = Task { try await URLSession.shared.data(from: URL(string: "ftp://127.0.0.1/file")!) }
+            let fetch = Task(executorPreference: offThePool) {
+                try await URLSession.shared.data(from: URL(string: "ftp://127.0.0.1/file")!)
+            }
             let id = try harness.host.expect("createTask") { message -> RequestID? in
                 if case .createTask(let id, _) = message { return id }
                 return nil

@@ -5,5 +5,5 @@ import Testing
 
 /// Every test that runs a runtime over a socketpair. Serialized: the tests block a thread while
 /// they wait for frames, and the machine has two cores.
-@Suite(.serialized)
+@Suite(.serialized, .runsOffThePool)
 struct RuntimeTests {}
