@@ -73,7 +73,7 @@ private final class ExtensionProcess {
     }
 }
 
-@Suite("the Downloader example against a scripted host", .serialized)
+@Suite("the Downloader example against a scripted host", .serialized, .runsOffThePool)
 struct DownloaderExampleTests {
     static let identifier = "com.example.downloader.feed"
 
