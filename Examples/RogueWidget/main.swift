@@ -227,12 +227,29 @@ case "hog":
     // (ROGUE_BIG_URL), one of 8 MiB sent without a length (ROGUE_UNSIZED_URL), and four of
     // 3 MiB (ROGUE_PART_URL), all at once; it never takes their events, so that what finishes
     // stays with the host. Without a bound the host holds all 28 MiB for it, on its own disk.
+    guard env("ROGUE_PART_URL") != nil else { break }
     send(.attachSession(SessionConfigurationPayload(identifier: "hog")))
     let urls = [env("ROGUE_BIG_URL"), env("ROGUE_UNSIZED_URL")] + Array(repeating: env("ROGUE_PART_URL"), count: 4)
     for (n, url) in urls.enumerated() {
         let request = HTTPRequestPayload(url: url ?? "http://127.0.0.1:1/")
         send(.createTask(RequestID(UInt64(100 + n)), TaskRequestPayload(session: "hog", kind: .download, request: request)))
         send(.resumeTask(session: "hog", taskIdentifier: n + 1))
+    }
+case "flood":
+    // Requests to a server that holds them (ROGUE_HELD_URL), all at once: 150 background
+    // downloads and 100 inline requests. Without turns the host opens a connection for each —
+    // its sockets, libcurl's buffers — and the next extension's request waits behind them.
+    guard let url = env("ROGUE_HELD_URL") else { break }
+    send(.attachSession(SessionConfigurationPayload(identifier: "flood")))
+    for n in 1...150 {
+        let request = HTTPRequestPayload(url: url + "&task=\(n)")
+        send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: "flood", kind: .download, request: request)))
+        send(.resumeTask(session: "flood", taskIdentifier: n))
+    }
+    for n in 1...100 {
+        let request = HTTPRequestPayload(url: url + "&inline=\(n)")
+        send(.createTask(RequestID(UInt64(1000 + n)), TaskRequestPayload(session: "", kind: .data, request: request)))
+        send(.resumeTask(session: "", taskIdentifier: n))
     }
 case "control":
     // The control socket of a `serve` host (ROGUE_CONTROL_PATH), asked to kill another

@@ -39,10 +39,16 @@ static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_result = CURLE_FAILED_INIT;
 static void global_init(void) { global_result = curl_global_init(CURL_GLOBAL_DEFAULT); }
 
-void *sg_http_multi_new(void) {
+void *sg_http_multi_new(long max_connections) {
     pthread_once(&global_once, global_init);
     if (global_result != CURLE_OK) return NULL;
-    return curl_multi_init();
+    CURLM *multi = curl_multi_init();
+    if (multi) {
+        // Connections kept open for reuse: at most as many as may be on the wire at once.
+        curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, max_connections);
+        curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max_connections);
+    }
+    return multi;
 }
 
 void sg_http_multi_free(void *multi) { curl_multi_cleanup((CURLM *)multi); }

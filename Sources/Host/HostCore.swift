@@ -96,7 +96,7 @@ actor HostCore {
             today.visibleInterval = configuration.today.visibleInterval
             today.backgroundInterval = configuration.today.backgroundInterval
             journal = try Journal(path: configuration.dataDirectory + "/journal.sqlite")
-            let transport = HTTPTransport(connectPolicy: configuration.connectPolicy)
+            let transport = HTTPTransport(connectPolicy: configuration.connectPolicy, concurrency: configuration.concurrentTransfers)
             let transfers = try TransferService(
                 journal: journal, log: log, clock: clock, directory: configuration.dataDirectory + "/Transfers", transport: transport)
             let registry = SessionRegistry()

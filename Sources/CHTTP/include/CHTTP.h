@@ -53,8 +53,9 @@ typedef enum sg_http_outcome {
     SG_HTTP_OTHER               ///< -1
 } sg_http_outcome;
 
-/// A multi handle (curl_global_init on first use); NULL if libcurl cannot make one.
-void *sg_http_multi_new(void);
+/// A multi handle (curl_global_init on first use) with at most `max_connections` connections
+/// open, idle ones kept for reuse included; NULL if libcurl cannot make one.
+void *sg_http_multi_new(long max_connections);
 /// Frees the multi handle; every transfer must have been removed and freed.
 void sg_http_multi_free(void *multi);
 /// A transfer for `request`, added to `multi`; NULL with a message in `error` if curl refuses it.

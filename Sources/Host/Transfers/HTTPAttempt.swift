@@ -26,6 +26,8 @@ struct HTTPAttempt: Sendable {
     /// Bytes already on disk from earlier attempts (0 for none).
     let resumeFrom: Int64
     let validator: String?
+    /// Whose turn the attempt takes on the transport.
+    let owner: String
 
     func run(into sink: some Sink) async -> Result {
         var outgoing = request
@@ -35,7 +37,7 @@ struct HTTPAttempt: Sendable {
             outgoing.headers.removeAll { ["range", "if-range"].contains($0.name.lowercased()) }
             outgoing.headers += [HeaderField("Range", "bytes=\(resumeFrom)-"), HeaderField("If-Range", validator)]
         }
-        let transfer = transport.start(outgoing, readTimeout: readTimeout)
+        let transfer = transport.start(outgoing, readTimeout: readTimeout, owner: owner)
         var payload: HTTPResponsePayload?
         var newValidator = validator
         var reason = ""

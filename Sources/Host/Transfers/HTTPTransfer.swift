@@ -49,9 +49,13 @@ final class HTTPTransfer: @unchecked Sendable {
     private let transport: HTTPTransport
     let request: HTTPRequestPayload
     let readTimeoutNanoseconds: UInt64
+    /// Whose turn it takes (``ConcurrentTransfers``).
+    let owner: String
 
     // The engine thread's alone.
     var handle: UnsafeMutableRawPointer?
+    /// In line for its turn (``TransferTurns``), not on the wire yet.
+    var waitsItsTurn = false
     var lastActivity: UInt64 = 0
     private var headers: [HeaderField] = []
     private var reason = ""
@@ -67,9 +71,10 @@ final class HTTPTransfer: @unchecked Sendable {
     static let maximumHeaderLines = 1_000
     static let maximumHeaderBytes = 512 << 10
 
-    init(transport: HTTPTransport, request: HTTPRequestPayload, readTimeout: Duration) {
+    init(transport: HTTPTransport, request: HTTPRequestPayload, readTimeout: Duration, owner: String) {
         self.transport = transport
         self.request = request
+        self.owner = owner
         let (seconds, attoseconds) = readTimeout.components
         readTimeoutNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
     }

@@ -29,6 +29,8 @@ final class HTTPTransport: @unchecked Sendable {
         var multi: UnsafeMutableRawPointer?
         var stopping = false
         var stopped: CheckedContinuation<Void, Never>?
+        /// Transfers waiting their turn, as the engine last counted.
+        var waiting = 0
     }
 
     private let state = Mutex(State())
@@ -38,18 +40,21 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// Where it connects (each transfer's address check).
     let connectGuard: ConnectGuard
+    let concurrency: ConcurrentTransfers
 
-    init(connectPolicy: ConnectPolicy = .standard) {
+    init(connectPolicy: ConnectPolicy = .standard, concurrency: ConcurrentTransfers = .init()) {
         connectGuard = ConnectGuard(connectPolicy)
+        self.concurrency = concurrency
     }
 
-    /// Starts `request`; its response comes from the transfer's `next()`.
-    func start(_ request: HTTPRequestPayload, readTimeout: Duration) -> HTTPTransfer {
-        let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout)
+    /// Starts `request` for `owner` (when its turn comes); its response comes from the
+    /// transfer's `next()`.
+    func start(_ request: HTTPRequestPayload, readTimeout: Duration, owner: String) -> HTTPTransfer {
+        let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout, owner: owner)
         let (multi, refusal): (UnsafeMutableRawPointer?, HTTPTransfer.Event.Ending?) = state.withLock { state in
             if state.stopping { return (nil, .hostShuttingDown) }
             if state.multi == nil {
-                guard let multi = sg_http_multi_new() else {
+                guard let multi = sg_http_multi_new(concurrency.total) else {
                     // Transient: libcurl's global setup or an allocation failed; the next attempt tries again.
                     return (
                         nil,
@@ -79,6 +84,9 @@ final class HTTPTransport: @unchecked Sendable {
         }
         return transfer
     }
+
+    /// Transfers started and waiting their turn (``ConcurrentTransfers``), as the engine last counted.
+    var transfersWaiting: Int { state.withLock { $0.waiting } }
 
     /// Cancels a transfer (it ends with `cancelled`).
     func cancel(_ transfer: HTTPTransfer) { command(.cancel(transfer), else: transfer) }
@@ -119,9 +127,28 @@ final class HTTPTransport: @unchecked Sendable {
     /// those that finished or waited longer than their read timeout.
     private func run(_ multi: UnsafeMutableRawPointer) {
         var active: [ObjectIdentifier: HTTPTransfer] = [:]
+        var turns = TransferTurns(concurrency)
+        func open(_ transfer: HTTPTransfer) {
+            guard transfer.open(on: multi) else { return }
+            active[ObjectIdentifier(transfer)] = transfer
+            turns.started(transfer)
+        }
+        /// Puts on the wire the transfers whose turn has come; whether there were any.
+        @discardableResult
+        func admit() -> Bool {
+            var admitted = false
+            while let transfer = turns.next() {
+                open(transfer)
+                admitted = true
+            }
+            state.withLock { $0.waiting = turns.waitingCount }
+            return admitted
+        }
         func end(_ transfer: HTTPTransfer, _ ending: HTTPTransfer.Event.Ending) {
+            if turns.remove(transfer) { return transfer.finish(ending) }
             guard let handle = transfer.handle else { return }
             active.removeValue(forKey: ObjectIdentifier(transfer))
+            turns.ended(transfer)
             sg_http_finish(multi, handle)
             transfer.handle = nil
             transfer.finish(ending)
@@ -134,7 +161,7 @@ final class HTTPTransport: @unchecked Sendable {
             for command in commands {
                 switch command {
                 case .start(let transfer):
-                    if transfer.open(on: multi) { active[ObjectIdentifier(transfer)] = transfer }
+                    turns.wait(transfer)
                 case .cancel(let transfer):
                     end(transfer, .cancelled)
                 case .resume(let transfer):
@@ -142,11 +169,15 @@ final class HTTPTransport: @unchecked Sendable {
                 }
             }
             if stopping {
+                for transfer in turns.removeAll() {
+                    transfer.finish(.hostShuttingDown)
+                }
                 for transfer in Array(active.values) {
                     end(transfer, .hostShuttingDown)
                 }
                 break
             }
+            admit()
             if sg_http_perform(multi) != 0 {
                 for transfer in Array(active.values) {
                     end(transfer, .failed(TaskErrorPayload(code: -1, message: "libcurl's multi handle failed"), transient: true))
@@ -177,6 +208,8 @@ final class HTTPTransport: @unchecked Sendable {
                     wait = min(wait, deadline - now)
                 }
             }
+            // Slots freed go to the transfers waiting at once.
+            if admit() { continue }
             _ = sg_http_poll(multi, Int32(clamping: (wait + 999_999) / 1_000_000))
         }
         sg_http_multi_free(multi)

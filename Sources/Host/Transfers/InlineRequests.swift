@@ -80,7 +80,8 @@ final class InlineRequests {
                 ("inline", true)
             ])
         let attempt = HTTPAttempt(
-            transport: transport, readTimeout: .seconds(60), request: pending.payload.request, resumeFrom: 0, validator: nil)
+            transport: transport, readTimeout: .seconds(60), request: pending.payload.request, resumeFrom: 0, validator: nil,
+            owner: "inline \(pid)")
         let sink = InlineSink(
             core: core, pid: pid, taskIdentifier: id,
             downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil,

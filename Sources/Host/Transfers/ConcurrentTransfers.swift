@@ -1,0 +1,18 @@
+/// How many requests the host has on the wire at once, for one extension and in all
+/// (``HostConfiguration/concurrentTransfers``). The rest wait their turn, in order; a slot freed
+/// goes to the owner waiting with the fewest on the wire, so one extension's flood of requests
+/// neither holds the host's sockets nor holds up another's.
+public struct ConcurrentTransfers: Sendable, Hashable {
+    /// Requests of one owner on the wire at once. An extension's background downloads are one
+    /// owner, and each of its processes' inline requests another, so that a widget's
+    /// `getTimeline` fetch never waits behind its own downloads. Six: `URLSession`'s
+    /// `httpMaximumConnectionsPerHost` on macOS, and a browser's.
+    public var perOwner = 6
+    /// Requests on the wire at once in the whole host.
+    public var total = 64
+
+    public init(perOwner: Int = 6, total: Int = 64) {
+        self.perOwner = max(1, perOwner)
+        self.total = max(1, total)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SandglassHost
+import SandglassTesting
+import Synchronization
+import Testing
+
+/// What the host puts on the wire for an extension at once: RogueDownloads.app's Flood asks for
+/// 150 background downloads and 100 inline requests at once, from a server that holds them.
+@Suite("Request floods", .timeLimit(.minutes(2)))
+struct RequestFloodTests {
+    static let flood = "com.example.roguedownloads.flood"
+    static let downloader = "com.example.downloader.widget"
+
+    @Test(
+        "a flood of requests the server holds: a few of the extension's on the wire at once, the rest wait their turn; another app's download goes through meanwhile; then the flood completes"
+    )
+    func floodWaitsItsTurn() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        try await withHost({
+            $0.extensionEnvironment["ROGUE_HELD_URL"] = server.url("/bytes/10?gate=held")
+            $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
+            $0.budgetOverrides.idle = .seconds(60)
+        }) { host in
+            try await host.install(Examples.app("RogueDownloads.app"))
+            try await host.install(Examples.app("Downloader.app"))
+            await host.start()
+            // Every request of the flood asked for: its background attempts and inline requests started.
+            let started = Mutex<Set<String>>([])
+            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
+                guard event.bundle == Self.flood, event.kind == .downloadStarted || event.kind == .taskStarted else { return false }
+                let key = "\(event.kind == .downloadStarted ? "background" : "inline") \(event.int("taskId") ?? -1)"
+                return started.withLock {
+                    $0.insert(key)
+                    return $0.count >= 250
+                }
+            }
+            // Another app's background download is not held behind them.
+            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
+                event.kind == .downloadFinished && event.bundle == Self.downloader
+            }
+            let concurrency = ConcurrentTransfers()
+            let onTheWire = server.requestCount("/bytes/10?gate=held")
+            #expect(
+                onTheWire <= 2 * concurrency.perOwner,
+                "\(onTheWire) of the flood's requests on the wire at once (its background downloads and its inline requests take turns apart)"
+            )
+            server.open(gate: "held")
+            let finished = Mutex<Set<Int64>>([])
+            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
+                guard event.kind == .downloadFinished, event.bundle == Self.flood else { return false }
+                return finished.withLock {
+                    $0.insert(event.int("taskId") ?? -1)
+                    return $0.count >= 150
+                }
+            }
+            #expect(server.requestCount("/bytes/10?gate=held&task=") == 150)
+        }
+    }
+}

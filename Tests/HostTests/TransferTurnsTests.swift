@@ -1,0 +1,204 @@
+import CSandbox
+import Foundation
+import SandglassIPC
+import SandglassTesting
+import Testing
+
+@testable import SandglassHost
+
+/// How many requests the host runs at once for an extension and in all: the rest wait their
+/// turn, and owners take turns. Against the real fixture server, its gates holding responses.
+@Suite("Transfer turns")
+struct TransferTurnsTests {
+    /// Runs `body` with a server and a transport of `concurrency`; shuts both down after.
+    private func withTransport(
+        _ concurrency: ConcurrentTransfers = .init(), _ body: (FixtureServer, HTTPTransport) async throws -> Void
+    ) async throws {
+        let server = try await FixtureServer.start()
+        let transport = HTTPTransport(concurrency: concurrency)
+        do {
+            try await body(server, transport)
+        } catch {
+            await transport.shutdown()
+            await server.stop()
+            throw error
+        }
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    /// Takes a transfer's events to its end; whether it completed.
+    private func completes(_ transfer: HTTPTransfer) async -> Bool {
+        while true {
+            switch await transfer.next() {
+            case .response, .data: continue
+            case .end(.completed): return true
+            case .end(.failed): return false
+            }
+        }
+    }
+
+    /// Waits (with a deadline) until the server has seen `count` requests whose URI starts with `prefix`.
+    private func serverSees(_ server: FixtureServer, _ count: Int, _ prefix: String) async throws {
+        let deadline = sg_monotonic_ns() + 30_000_000_000
+        while server.requestCount(prefix) < count {
+            guard sg_monotonic_ns() < deadline else {
+                throw TransferTurnsError(description: "the server saw \(server.requestCount(prefix)) of \(count) requests \(prefix)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits (with a deadline) until `count` transfers of `transport` wait their turn.
+    private func waiting(_ transport: HTTPTransport, _ count: Int) async throws {
+        let deadline = sg_monotonic_ns() + 30_000_000_000
+        while transport.transfersWaiting != count {
+            guard sg_monotonic_ns() < deadline else {
+                throw TransferTurnsError(description: "\(transport.transfersWaiting) transfers wait their turn, not \(count)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private func start(_ transport: HTTPTransport, _ server: FixtureServer, _ path: String, owner: String) -> HTTPTransfer {
+        transport.start(HTTPRequestPayload(url: server.url(path)), readTimeout: .seconds(60), owner: owner)
+    }
+
+    @Test(
+        "an extension's flood of requests: only a few on the wire at once, the rest wait their turn; another's request goes through meanwhile; then every one completes"
+    )
+    func floodWaitsItsTurn() async throws {
+        try await withTransport { server, transport in
+            let perOwner = ConcurrentTransfers().perOwner
+            let flood = (0..<40).map { start(transport, server, "/bytes/10?gate=hold&i=\($0)", owner: "rogue") }
+            try await waiting(transport, 40 - perOwner)
+            try await serverSees(server, perOwner, "/bytes/10?gate=hold")
+            // Another extension's request is not held behind the flood.
+            #expect(await completes(start(transport, server, "/bytes/20", owner: "victim")))
+            #expect(server.requestCount("/bytes/10?gate=hold") == perOwner, "the flood's requests on the wire at once")
+            server.open(gate: "hold")
+            var completed = 0
+            for transfer in flood where await completes(transfer) { completed += 1 }
+            #expect(completed == 40)
+            #expect(server.requestCount("/bytes/10?gate=hold") == 40)
+        }
+    }
+
+    @Test("at the host's limit, a slot freed goes to the owner waiting with the fewest on the wire, not to the flood's next request")
+    func ownersTakeTurns() async throws {
+        try await withTransport(.init(perOwner: 2, total: 2)) { server, transport in
+            let first = start(transport, server, "/bytes/10?gate=a0", owner: "a")
+            let second = start(transport, server, "/bytes/10?gate=a1", owner: "a")
+            try await serverSees(server, 2, "/bytes/10?gate=a")
+            let third = start(transport, server, "/bytes/10?gate=a2", owner: "a")
+            let other = start(transport, server, "/bytes/11?gate=b", owner: "b")
+            try await waiting(transport, 2)
+            #expect(server.requestCount("/bytes/11") == 0, "the host's limit holds b")
+            server.open(gate: "a0")
+            #expect(await completes(first))
+            // The slot goes to b, although a's third request waited longer.
+            try await serverSees(server, 1, "/bytes/11?gate=b")
+            try await waiting(transport, 1)
+            #expect(server.requestCount("/bytes/10?gate=a2") == 0)
+            server.open(gate: "b")
+            #expect(await completes(other))
+            try await serverSees(server, 1, "/bytes/10?gate=a2")
+            server.open(gate: "a1")
+            server.open(gate: "a2")
+            #expect(await completes(second))
+            #expect(await completes(third))
+        }
+    }
+
+    @Test("a request cancelled while it waits its turn ends cancelled and never reaches the server")
+    func cancelledWhileWaiting() async throws {
+        try await withTransport(.init(perOwner: 1, total: 8)) { server, transport in
+            let running = start(transport, server, "/bytes/10?gate=run", owner: "a")
+            try await serverSees(server, 1, "/bytes/10?gate=run")
+            let waiting = start(transport, server, "/bytes/10?never", owner: "a")
+            try await self.waiting(transport, 1)
+            waiting.cancel()
+            guard case .end(.failed(let error, let transient)) = await waiting.next() else {
+                Issue.record("the waiting transfer did not end first"); return
+            }
+            #expect(error.code == -999)
+            #expect(!transient)
+            server.open(gate: "run")
+            #expect(await completes(running))
+            #expect(await completes(start(transport, server, "/bytes/12", owner: "a")))
+            #expect(server.requestCount("/bytes/10?never") == 0)
+        }
+    }
+
+    @Test(
+        "the line: cancelled transfers are skipped and dropped, each owner's others keep their order, owners with fewer on the wire go first"
+    )
+    func line() {
+        let transport = HTTPTransport()
+        func transfer(_ owner: String, _ n: Int) -> HTTPTransfer {
+            HTTPTransfer(
+                transport: transport, request: HTTPRequestPayload(url: "http://127.0.0.1/\(n)"), readTimeout: .seconds(1), owner: owner)
+        }
+        var turns = TransferTurns(ConcurrentTransfers(perOwner: 2, total: 3))
+        let a = (0..<300).map { transfer("a", $0) }
+        let b = (0..<3).map { transfer("b", $0) }
+        a.forEach { turns.wait($0) }
+        b.forEach { turns.wait($0) }
+        // Every other of a's, and then most of the rest, cancelled while they wait.
+        for (n, transfer) in a.enumerated() where n % 2 == 1 || (n > 10 && n < 290) {
+            let removed = turns.remove(transfer)
+            #expect(removed)
+        }
+        let again = turns.remove(a[1])
+        #expect(!again, "already out of the line")
+        #expect(turns.waitingCount == 6 + 5 + 3)
+        // Transfers put on the wire, in order; the earliest on the wire ends first.
+        var order: [HTTPTransfer] = []
+        var onTheWire: [HTTPTransfer] = []
+        func take() {
+            while let next = turns.next() {
+                turns.started(next)
+                order.append(next)
+                onTheWire.append(next)
+            }
+        }
+        take()
+        // a first (it waited first), then b, then a's second: neither owner more than 2, 3 in all.
+        #expect(order.map(\.owner) == ["a", "b", "a"])
+        #expect(turns.running == ["a": 2, "b": 1])
+        turns.ended(onTheWire.removeFirst())
+        take()
+        #expect(order.last?.owner == "b", "b has fewer on the wire: its turn")
+        while !onTheWire.isEmpty {
+            turns.ended(onTheWire.removeFirst())
+            take()
+        }
+        let survivors = [0, 2, 4, 6, 8, 10, 290, 292, 294, 296, 298]
+        #expect(order.filter { $0.owner == "a" }.map(\.request.url) == survivors.map { "http://127.0.0.1/\($0)" })
+        #expect(order.filter { $0.owner == "b" }.map(\.request.url) == (0..<3).map { "http://127.0.0.1/\($0)" })
+        #expect(turns.waitingCount == 0 && turns.runningTotal == 0)
+        let left = turns.removeAll()
+        #expect(left.isEmpty)
+    }
+
+    @Test("the host's shutdown ends the requests still waiting their turn")
+    func shutdownEndsWaiting() async throws {
+        let server = try await FixtureServer.start()
+        let transport = HTTPTransport(concurrency: .init(perOwner: 1, total: 1))
+        let running = start(transport, server, "/bytes/10?gate=never", owner: "a")
+        try await serverSees(server, 1, "/bytes/10?gate=never")
+        let waiting = start(transport, server, "/bytes/10", owner: "b")
+        try await self.waiting(transport, 1)
+        await transport.shutdown()
+        #expect(!(await completes(running)))
+        guard case .end(.failed(let error, _)) = await waiting.next() else {
+            Issue.record("the waiting transfer did not end"); return
+        }
+        #expect(error.code == -999)
+        await server.stop()
+    }
+}
+
+struct TransferTurnsError: Error, CustomStringConvertible {
+    let description: String
+}
