@@ -56,6 +56,23 @@ struct JournalTests {
         }
     }
 
+    @Test("progress is recorded in its two columns; the rest of the task stays as it was")
+    func progress() throws {
+        try withJournal { path in
+            let journal = try Journal(path: path)
+            try journal.saveSession(session())
+            var created = try journal.createTask(task())
+            created.state = .running
+            try journal.update(created)
+            let id = try #require(created.id)
+            try journal.recordProgress(id: id, received: 40, expected: 100)
+            let stored = try #require(try journal.task(id: id))
+            #expect(stored.bytesReceived == 40 && stored.bytesExpected == 100)
+            #expect(stored.state == .running && stored.request == created.request && stored.taskDescription == "token")
+            #expect(stored.expectsReceive == 100 && stored.taskIdentifier == created.taskIdentifier)
+        }
+    }
+
     @Test("events survive reopening until acknowledged, and count their deliveries")
     func eventsSurvive() throws {
         try withJournal { path in

@@ -193,6 +193,15 @@ final class Journal: Sendable {
         try inTransaction { database in try Self.update(database, task) }
     }
 
+    /// Records a task's progress: its two columns, not the whole row.
+    func recordProgress(id: Int64, received: Int64, expected: Int64) throws {
+        try inTransaction { database in
+            try database.run(
+                "UPDATE \(TaskRecord.table) SET bytesReceived = ?, bytesExpected = ? WHERE id = ?",
+                [.integer(received), .integer(expected), .integer(id)])
+        }
+    }
+
     private static func update(_ database: SQLiteDatabase, _ task: TaskRecord) throws {
         guard let id = task.id else { throw JournalError.unsavedTask(task.taskIdentifier) }
         try update(database, task, key: "id = ?", [.integer(id)])

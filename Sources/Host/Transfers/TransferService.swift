@@ -233,16 +233,16 @@ final class TransferService {
     /// Progress of an attempt (throttled into `download.progress` events).
     func progress(_ id: Int64, received: Int64, expected: Int64) {
         clock.assertInLoop()
-        guard attempts[id] != nil, var task = try? journal.task(id: id) else { return }
+        let now = sg_monotonic_ns()
+        guard attempts[id] != nil, now - (lastProgressEvent[id] ?? 0) >= 100_000_000 || received == expected,
+            var task = try? journal.task(id: id)
+        else { return }
+        lastProgressEvent[id] = now
         task.bytesReceived = received
         task.bytesExpected = expected
-        let now = sg_monotonic_ns()
-        if now - (lastProgressEvent[id] ?? 0) >= 100_000_000 || received == expected {
-            lastProgressEvent[id] = now
-            try? journal.update(task)
-            log.emit(.downloadProgress, taskFields(task) + [("received", .int(received)), ("expected", .int(expected))])
-            progressed(task)
-        }
+        try? journal.recordProgress(id: id, received: received, expected: expected)
+        log.emit(.downloadProgress, taskFields(task) + [("received", .int(received)), ("expected", .int(expected))])
+        progressed(task)
     }
 
     /// The end of an attempt: finished, retried later, or failed for good.
