@@ -137,6 +137,8 @@ public struct TaskSnapshot: Sendable, Hashable {
     public var countOfBytesClientExpectsToReceive: Int64
     public var countOfBytesReceived: Int64
     public var countOfBytesExpectedToReceive: Int64
+    /// The last response. Since 4.3 its `url` is empty when it is the request's (a list of
+    /// tasks must fit in one frame, so the host does not send it twice).
     public var response: HTTPResponsePayload?
     public var error: TaskErrorPayload?
 

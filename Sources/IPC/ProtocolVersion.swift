@@ -7,7 +7,8 @@
 /// `entryReply` and `timelineReply` carries its view, a ``ViewRendering``; 4.1: `osLog`,
 /// `widgetConfiguration`, `currentConfigurationsRequest` and `currentConfigurations`; 4.2: a
 /// `sessionAttached` the extension did not ask for, offered when it accepts a
-/// `backgroundEventsRequest`). The host answers `hello` with the lower of the two minor versions,
+/// `backgroundEventsRequest`; 4.3: a listed task's response leaves out its URL when it is the
+/// request's). The host answers `hello` with the lower of the two minor versions,
 /// and refuses a different major version with a clear error.
 public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var major: UInt16
@@ -27,8 +28,12 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// offers it only to an extension that speaks it.
     public static let sessionOffers = ProtocolVersion(major: 4, minor: 2)
 
+    /// The first version whose extensions read a listed task's response without a URL as the
+    /// request's (``TaskSnapshot/response``): the host leaves it out only for them.
+    public static let listedResponsesWithoutURL = ProtocolVersion(major: 4, minor: 3)
+
     /// The version this build of SandglassIPC speaks.
-    public static let current = ProtocolVersion(major: 4, minor: 2)
+    public static let current = ProtocolVersion(major: 4, minor: 3)
 
     public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool {
         (lhs.major, lhs.minor) < (rhs.major, rhs.minor)

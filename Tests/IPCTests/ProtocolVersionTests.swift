@@ -19,9 +19,9 @@ struct ProtocolVersionTests {
         #expect(ProtocolVersion(major: major, minor: 0).negotiated(with: .current) == nil)
     }
 
-    @Test("current is 4.2; ordering and description")
+    @Test("current is 4.3; ordering and description")
     func basics() {
-        #expect(ProtocolVersion.current == ProtocolVersion(major: 4, minor: 2))
+        #expect(ProtocolVersion.current == ProtocolVersion(major: 4, minor: 3))
         #expect(ProtocolVersion(major: 1, minor: 9) < ProtocolVersion(major: 2, minor: 0))
         #expect(ProtocolVersion(major: 1, minor: 1) > ProtocolVersion(major: 1, minor: 0))
         #expect(ProtocolVersion(major: 3, minor: 12).description == "3.12")

@@ -328,7 +328,8 @@ open class URLSessionTask: NSObject, @unchecked Sendable {
                 properties.originalRequest = request
                 properties.currentRequest = request
             }
-            if let response = snapshot.response {
+            if var response = snapshot.response {
+                if response.url.isEmpty { response.url = snapshot.request.url }
                 properties.response = HTTPURLResponse(response)
             }
             if let error = snapshot.error {

@@ -41,7 +41,7 @@ final class EventDelivery {
 
     /// The tasks and events an offer of a session sends.
     struct OfferContents {
-        let tasks: [TaskSnapshot]
+        let tasks: [TaskRecord]
         let events: [EventRecord]
     }
 
@@ -203,8 +203,9 @@ final class EventDelivery {
     /// `sessionAttached` with the session's `tasks` — the answer to `attachSession`, or an offer —
     /// and its `session.attached` event.
     func sendAttached(
-        _ key: SessionRegistry.Key, tasks: [TaskSnapshot], to process: ExtensionProcess, of ext: ManagedExtension, offered: Bool
+        _ key: SessionRegistry.Key, tasks records: [TaskRecord], to process: ExtensionProcess, of ext: ManagedExtension, offered: Bool
     ) {
+        let tasks = TaskRecord.snapshots(of: records, for: process)
         process.channel.send(.sessionAttached(identifier: key.identifier, tasks: tasks))
         let ended = tasks.filter { $0.state == .completed }.count
         var fields: [(String, JSONValue)] = [
@@ -220,7 +221,7 @@ final class EventDelivery {
     /// ended ones whose events wait) and its pending events.
     private func offerContents(_ key: SessionRegistry.Key) -> OfferContents {
         OfferContents(
-            tasks: ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot),
+            tasks: (try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? [],
             events: (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? [])
     }
 

@@ -69,6 +69,8 @@ final class HTTPTransfer: @unchecked Sendable {
     /// trailers included (libcurl bounds a response's headers, not its trailers); past either
     /// the transfer fails with -1103, not retried.
     static let maximumHeaderLines = 1_000
+    /// A longer reason phrase is cut to this many bytes.
+    static let maximumReasonBytes = 128
     static let maximumHeaderBytes = 512 << 10
 
     init(transport: HTTPTransport, request: HTTPRequestPayload, readTimeout: Duration, owner: String) {
@@ -211,7 +213,8 @@ final class HTTPTransfer: @unchecked Sendable {
             // A new response (a redirect's, an interim 100's, or the final one): its headers only.
             headers = []
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            reason = parts.count == 3 ? String(parts[2]) : ""
+            // The reason phrase goes into error messages and events: a line's worth of it.
+            reason = parts.count == 3 ? MessageBudget.cut(String(parts[2]), to: Self.maximumReasonBytes) : ""
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

@@ -62,6 +62,56 @@ struct TaskRecord: Sendable {
     var finishedAt: Double?
 
     /// What `getAllTasks` and a relaunched session see.
+    /// What the responses' headers and the errors' messages of one list of tasks may take:
+    /// with the requests (``MessageLimits/sessionTaskBytes``) the list fits in one frame.
+    static let listDetailBytes = 256 << 10
+    /// A response's header value, or an error's message, past the list's detail budget is cut
+    /// to this many bytes.
+    static let listDetailCut = 128
+
+    /// The snapshots of `tasks`, as a task list (`taskList`, `sessionAttached`) for `process`
+    /// carries them, fitting in one frame whatever the servers answered: a response's URL is
+    /// left out when it is the request's (for an extension that speaks
+    /// ``ProtocolVersion/listedResponsesWithoutURL``); responses and errors come whole while they
+    /// fit in ``listDetailBytes``, then with only their type and length, and the error's code
+    /// with its message cut.
+    static func snapshots(of tasks: [TaskRecord], for process: ExtensionProcess) -> [TaskSnapshot] {
+        snapshots(of: tasks, omittingResponseURLs: process.hello.map { $0.version >= .listedResponsesWithoutURL } ?? false)
+    }
+
+    static func snapshots(of tasks: [TaskRecord], omittingResponseURLs: Bool) -> [TaskSnapshot] {
+        var budget = listDetailBytes
+        return tasks.map { task in
+            var snapshot = task.snapshot
+            if omittingResponseURLs, var response = snapshot.response, response.url == task.request.url {
+                response.url = ""
+                snapshot.response = response
+            }
+            let detail =
+                (snapshot.response?.headers.reduce(snapshot.response?.url.utf8.count ?? 0) {
+                    $0 + $1.name.utf8.count + $1.value.utf8.count + 8
+                } ?? 0)
+                + (snapshot.error?.message.utf8.count ?? 0)
+            guard detail > budget else {
+                budget -= detail
+                return snapshot
+            }
+            budget = 0
+            if var response = snapshot.response {
+                response.url = MessageBudget.cut(response.url, to: listDetailCut)
+                response.headers = response.headers.filter { ["content-type", "content-length"].contains($0.name.lowercased()) }.map {
+                    HeaderField(MessageBudget.cut($0.name, to: listDetailCut), MessageBudget.cut($0.value, to: listDetailCut))
+                }
+                snapshot.response = response
+            }
+            if var error = snapshot.error {
+                error.message = MessageBudget.cut(error.message, to: listDetailCut)
+                snapshot.error = error
+            }
+            return snapshot
+        }
+    }
+
     var snapshot: TaskSnapshot {
         let taskState: TaskState =
             switch state {

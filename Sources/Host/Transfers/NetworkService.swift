@@ -120,7 +120,8 @@ final class NetworkService {
                 try? transfers.cancel(task)
             }
         case .getTasks(let id, let session):
-            let tasks = session.isEmpty ? [] : ((try? journal.liveTasks(app: app, session: session)) ?? []).map(\.snapshot)
+            let records = session.isEmpty ? [] : (try? journal.liveTasks(app: app, session: session)) ?? []
+            let tasks = TaskRecord.snapshots(of: records, for: process)
             process.channel.send(.taskList(id, tasks))
         case .backgroundEventsReply(let id, let accepted):
             delivery.replied(id, accepted: accepted, ext: ext, pid: process.pid)
@@ -203,7 +204,7 @@ final class NetworkService {
         try? journal.saveSession(record)
         // Ended tasks whose events wait come too: their delegate calls carry them, with their
         // request and description, in a process that never saw them (a cold relaunch).
-        let tasks = ((try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []).map(\.snapshot)
+        let tasks = (try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? []
         delivery.sendAttached(key, tasks: tasks, to: process, of: ext, offered: false)
         delivery.attached(key, ext: ext, pid: process.pid)
     }

@@ -1,0 +1,71 @@
+import Foundation
+import SandglassIPC
+import Testing
+
+@testable import SandglassHost
+
+/// A session's list of tasks (`getAllTasks`, a relaunch's `sessionAttached`) fits in one frame
+/// whatever the servers answered: the requests are bounded when the tasks are created
+/// (`MessageLimits.sessionTaskBytes`), the responses when the list is made.
+@Suite("Task lists")
+struct TaskListTests {
+    /// A session's worth of tasks within the request budget, each answered with `headerBytes`
+    /// of headers and an error message of `errorBytes`.
+    private func tasks(count: Int, headerBytes: Int, errorBytes: Int = 0) -> [TaskRecord] {
+        let limits = MessageLimits()
+        let requestBytes = limits.sessionTaskBytes / limits.sessionTasks - 64
+        return (0..<count).map { n in
+            var task = TaskRecord(
+                app: "com.example.app", session: "feed", bundle: "com.example.app.widget", taskIdentifier: n + 1, kind: .download,
+                state: .finished,
+                request: HTTPRequestPayload(url: "http://127.0.0.1/" + String(repeating: "r", count: requestBytes)),
+                taskDescription: nil, expectsSend: 0, expectsReceive: 0, createdAt: 0)
+            task.response = HTTPResponsePayload(
+                url: task.request.url, statusCode: 200,
+                headers: [HeaderField("Content-Type", "text/plain; charset=utf-8"), HeaderField("Content-Length", "10")]
+                    + (0..<(headerBytes / 100)).map { HeaderField("X-Filler-\($0)", String(repeating: "h", count: 88)) },
+                expectedContentLength: 10)
+            if errorBytes > 0 { task.error = TaskErrorPayload(code: -1011, message: String(repeating: "e", count: errorBytes)) }
+            return task
+        }
+    }
+
+    @Test(
+        "a full session whose servers each sent 8 KiB of headers: its list fits in a frame; the first responses whole, the rest with their type and length"
+    )
+    func responsesFit() throws {
+        let tasks = tasks(count: MessageLimits().sessionTasks, headerBytes: 8 << 10)
+        let snapshots = TaskRecord.snapshots(of: tasks, omittingResponseURLs: true)
+        let frame = Frame.encode(.taskList(RequestID(1), snapshots))
+        #expect(frame.count <= Frame.defaultMaximumLength, "a list of \(frame.count) bytes")
+        #expect(snapshots.count == tasks.count)
+        let first = try #require(snapshots.first?.response)
+        #expect(first.url == "", "the request's URL is not sent twice")
+        #expect(first.headers == tasks.first?.response?.headers, "the first responses are whole")
+        let last = try #require(snapshots.last?.response)
+        #expect(last.statusCode == 200 && last.expectedContentLength == 10)
+        #expect(last.headers.map(\.name) == ["Content-Type", "Content-Length"])
+        #expect(last.headers.first?.value == "text/plain; charset=utf-8")
+    }
+
+    @Test("error messages of a list are cut too, past the first that fit; each keeps its code")
+    func errorsFit() {
+        let snapshots = TaskRecord.snapshots(
+            of: tasks(count: MessageLimits().sessionTasks, headerBytes: 0, errorBytes: 64 << 10), omittingResponseURLs: true)
+        let frame = Frame.encode(.taskList(RequestID(1), snapshots))
+        #expect(frame.count <= Frame.defaultMaximumLength, "a list of \(frame.count) bytes")
+        #expect(snapshots.allSatisfy { $0.error?.code == -1011 })
+        #expect(snapshots.first?.error?.message.utf8.count == 64 << 10)
+        #expect(snapshots.last.map { $0.error!.message.utf8.count < 200 } == true)
+    }
+
+    @Test("a listed response leaves out its URL when it is the request's, for an SDK that speaks 4.3")
+    func urlLeftOut() {
+        let task = tasks(count: 1, headerBytes: 0)[0]
+        #expect(TaskRecord.snapshots(of: [task], omittingResponseURLs: true)[0].response?.url == "")
+        #expect(TaskRecord.snapshots(of: [task], omittingResponseURLs: false)[0].response?.url == task.request.url, "an SDK before 4.3")
+        var other = task
+        other.response?.url = "http://127.0.0.1/elsewhere"
+        #expect(TaskRecord.snapshots(of: [other], omittingResponseURLs: true)[0].response?.url == "http://127.0.0.1/elsewhere")
+    }
+}
