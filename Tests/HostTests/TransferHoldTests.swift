@@ -92,8 +92,74 @@ actor TransferDriver {
     }
 }
 
+extension TransferDriver {
+    /// Starts a download of `url` (a server that trickles it) on a virtual clock whose requests
+    /// hold it at most `limit` of real time, then asks for an hour of virtual time. Returns
+    /// whether the request held the clock at first, the virtual time that passed, the real
+    /// time it took, and whether the download was still in flight after the hour.
+    func trickle(
+        _ url: String, directory: String, limit: Duration
+    ) async throws -> (
+        heldAtFirst: Bool, virtualSeconds: Double, realSeconds: Double, stillInFlight: Bool
+    ) {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        clock.networkHoldLimit = limit
+        let log = EventLog(clock: clock)
+        let journal = try Journal(path: directory + "/journal.sqlite")
+        let transport = HTTPTransport()
+        let transfers = try TransferService(
+            journal: journal, log: log, clock: clock, directory: directory + "/transfers", transport: transport)
+        try journal.saveSession(
+            SessionRecord(
+                app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
+                sendsLaunchEvents: true, isDiscretionary: false, requestTimeout: 60, resourceTimeout: 604_800))
+        let created = try transfers.create(
+            app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
+            TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: url)))
+        try transfers.resume(created)
+        _ = await clock.advance(to: clock.now + 10_000_000_000, log: log) { $0.kind == .downloadStarted }
+        let held = clock.isBusy
+        let start = clock.now
+        let real = ContinuousClock.now
+        _ = await clock.advance(to: start + 3_600_000_000_000, log: log, until: nil)
+        let virtualSeconds = Double(clock.now - start) / 1e9
+        let realSeconds = Double((ContinuousClock.now - real).components.seconds)
+        let inFlight = transfers.activeAttempts == 1
+        await transfers.shutdown()
+        await transport.shutdown()
+        return (held, virtualSeconds, realSeconds, inFlight)
+    }
+}
+
 @Suite("Transfers and the virtual clock")
 struct TransferHoldTests {
+    @Test(
+        "a server that trickles a body holds the virtual clock for a bounded real time: an hour of virtual time passes in seconds while it is in flight",
+        .timeLimit(.minutes(2))
+    )
+    func trickleReleasesTheClock() async throws {
+        let server = try await FixtureServer.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-trickle-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let driver = try TransferDriver()
+        // A byte every 5 s (real time): never silent long enough for the read timeout.
+        let result: Result<(heldAtFirst: Bool, virtualSeconds: Double, realSeconds: Double, stillInFlight: Bool), any Error>
+        do {
+            result = .success(
+                try await driver.trickle(server.url("/bytes/1000?chunk=1&interval=5000"), directory: directory, limit: .seconds(1)))
+        } catch {
+            result = .failure(error)
+        }
+        driver.loop.shutdown()
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+        let (held, virtualSeconds, realSeconds, inFlight) = try result.get()
+        #expect(held, "the request in flight did not hold the virtual clock at first")
+        #expect(virtualSeconds >= 3600)
+        #expect(realSeconds < 60, "an hour of virtual time took \(realSeconds) s of real time")
+        #expect(inFlight, "the download ended: the test proves nothing")
+    }
+
     @Test("a host that starts again charges each extension with the bodies its tasks left on disk")
     func chargedAfterRestart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-ledger-\(UUID().uuidString)").path

@@ -140,15 +140,35 @@ final class RunClock {
         }
     }
 
+    /// The longest real time one request in flight holds the virtual clock: past it the clock
+    /// goes on without the request, which goes on too — a server that trickles a body a byte at
+    /// a time (never silent for its read timeout) cannot hold a virtual run to real time.
+    var networkHoldLimit: Duration = .seconds(30)
+
     /// A network request in flight (a background download's attempt): it holds the virtual
-    /// clock like real work, unless a server holds it on this clock too (``holdForServer()``).
+    /// clock like real work, unless a server holds it on this clock too (``holdForServer()``),
+    /// for at most ``networkHoldLimit`` of real time.
     func holdNetwork() -> Hold {
         assertInLoop()
         networkCount += 1
-        return Hold { [self] in
+        let expiry = HoldExpiry()
+        let hold = Hold { [self] in
             assertInLoop()
             networkCount -= 1
+            if let timer = expiry.timer { loop.cancel(timer) }
         }
+        if mode == .virtual {
+            expiry.timer = loop.schedule(at: sg_monotonic_ns() + networkHoldLimit.nanoseconds) { [weak hold] in
+                expiry.timer = nil
+                hold?.release()
+            }
+        }
+        return hold
+    }
+
+    /// The timer that gives a network hold back once it has lasted ``networkHoldLimit``.
+    private final class HoldExpiry {
+        var timer: EventLoop.Timer?
     }
 
     /// A response that a server waits to send on this clock (the fixture server's `delay` and
