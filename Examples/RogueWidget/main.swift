@@ -216,6 +216,16 @@ case "stasher":
         var pace = timespec(tv_sec: 0, tv_nsec: 6_700_000)
         nanosleep(&pace, nil)
     }
+case "scribe":
+    // Inline tasks whose URLs are 4,000 bytes, created and never resumed (ROGUE_SCRIBE): each
+    // becomes a task.created event in the operator's log. 250 of them are 1 MB of log from a
+    // few frames, past the budget a process's own log lines have.
+    guard env("ROGUE_SCRIBE") != nil else { break }
+    let path = String(repeating: "s", count: 4_000)
+    for n in 1...250 {
+        let request = HTTPRequestPayload(url: (env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/") + path + "?\(n)")
+        send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: "", kind: .data, request: request)))
+    }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

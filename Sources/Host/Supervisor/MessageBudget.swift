@@ -156,6 +156,18 @@ struct MessageBudget {
         }
     }
 
+    /// How many bytes of each of its texts (a task's URL, its description) an event that a
+    /// request of the process causes may carry: that text, `bytes` in all, is charged to the
+    /// log budget of the minute while it fits (``MessageLimits/fieldBytes`` each); past it the
+    /// event is recorded with its texts cut to ``MessageLimits/shortFieldBytes``.
+    mutating func eventTextLimit(for bytes: Int, now: UInt64) -> Int {
+        roll(now)
+        let counted = min(bytes, 2 * MessageLimits.fieldBytes)
+        guard logBytesThisMinute + counted <= limits.logBytesPerMinute else { return MessageLimits.shortFieldBytes }
+        logBytesThisMinute += counted
+        return MessageLimits.fieldBytes
+    }
+
     /// What was dropped since it was last told, by kind, when a second has passed since then
     /// (or at once with `force`: the activation or the process ended), and forgets it.
     mutating func takeDropped(now: UInt64, force: Bool = false) -> [Dropped] {

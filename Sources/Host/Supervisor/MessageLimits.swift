@@ -48,9 +48,13 @@ public struct MessageLimits: Sendable, Hashable {
     /// diagnostic's message) longer than this is cut in the event log.
     public static let fieldBytes = 4096
 
-    /// `text`, an extension's, as an event carries it: cut to ``fieldBytes``.
-    static func field(_ text: String) -> String {
-        MessageBudget.cut(text, to: fieldBytes)
+    /// What an event caused by an extension's request keeps of each of its texts once the
+    /// process's log budget of the minute is spent (``logBytesPerMinute``).
+    public static let shortFieldBytes = 256
+
+    /// `text`, an extension's, as an event carries it: cut to `limit` (``fieldBytes``).
+    static func field(_ text: String, to limit: Int = fieldBytes) -> String {
+        MessageBudget.cut(text, to: limit)
     }
 
     public init() {}

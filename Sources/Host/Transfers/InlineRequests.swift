@@ -54,7 +54,9 @@ final class InlineRequests {
 
     /// A new inline task of `pid`, whose request takes `size` bytes in a frame; returns its
     /// identifier (per process).
-    func create(_ payload: TaskRequestPayload, size: Int, ext: ManagedExtension, pid: Int32) -> Int {
+    func create(
+        _ payload: TaskRequestPayload, size: Int, fieldBytes: Int = MessageLimits.fieldBytes, ext: ManagedExtension, pid: Int32
+    ) -> Int {
         clock.assertInLoop()
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
@@ -63,7 +65,7 @@ final class InlineRequests {
             .taskCreated,
             [
                 ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
-                ("taskId", .int(Int64(id))), ("url", .string(MessageLimits.field(payload.request.url))),
+                ("taskId", .int(Int64(id))), ("url", .string(MessageLimits.field(payload.request.url, to: fieldBytes))),
                 ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)
             ])
         return id

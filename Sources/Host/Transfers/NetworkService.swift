@@ -1,3 +1,4 @@
+import CSandbox
 import Foundation
 import SandglassIPC
 
@@ -81,6 +82,9 @@ final class NetworkService {
                 process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
                 return true
             }
+            // Its URL and description go into the log: charged to the process's log budget.
+            let textBytes = payload.request.url.utf8.count + (payload.taskDescription?.utf8.count ?? 0)
+            let fieldBytes = process.messageBudget.eventTextLimit(for: textBytes, now: sg_monotonic_ns())
             if payload.session.isEmpty {
                 guard inline.count(of: process.pid) < supervisor.settings.messageLimits.inlineTasks else {
                     supervisor.kill(
@@ -88,7 +92,7 @@ final class NetworkService {
                         detail: "created more than \(supervisor.settings.messageLimits.inlineTasks) inline tasks that have not ended")
                     return true
                 }
-                let task = inline.create(payload, size: size, ext: ext, pid: process.pid)
+                let task = inline.create(payload, size: size, fieldBytes: fieldBytes, ext: ext, pid: process.pid)
                 process.channel.send(.taskCreated(id, taskIdentifier: task))
             } else {
                 let key = SessionRegistry.Key(app: app, identifier: payload.session)
@@ -101,7 +105,7 @@ final class NetworkService {
                     return true
                 }
                 do {
-                    let task = try transfers.create(app: app, bundle: ext.identifier, pid: process.pid, payload)
+                    let task = try transfers.create(app: app, bundle: ext.identifier, pid: process.pid, payload, fieldBytes: fieldBytes)
                     process.channel.send(.taskCreated(id, taskIdentifier: task.taskIdentifier))
                 } catch {
                     process.channel.send(.error(ErrorReport(requestID: id, code: .other, message: "could not record the task: \(error)")))

@@ -25,7 +25,7 @@ enum RequestPolicy {
         for header in request.headers {
             guard isToken(header.name) else { return "the header name \(quoted(header.name)) is not an HTTP token" }
             guard !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
-                return "the value of header \(header.name) holds a line break or NUL"
+                return "the value of header \(quoted(header.name)) holds a line break or NUL"
             }
         }
         return nil

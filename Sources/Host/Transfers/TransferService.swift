@@ -60,7 +60,10 @@ final class TransferService {
     // MARK: tasks
 
     /// Records a new background task (suspended until resumed) and returns it.
-    func create(app: String, bundle: String, pid: Int32, _ payload: TaskRequestPayload) throws -> TaskRecord {
+    /// Its event keeps `fieldBytes` of its URL and description.
+    func create(
+        app: String, bundle: String, pid: Int32, _ payload: TaskRequestPayload, fieldBytes: Int = MessageLimits.fieldBytes
+    ) throws -> TaskRecord {
         clock.assertInLoop()
         let task = try journal.createTask(
             TaskRecord(
@@ -70,11 +73,11 @@ final class TransferService {
                 createdAt: clock.currentDate))
         var fields = taskFields(task, pid: pid)
         fields += [
-            ("url", .string(MessageLimits.field(task.request.url))),
+            ("url", .string(MessageLimits.field(task.request.url, to: fieldBytes))),
             ("taskKind", .string(task.kind == .download ? "download" : "data"))
         ]
         if let description = task.taskDescription {
-            fields.append(("taskDescription", .string(MessageLimits.field(description))))
+            fields.append(("taskDescription", .string(MessageLimits.field(description, to: fieldBytes))))
         }
         if let begin = task.earliestBeginDate { fields.append(("earliestBeginDate", .string(iso8601(begin)))) }
         log.emit(.taskCreated, fields)
