@@ -140,8 +140,17 @@ struct BinaryReader {
         try readBool("\(what) presence") ? try body(&self) : nil
     }
 
-    mutating func readArray<T>(_ what: String, _ body: (inout BinaryReader) throws(PayloadError) -> T) throws(PayloadError) -> [T] {
+    /// An array of at most `maximum` elements (a longer one is refused by its count, before any
+    /// of it is decoded).
+    mutating func readArray<T>(
+        _ what: String, maximum: Int = .max, _ body: (inout BinaryReader) throws(PayloadError) -> T
+    ) throws(PayloadError) -> [T] {
+        let start = offset
         let count = try readCount("\(what) count")
+        guard count <= maximum else {
+            offset = start
+            throw fail("\(what): \(count), over the limit of \(maximum)")
+        }
         var result: [T] = []
         // A count is at most the bytes left, not the elements they hold (each may be far larger
         // than a byte): reserve a bounded part, and let the array grow with what is decoded.

@@ -158,7 +158,9 @@ enum MessageCodec {
             return .entryReply(try readID(&r), try readEntry(&r))
         case .timelineReply:
             let id = try readID(&r)
-            let entries = try r.readArray("entries") { (r) throws(PayloadError) in try readEntry(&r) }
+            let entries = try r.readArray("entries", maximum: TimelinePayload.maximumEntries) { (r) throws(PayloadError) in
+                try readEntry(&r)
+            }
             let policy: ReloadPolicyPayload
             switch try r.readByte("reload policy") {
             case 0: policy = .atEnd

@@ -44,6 +44,11 @@ public enum ReloadPolicyPayload: Sendable, Hashable {
 
 /// A `Timeline`: entries and the policy for the next reload.
 public struct TimelinePayload: Sendable, Hashable {
+    /// The most entries one timeline may have: a reply with more does not decode. (A timeline
+    /// with an entry a minute for two days and more; each entry costs the host its decoding,
+    /// its record and its line in the log.)
+    public static let maximumEntries = 4096
+
     public var entries: [EntryPayload]
     public var policy: ReloadPolicyPayload
 

@@ -169,6 +169,26 @@ struct PayloadRejectionTests {
         }
     }
 
+    // MARK: Bounds
+
+    @Test("a timeline of more entries than a timeline may have is refused by its count, before its entries are decoded")
+    func tooManyEntries() throws {
+        let entry = EntryPayload(date: 0, json: Array("{}".utf8))
+        let most = Wire.payload(
+            of: .timelineReply(
+                RequestID(1), TimelinePayload(entries: Array(repeating: entry, count: TimelinePayload.maximumEntries), policy: .never)))
+        #expect(Wire.error(.timelineReply, payload: most) == nil)
+        let over = Wire.payload(
+            of: .timelineReply(
+                RequestID(1), TimelinePayload(entries: Array(repeating: entry, count: TimelinePayload.maximumEntries + 1), policy: .never)))
+        #expect(
+            Wire.error(.timelineReply, payload: over)
+                == Self.malformed(
+                    .timelineReply, "entries: \(TimelinePayload.maximumEntries + 1), over the limit of \(TimelinePayload.maximumEntries)",
+                    at: 1,
+                    of: over.count))
+    }
+
     // MARK: Varints
 
     @Test(

@@ -274,6 +274,21 @@ extension RuntimeTests {
             _ = harness.finish()
         }
 
+        @Test("a timeline of more entries than a timeline may have is a provider failure that says the limit")
+        func tooManyEntries() async throws {
+            let harness = try await RuntimeHarness.serving(widget: ManyEntriesWidget.self)
+            try harness.handshake()
+            let (id, reply) = try harness.timeline(RuntimeHarness.activation("ManyEntries"))
+            guard case .error(let report) = reply else {
+                Issue.record("expected an error, got \(reply.type)")
+                return
+            }
+            #expect(report.requestID == id)
+            #expect(report.code == .providerFailed)
+            #expect(report.message.hasPrefix("the timeline has 4097 entries, over the limit of 4096 a timeline"))
+            _ = harness.finish()
+        }
+
         @Test("WidgetCenter reloads reach the host")
         func widgetCenterReloads() async throws {
             let harness = try await RuntimeHarness.serving(TestBundle.self, installAsCurrent: true)
@@ -285,5 +300,25 @@ extension RuntimeTests {
             #expect(try harness.host.receive().requestID == id)
             _ = harness.finish()
         }
+    }
+}
+
+/// A timeline of one entry more than a timeline may have.
+struct ManyEntriesWidget: Widget {
+    struct Provider: TimelineProvider {
+        func placeholder(in context: Context) -> PolicyEntry { PolicyEntry(date: referenceDate) }
+
+        func getSnapshot(in context: Context, completion: @escaping (PolicyEntry) -> Void) {
+            completion(placeholder(in: context))
+        }
+
+        func getTimeline(in context: Context, completion: @escaping (Timeline<PolicyEntry>) -> Void) {
+            let entries = (0...TimelinePayload.maximumEntries).map { PolicyEntry(date: referenceDate.addingTimeInterval(Double($0) * 60)) }
+            completion(Timeline(entries: entries, policy: .atEnd))
+        }
+    }
+
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "ManyEntries", provider: Provider())
     }
 }

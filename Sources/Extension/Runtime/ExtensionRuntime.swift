@@ -536,6 +536,12 @@ final class ExtensionRuntime: Sendable {
 
     private func replyTimeline(_ id: RequestID, _ timeline: AnyTimeline, _ widget: WidgetDescriptor, _ rendering: WidgetRenderContext) {
         synchroniseAppGroups()
+        guard timeline.entries.count <= TimelinePayload.maximumEntries else {
+            let message =
+                "the timeline has \(timeline.entries.count) entries, over the limit of \(TimelinePayload.maximumEntries) a timeline; "
+                + "give it fewer, and a reload policy to ask for the next ones"
+            return send(.error(ErrorReport(requestID: id, code: .providerFailed, message: message)))
+        }
         let policy: ReloadPolicyPayload =
             switch timeline.policy.kind {
             case .atEnd: .atEnd

@@ -27,7 +27,8 @@ public final class WidgetInstance {
     public let kind: String
     /// The family name.
     public let family: String
-    /// The last good timeline (kept when a reload fails or is killed).
+    /// The last good timeline (kept when a reload fails or is killed), its entries without
+    /// their views (the `timeline` event has them).
     public internal(set) var timeline: TimelinePayload?
     /// Run time of the last reload that produced a timeline.
     public internal(set) var lastReload: UInt64?
