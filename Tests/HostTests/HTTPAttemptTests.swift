@@ -34,7 +34,7 @@ struct HTTPAttemptTests {
     ) -> HTTPAttempt {
         HTTPAttempt(
             transport: transport, readTimeout: readTimeout, request: HTTPRequestPayload(url: url), resumeFrom: resumeFrom,
-            validator: validator, owner: "test")
+            validator: validator, owner: TransferOwner(app: "test", name: "test"))
     }
 
     private func expectBody(_ path: String, size: Int) throws {
@@ -211,7 +211,8 @@ struct HTTPAttemptTests {
                 request.body = Array(body)
                 if let contentType { request.headers = [HeaderField("Content-Type", contentType)] }
                 let echo = HTTPAttempt(
-                    transport: transport, readTimeout: .seconds(30), request: request, resumeFrom: 0, validator: nil, owner: "test")
+                    transport: transport, readTimeout: .seconds(30), request: request, resumeFrom: 0, validator: nil,
+                    owner: TransferOwner(app: "test", name: "test"))
                 guard case .completed(let response, _) = await echo.run(into: FileSink(path: path, existing: 0) { _, _ in }) else {
                     Issue.record("\(method) failed"); continue
                 }
@@ -241,7 +242,9 @@ struct HTTPAttemptTests {
     func backpressure() async throws {
         try await withServer { server, transport, _ in
             let size = 6 << 20
-            let transfer = transport.start(HTTPRequestPayload(url: server.url("/bytes/\(size)")), readTimeout: .seconds(30), owner: "test")
+            let transfer = transport.start(
+                HTTPRequestPayload(url: server.url("/bytes/\(size)")), readTimeout: .seconds(30),
+                owner: TransferOwner(app: "test", name: "test"))
             guard case .response(let status, _, _) = await transfer.next() else {
                 Issue.record("no response first"); return
             }
@@ -334,7 +337,7 @@ struct HTTPAttemptTests {
         let transport = HTTPTransport()
         let attempt = HTTPAttempt(
             transport: transport, readTimeout: .seconds(30), request: HTTPRequestPayload(url: "https://127.0.0.1:\(port)/"), resumeFrom: 0,
-            validator: nil, owner: "test")
+            validator: nil, owner: TransferOwner(app: "test", name: "test"))
         let result = await attempt.run(into: FileSink(path: dir + "/body", existing: 0) { _, _ in })
         await transport.shutdown()
         guard case .failed(let error, let transient, _, _) = result else {

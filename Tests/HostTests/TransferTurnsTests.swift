@@ -60,8 +60,12 @@ struct TransferTurnsTests {
         }
     }
 
-    private func start(_ transport: HTTPTransport, _ server: FixtureServer, _ path: String, owner: String) -> HTTPTransfer {
-        transport.start(HTTPRequestPayload(url: server.url(path)), readTimeout: .seconds(60), owner: owner)
+    /// Starts a request of `owner`, of app `app` (by default an app of its own).
+    private func start(
+        _ transport: HTTPTransport, _ server: FixtureServer, _ path: String, owner: String, app: String? = nil
+    ) -> HTTPTransfer {
+        transport.start(
+            HTTPRequestPayload(url: server.url(path)), readTimeout: .seconds(60), owner: TransferOwner(app: app ?? owner, name: owner))
     }
 
     @Test(
@@ -110,6 +114,25 @@ struct TransferTurnsTests {
         }
     }
 
+    @Test(
+        "an app of many extensions: at most its share on the wire at once, whatever its extensions' own; another app's request goes through"
+    )
+    func appShare() async throws {
+        try await withTransport(.init(perOwner: 2, perApp: 3, total: 16)) { server, transport in
+            let held = (0..<3).flatMap { n in
+                (0..<2).map { start(transport, server, "/bytes/10?gate=app&owner=\(n)&i=\($0)", owner: "extension \(n)", app: "many") }
+            }
+            try await waiting(transport, 3)
+            try await serverSees(server, 3, "/bytes/10?gate=app")
+            #expect(await completes(start(transport, server, "/bytes/21", owner: "other")))
+            #expect(server.requestCount("/bytes/10?gate=app") == 3, "the app's requests on the wire at once")
+            server.open(gate: "app")
+            var completed = 0
+            for transfer in held where await completes(transfer) { completed += 1 }
+            #expect(completed == 6)
+        }
+    }
+
     @Test("a request cancelled while it waits its turn ends cancelled and never reaches the server")
     func cancelledWhileWaiting() async throws {
         try await withTransport(.init(perOwner: 1, total: 8)) { server, transport in
@@ -137,7 +160,8 @@ struct TransferTurnsTests {
         let transport = HTTPTransport()
         func transfer(_ owner: String, _ n: Int) -> HTTPTransfer {
             HTTPTransfer(
-                transport: transport, request: HTTPRequestPayload(url: "http://127.0.0.1/\(n)"), readTimeout: .seconds(1), owner: owner)
+                transport: transport, request: HTTPRequestPayload(url: "http://127.0.0.1/\(n)"), readTimeout: .seconds(1),
+                owner: TransferOwner(app: owner, name: owner))
         }
         var turns = TransferTurns(ConcurrentTransfers(perOwner: 2, total: 3))
         let a = (0..<300).map { transfer("a", $0) }
@@ -164,18 +188,18 @@ struct TransferTurnsTests {
         }
         take()
         // a first (it waited first), then b, then a's second: neither owner more than 2, 3 in all.
-        #expect(order.map(\.owner) == ["a", "b", "a"])
-        #expect(turns.running == ["a": 2, "b": 1])
+        #expect(order.map(\.owner.name) == ["a", "b", "a"])
+        #expect(turns.running == [TransferOwner(app: "a", name: "a"): 2, TransferOwner(app: "b", name: "b"): 1])
         turns.ended(onTheWire.removeFirst())
         take()
-        #expect(order.last?.owner == "b", "b has fewer on the wire: its turn")
+        #expect(order.last?.owner.name == "b", "b has fewer on the wire: its turn")
         while !onTheWire.isEmpty {
             turns.ended(onTheWire.removeFirst())
             take()
         }
         let survivors = [0, 2, 4, 6, 8, 10, 290, 292, 294, 296, 298]
-        #expect(order.filter { $0.owner == "a" }.map(\.request.url) == survivors.map { "http://127.0.0.1/\($0)" })
-        #expect(order.filter { $0.owner == "b" }.map(\.request.url) == (0..<3).map { "http://127.0.0.1/\($0)" })
+        #expect(order.filter { $0.owner.name == "a" }.map(\.request.url) == survivors.map { "http://127.0.0.1/\($0)" })
+        #expect(order.filter { $0.owner.name == "b" }.map(\.request.url) == (0..<3).map { "http://127.0.0.1/\($0)" })
         #expect(turns.waitingCount == 0 && turns.runningTotal == 0)
         let left = turns.removeAll()
         #expect(left.isEmpty)

@@ -8,11 +8,15 @@ public struct ConcurrentTransfers: Sendable, Hashable {
     /// `getTimeline` fetch never waits behind its own downloads. Six: `URLSession`'s
     /// `httpMaximumConnectionsPerHost` on macOS, and a browser's.
     public var perOwner = 6
+    /// Requests of one app's extensions on the wire at once, so that an app of many extensions
+    /// cannot take the whole host's.
+    public var perApp = 16
     /// Requests on the wire at once in the whole host.
     public var total = 64
 
-    public init(perOwner: Int = 6, total: Int = 64) {
+    public init(perOwner: Int = 6, perApp: Int = 16, total: Int = 64) {
         self.perOwner = max(1, perOwner)
+        self.perApp = max(1, perApp)
         self.total = max(1, total)
     }
 }

@@ -27,7 +27,7 @@ struct HTTPAttempt: Sendable {
     let resumeFrom: Int64
     let validator: String?
     /// Whose turn the attempt takes on the transport.
-    let owner: String
+    let owner: TransferOwner
 
     func run(into sink: some Sink) async -> Result {
         var outgoing = request

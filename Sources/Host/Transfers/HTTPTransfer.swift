@@ -50,7 +50,7 @@ final class HTTPTransfer: @unchecked Sendable {
     let request: HTTPRequestPayload
     let readTimeoutNanoseconds: UInt64
     /// Whose turn it takes (``ConcurrentTransfers``).
-    let owner: String
+    let owner: TransferOwner
 
     // The engine thread's alone.
     var handle: UnsafeMutableRawPointer?
@@ -73,7 +73,7 @@ final class HTTPTransfer: @unchecked Sendable {
     static let maximumReasonBytes = 128
     static let maximumHeaderBytes = 512 << 10
 
-    init(transport: HTTPTransport, request: HTTPRequestPayload, readTimeout: Duration, owner: String) {
+    init(transport: HTTPTransport, request: HTTPRequestPayload, readTimeout: Duration, owner: TransferOwner) {
         self.transport = transport
         self.request = request
         self.owner = owner

@@ -49,7 +49,7 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// Starts `request` for `owner` (when its turn comes); its response comes from the
     /// transfer's `next()`.
-    func start(_ request: HTTPRequestPayload, readTimeout: Duration, owner: String) -> HTTPTransfer {
+    func start(_ request: HTTPRequestPayload, readTimeout: Duration, owner: TransferOwner) -> HTTPTransfer {
         let transfer = HTTPTransfer(transport: self, request: request, readTimeout: readTimeout, owner: owner)
         let (multi, refusal): (UnsafeMutableRawPointer?, HTTPTransfer.Event.Ending?) = state.withLock { state in
             if state.stopping { return (nil, .hostShuttingDown) }

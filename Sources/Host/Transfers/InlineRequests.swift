@@ -83,7 +83,7 @@ final class InlineRequests {
             ])
         let attempt = HTTPAttempt(
             transport: transport, readTimeout: .seconds(60), request: pending.payload.request, resumeFrom: 0, validator: nil,
-            owner: "inline \(pid)")
+            owner: .inline(app: ext.app.bundleIdentifier, pid: pid))
         let sink = InlineSink(
             core: core, pid: pid, taskIdentifier: id,
             downloadPath: pending.payload.kind == .download ? directory + "/" + Self.fileName(pid: pid, task: id) : nil,

@@ -199,7 +199,7 @@ final class TransferService {
         log.emit(.downloadStarted, taskFields(task) + [("attempt", .int(Int64(task.attempts))), ("resumeFrom", .int(existing))])
         let attempt = HTTPAttempt(
             transport: transport, readTimeout: HTTPAttempt.readTimeout(seconds: session.requestTimeout), request: task.request,
-            resumeFrom: existing, validator: task.validator, owner: "background \(task.bundle)")
+            resumeFrom: existing, validator: task.validator, owner: .background(app: task.app, bundle: task.bundle))
         let path = partialPath(task)
         let quota = DownloadLedger.Quota(ledger: ledger, bundle: task.bundle, bytes: quotaBytes(task.bundle))
         let core = self.core

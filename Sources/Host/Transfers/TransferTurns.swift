@@ -1,18 +1,20 @@
 /// Whose transfers run on the host's transport, and which wait their turn: at most
-/// ``ConcurrentTransfers/perOwner`` of one owner and ``ConcurrentTransfers/total``
-/// in all on the wire; the rest wait, each owner's in order. A slot freed goes to the owner
+/// ``ConcurrentTransfers/perOwner`` of one owner, ``ConcurrentTransfers/perApp`` of one app
+/// and ``ConcurrentTransfers/total`` in all on the wire; the rest wait, each owner's in order. A slot freed goes to the owner
 /// waiting with the fewest on the wire (the one that waited longest among equals), so one
 /// extension's flood of requests neither holds the host's sockets nor holds up another's.
 /// The transport's engine thread's alone.
 struct TransferTurns {
     let concurrency: ConcurrentTransfers
     /// Transfers on the wire, by owner.
-    private(set) var running: [String: Int] = [:]
+    private(set) var running: [TransferOwner: Int] = [:]
+    /// Transfers on the wire, by app.
+    private(set) var runningByApp: [String: Int] = [:]
     private(set) var runningTotal = 0
     /// Transfers waiting, each owner's in order.
-    private var lines: [String: Line] = [:]
+    private var lines: [TransferOwner: Line] = [:]
     /// Owners with transfers waiting, in the order they take their turns.
-    private var owners: [String] = []
+    private var owners: [TransferOwner] = []
     /// Transfers waiting their turn.
     private(set) var waitingCount = 0
 
@@ -69,13 +71,15 @@ struct TransferTurns {
     }
 
     /// Whether `owner` may put another transfer on the wire now.
-    func mayRun(_ owner: String) -> Bool {
+    func mayRun(_ owner: TransferOwner) -> Bool {
         runningTotal < concurrency.total && running[owner, default: 0] < concurrency.perOwner
+            && runningByApp[owner.app, default: 0] < concurrency.perApp
     }
 
     /// `transfer` goes on the wire.
     mutating func started(_ transfer: HTTPTransfer) {
         running[transfer.owner, default: 0] += 1
+        runningByApp[transfer.owner.app, default: 0] += 1
         runningTotal += 1
     }
 
@@ -83,6 +87,8 @@ struct TransferTurns {
     mutating func ended(_ transfer: HTTPTransfer) {
         running[transfer.owner, default: 0] -= 1
         if running[transfer.owner] == 0 { running.removeValue(forKey: transfer.owner) }
+        runningByApp[transfer.owner.app, default: 0] -= 1
+        if runningByApp[transfer.owner.app] == 0 { runningByApp.removeValue(forKey: transfer.owner.app) }
         runningTotal -= 1
     }
 
