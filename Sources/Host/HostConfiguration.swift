@@ -56,7 +56,7 @@ public struct HostConfiguration: Sendable {
     /// Where the host connects for an extension's requests (``ConnectPolicy/standard``: not to
     /// link-local, cloud metadata, unspecified, multicast or reserved addresses).
     public var connectPolicy = ConnectPolicy.standard
-    /// How many requests the host has on the wire at once, for one extension and in all.
+    /// How many requests the host has on the wire at once, for one extension, one app and in all.
     public var concurrentTransfers = ConcurrentTransfers()
     /// The configurations widgets carry, as the user sets them in a widget's edit sheet: the
     /// intent's parameters as a JSON object, by widget name (`bundle/kind/family`,

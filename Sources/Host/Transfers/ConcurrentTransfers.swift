@@ -1,4 +1,4 @@
-/// How many requests the host has on the wire at once, for one extension and in all
+/// How many requests the host has on the wire at once, for one extension, one app and in all
 /// (``HostConfiguration/concurrentTransfers``). The rest wait their turn, in order; a slot freed
 /// goes to the owner waiting with the fewest on the wire, so one extension's flood of requests
 /// neither holds the host's sockets nor holds up another's.
