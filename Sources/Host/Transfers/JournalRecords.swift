@@ -61,20 +61,20 @@ struct TaskRecord: Sendable {
     var createdAt: Double
     var finishedAt: Double?
 
-    /// What `getAllTasks` and a relaunched session see.
     /// What the responses' headers and the errors' messages of one list of tasks may take:
-    /// with the requests (``MessageLimits/sessionTaskBytes``) the list fits in one frame.
-    static let listDetailBytes = 256 << 10
-    /// A response's header value, or an error's message, past the list's detail budget is cut
-    /// to this many bytes.
-    static let listDetailCut = 128
+    /// with the requests (``MessageLimits/sessionTaskBytes``) and each task's smallest form the
+    /// list fits in one frame.
+    static let listDetailBytes = 192 << 10
+    /// Past the list's detail budget a response's type, or an error's message, is cut to this
+    /// many bytes.
+    static let listDetailCut = 64
 
     /// The snapshots of `tasks`, as a task list (`taskList`, `sessionAttached`) for `process`
     /// carries them, fitting in one frame whatever the servers answered: a response's URL is
     /// left out when it is the request's (for an extension that speaks
     /// ``ProtocolVersion/listedResponsesWithoutURL``); responses and errors come whole while they
-    /// fit in ``listDetailBytes``, then with only their type and length, and the error's code
-    /// with its message cut.
+    /// fit in ``listDetailBytes``; then a response keeps its status, length and type, without
+    /// its URL, and an error its code, its message cut.
     static func snapshots(of tasks: [TaskRecord], for process: ExtensionProcess) -> [TaskSnapshot] {
         snapshots(of: tasks, omittingResponseURLs: process.hello.map { $0.version >= .listedResponsesWithoutURL } ?? false)
     }
@@ -98,10 +98,10 @@ struct TaskRecord: Sendable {
             }
             budget = 0
             if var response = snapshot.response {
-                response.url = MessageBudget.cut(response.url, to: listDetailCut)
-                response.headers = response.headers.filter { ["content-type", "content-length"].contains($0.name.lowercased()) }.map {
-                    HeaderField(MessageBudget.cut($0.name, to: listDetailCut), MessageBudget.cut($0.value, to: listDetailCut))
-                }
+                response.url = ""
+                response.headers = response.headers.last { $0.name.lowercased() == "content-type" }.map {
+                    [HeaderField("Content-Type", MessageBudget.cut($0.value, to: listDetailCut))]
+                } ?? []
                 snapshot.response = response
             }
             if var error = snapshot.error {
@@ -112,6 +112,7 @@ struct TaskRecord: Sendable {
         }
     }
 
+    /// What `getAllTasks` and a relaunched session see.
     var snapshot: TaskSnapshot {
         let taskState: TaskState =
             switch state {
