@@ -15,20 +15,26 @@ struct SessionBoundsTests {
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
         try await withHost({
-            $0.budgetOverrides.idle = .seconds(60)
+            // Scribe answers no activation: budgets long enough that it is not killed and
+            // relaunched (a new process has a log budget of its own) within the test.
+            $0.budgetOverrides.idle = .seconds(120)
+            $0.budgetOverrides.placeholder = .seconds(120)
+            $0.budgetOverrides.snapshot = .seconds(120)
+            $0.budgetOverrides.timeline = .seconds(120)
             $0.extensionEnvironment["ROGUE_SCRIBE"] = "1"
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
-            let count = Mutex(0)
-            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
-                guard event.kind == .taskCreated, event.bundle == Self.scribe else { return false }
-                return count.withLock {
-                    $0 += 1
-                    return $0 == 250
+            // The 250 tasks of one process (its log budget is its own).
+            let counts = Mutex<[Int32: Int]>([:])
+            let last = try await host.waitForEvent(timeout: .seconds(60)) { event in
+                guard event.kind == .taskCreated, event.bundle == Self.scribe, let pid = event.pid else { return false }
+                return counts.withLock {
+                    $0[pid, default: 0] += 1
+                    return $0[pid] == 250
                 }
             }
-            let created = await host.events().filter { $0.kind == .taskCreated && $0.bundle == Self.scribe }
+            let created = await host.events().filter { $0.kind == .taskCreated && $0.pid == last.pid }
             let bytes = created.reduce(0) { $0 + $1.jsonLine.utf8.count }
             let limits = MessageLimits()
             #expect(
