@@ -23,6 +23,28 @@ struct WidgetDrawingTests {
         #expect(ViewRendering(json: views[0]) == view)
     }
 
+    @Test(
+        "a timeline of many heavy views: its event carries views up to 20,000 nodes, the rest left out and counted; the line stays bounded")
+    func eventViewsBounded() {
+        let node = ViewNode(kind: .group, x: 0, y: 0, width: 10, height: 10)
+        func rendering(_ nodes: Int, dark: Bool = false) -> ViewRendering {
+            let tree = ViewTree(width: 10, height: 10, cornerRadius: 0, family: "systemSmall", nodes: Array(repeating: node, count: nodes))
+            return ViewRendering(light: tree, dark: dark ? tree : nil, nanoseconds: 0)
+        }
+        let (views, leftOut) = ViewRendering.eventViews([
+            rendering(8_000), nil, rendering(4_000, dark: true), rendering(8_000), rendering(4_000)
+        ])
+        #expect(
+            views.map { $0 == .null } == [false, true, false, true, false],
+            "8,000 nodes, no view, 8,000 (light and dark), 8,000 more left out, 4,000 more")
+        #expect(leftOut == 1)
+        // 60 entries of 20,000 nodes (the per-tree limit) each: one whole view in the line.
+        let heavy = ViewRendering.eventViews(Array(repeating: rendering(20_000), count: 60))
+        #expect(heavy.leftOut == 59)
+        let line = HostEvent(t: 1, name: "timeline", fields: [("views", .array(heavy.views))]).jsonLine
+        #expect(line.utf8.count < 4 << 20, "a line of \(line.utf8.count) bytes")
+    }
+
     @Test("the SVG places each node at its frame; a timer reads as it would at the instant drawn; dark uses the dark colours")
     func svg() throws {
         let view = ReportFixture.view(score: 3, at: 1_795_000_000)

@@ -18,6 +18,29 @@ extension ViewRendering {
         return .object(fields)
     }
 
+    /// The most view nodes the views of one event carry, light and dark together: the entries'
+    /// views past them are left out of the event (`null`), so that a timeline of many heavy views
+    /// does not make a line of megabytes.
+    public static let nodesPerEvent = 20_000
+
+    /// The views of a timeline's entries as its event carries them, in order, each whole or
+    /// left out (`null`) once the event has ``nodesPerEvent``; and how many were left out.
+    static func eventViews(_ renderings: [ViewRendering?]) -> (views: [JSONValue], leftOut: Int) {
+        var nodes = 0
+        var leftOut = 0
+        let views = renderings.map { rendering -> JSONValue in
+            guard let rendering else { return .null }
+            let count = rendering.light.nodes.count + (rendering.dark?.nodes.count ?? 0)
+            guard nodes + count <= nodesPerEvent else {
+                leftOut += 1
+                return .null
+            }
+            nodes += count
+            return rendering.json
+        }
+        return (views, leftOut)
+    }
+
     /// A rendering read back from the log; `nil` when `json` is not one.
     public init?(json: JSONValue) {
         guard let light = json["light"].flatMap(ViewTree.init(json:)) else { return nil }

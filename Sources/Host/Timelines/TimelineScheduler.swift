@@ -327,7 +327,9 @@ final class TimelineScheduler {
             fields.append(("texts", .array(timeline.entries.map { $0.text.map(JSONValue.string) ?? .null })))
         }
         if timeline.entries.contains(where: { $0.view != nil }) {
-            fields.append(("views", .array(timeline.entries.map { $0.view?.json ?? .null })))
+            let (views, leftOut) = ViewRendering.eventViews(timeline.entries.map(\.view))
+            fields.append(("views", .array(views)))
+            if leftOut > 0 { fields.append(("viewsLeftOut", .int(Int64(leftOut)))) }
             let nanoseconds = timeline.entries.reduce(UInt64(0)) { $0 &+ ($1.view?.nanoseconds ?? 0) }
             fields.append(("renderMs", .double((Double(nanoseconds) / 1e3).rounded() / 1e3)))
         }
