@@ -73,6 +73,20 @@ struct JournalTests {
         }
     }
 
+    @Test("a session's load counts the bytes of its tasks' requests and descriptions, not their characters")
+    func loadInBytes() throws {
+        try withJournal { path in
+            let journal = try Journal(path: path)
+            try journal.saveSession(session())
+            var task = task()
+            task.taskDescription = String(repeating: "🦊", count: 1000)
+            _ = try journal.createTask(task)
+            let load = try journal.liveTaskLoad(app: "com.example.app", session: "feed")
+            #expect(load.count == 1)
+            #expect(load.bytes >= 4000, "\(load.bytes) bytes counted for a description of 4,000")
+        }
+    }
+
     @Test("events survive reopening until acknowledged, and count their deliveries")
     func eventsSurvive() throws {
         try withJournal { path in

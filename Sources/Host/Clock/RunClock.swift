@@ -145,9 +145,10 @@ final class RunClock {
     /// a time (never silent for its read timeout) cannot hold a virtual run to real time.
     var networkHoldLimit: Duration = .seconds(30)
 
-    /// A network request in flight (a background download's attempt): it holds the virtual
-    /// clock like real work, unless a server holds it on this clock too (``holdForServer()``),
-    /// for at most ``networkHoldLimit`` of real time.
+    /// A network request in flight (a background download's attempt, from the moment it is
+    /// asked for, its wait for its turn on the transport included): it holds the virtual clock
+    /// like real work, unless a server holds it on this clock too (``holdForServer()``), for at
+    /// most ``networkHoldLimit`` of real time.
     func holdNetwork() -> Hold {
         assertInLoop()
         networkCount += 1

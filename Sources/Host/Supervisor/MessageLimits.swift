@@ -27,9 +27,11 @@ public struct MessageLimits: Sendable, Hashable {
     /// Background tasks not ended or whose events wait, per session: a `createTask` past it is
     /// refused (a task created and cancelled at once stays in the journal while its event waits).
     public var sessionTasks = 1000
-    /// What a session's tasks not ended or whose events wait may hold in requests and descriptions (bytes in a frame,
-    /// counted as journaled): a `createTask` past it is refused, so that the list of a session's
-    /// tasks (`getAllTasks`, a relaunch's `sessionAttached`) always fits in one frame.
+    /// What a session's tasks not ended or whose events wait may hold in requests and
+    /// descriptions (bytes in a frame, counted as journaled): a `createTask` past it is refused,
+    /// so that the list of a session's tasks (`getAllTasks`, a relaunch's `sessionAttached`),
+    /// with their responses and errors, fits in one frame. (It does at these defaults of this
+    /// and ``sessionTasks``; raised, a list may not.)
     public var sessionTaskBytes = 512 << 10
     /// Background sessions an app may hold in the journal at once (those with tasks or events,
     /// or attached now); past it a new identifier's session is invalidated (`tooManySessions`).

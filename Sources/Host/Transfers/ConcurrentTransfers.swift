@@ -5,7 +5,8 @@
 public struct ConcurrentTransfers: Sendable, Hashable {
     /// Requests of one owner on the wire at once. An extension's background downloads are one
     /// owner, and each of its processes' inline requests another, so that a widget's
-    /// `getTimeline` fetch never waits behind its own downloads. Six: `URLSession`'s
+    /// `getTimeline` fetch does not wait behind its own downloads (only behind its app's share,
+    /// ``perApp``, when the app's extensions use all of it). Six: `URLSession`'s
     /// `httpMaximumConnectionsPerHost` on macOS, and a browser's.
     public var perOwner = 6
     /// Requests of one app's extensions on the wire at once, so that an app of many extensions

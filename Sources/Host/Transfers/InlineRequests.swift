@@ -158,7 +158,7 @@ final class InlineRequests {
                 .taskCancelled,
                 [
                     ("bundle", .string(bundle)), ("pid", .int(Int64(pid))), ("taskId", .int(Int64(id))),
-                    ("inline", true), ("url", .string(MessageLimits.field(request.payload.request.url))),
+                    ("inline", true), ("url", .string(MessageLimits.field(request.payload.request.url, to: MessageLimits.shortFieldBytes))),
                     ("detail", "the process ended before its inline request did")
                 ])
         }

@@ -66,7 +66,7 @@ struct TaskRecord: Sendable {
     /// list fits in one frame.
     static let listDetailBytes = 192 << 10
     /// Past the list's detail budget a response's type, or an error's message, is cut to this
-    /// many bytes.
+    /// many bytes (and a few more that say how much was cut).
     static let listDetailCut = 64
 
     /// The snapshots of `tasks`, as a task list (`taskList`, `sessionAttached`) for `process`

@@ -111,6 +111,7 @@ final class TransferService {
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
         let attempt = attempts.removeValue(forKey: id)
         attempt?.cancel()
+        lastProgressEvent.removeValue(forKey: id)
         task.state = .failed
         task.error = TaskErrorPayload(code: -1001, message: "The request timed out. (timeoutIntervalForResource passed)")
         task.finishedAt = clock.currentDate
@@ -131,6 +132,7 @@ final class TransferService {
         if let timer = startTimers.removeValue(forKey: id) { clock.cancel(timer) }
         let attempt = attempts.removeValue(forKey: id)
         attempt?.cancel()
+        lastProgressEvent.removeValue(forKey: id)
         var task = task
         task.state = .cancelled
         task.error = TaskErrorPayload(code: -999, message: "cancelled")

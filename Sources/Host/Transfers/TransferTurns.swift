@@ -67,7 +67,8 @@ struct TransferTurns {
     }
 
     init(_ concurrency: ConcurrentTransfers) {
-        self.concurrency = concurrency
+        // Set field by field, a limit may be 0: then nothing would ever run.
+        self.concurrency = ConcurrentTransfers(perOwner: concurrency.perOwner, perApp: concurrency.perApp, total: concurrency.total)
     }
 
     /// Whether `owner` may put another transfer on the wire now.
