@@ -133,6 +133,29 @@ struct TransferTurnsTests {
         }
     }
 
+    @Test(
+        "the host's slots all held by other apps' requests a server never answers: past its turn the oldest of the app with the most gives way (-1001, transient); with nobody else waiting, nothing does"
+    )
+    func heldSlotsGiveWay() async throws {
+        try await withTransport(.init(perOwner: 2, perApp: 2, total: 2, turn: .milliseconds(300))) { server, transport in
+            let first = start(transport, server, "/bytes/10?gate=never&i=0", owner: "hog")
+            let second = start(transport, server, "/bytes/10?gate=never&i=1", owner: "hog")
+            try await serverSees(server, 2, "/bytes/10?gate=never")
+            // Nobody waits: long past its turn, nothing is ended (the next request goes out at once).
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(transport.transfersWaiting == 0)
+            let other = start(transport, server, "/bytes/12", owner: "other")
+            #expect(await completes(other), "another app's request waited for ever")
+            guard case .end(.failed(let error, let transient)) = await first.next() else {
+                Issue.record("the oldest held request did not give way"); return
+            }
+            #expect(error.code == -1001 && transient, "\(error.message)")
+            #expect(error.message.contains("turn"))
+            #expect(transport.transfersWaiting == 0)
+            second.cancel()
+        }
+    }
+
     @Test("a request cancelled while it waits its turn ends cancelled and never reaches the server")
     func cancelledWhileWaiting() async throws {
         try await withTransport(.init(perOwner: 1, total: 8)) { server, transport in

@@ -14,10 +14,16 @@ public struct ConcurrentTransfers: Sendable, Hashable {
     public var perApp = 16
     /// Requests on the wire at once in the whole host.
     public var total = 64
+    /// How long a request keeps its slot while the host's are all taken and another app's
+    /// request waits: past it the oldest request of the app with the most on the wire gives way
+    /// (`NSURLErrorTimedOut`, -1001, transient: a background download is retried, resuming
+    /// where it was). Without it, a few apps whose servers never answer would hold every slot.
+    public var turn: Duration = .seconds(60)
 
-    public init(perOwner: Int = 6, perApp: Int = 16, total: Int = 64) {
+    public init(perOwner: Int = 6, perApp: Int = 16, total: Int = 64, turn: Duration = .seconds(60)) {
         self.perOwner = max(1, perOwner)
         self.perApp = max(1, perApp)
         self.total = max(1, total)
+        self.turn = max(.zero, turn)
     }
 }

@@ -56,6 +56,8 @@ final class HTTPTransfer: @unchecked Sendable {
     var handle: UnsafeMutableRawPointer?
     /// In line for its turn (``TransferTurns``), not on the wire yet.
     var waitsItsTurn = false
+    /// When it went on the wire (CLOCK_MONOTONIC ns).
+    var onWireSince: UInt64 = 0
     var lastActivity: UInt64 = 0
     private var headers: [HeaderField] = []
     private var reason = ""
@@ -150,6 +152,7 @@ final class HTTPTransfer: @unchecked Sendable {
     /// Makes the libcurl transfer and adds it to `multi`; false (the transfer ended) if refused.
     func open(on multi: UnsafeMutableRawPointer) -> Bool {
         lastActivity = sg_monotonic_ns()
+        onWireSince = lastActivity
         let lines = request.headers.map { strdup("\($0.name): \($0.value)") }
         defer { lines.forEach { free($0) } }
         var error = [CChar](repeating: 0, count: 256)

@@ -210,6 +210,25 @@ final class HTTPTransport: @unchecked Sendable {
             }
             // Slots freed go to the transfers waiting at once.
             if admit() { continue }
+            // Every slot taken while another app's request waits: the oldest past its turn of
+            // the app with the most gives way (a server that never answers holds no slot for good).
+            if turns.waitsForTheHost {
+                if let transfer = turns.givingWay(of: active.values, now: now) {
+                    let seconds = Double(concurrency.turn.nanoseconds) / 1e9
+                    end(
+                        transfer,
+                        .failed(
+                            TaskErrorPayload(
+                                code: -1001,
+                                message:
+                                    "The request timed out. (its turn on the host's transport, \(seconds) s, ended while other apps' requests waited)"
+                            ),
+                            transient: true))
+                    continue
+                }
+                let turn = concurrency.turn.nanoseconds
+                if let next = active.values.map({ $0.onWireSince &+ turn }).min(), next > now { wait = min(wait, next - now) }
+            }
             _ = sg_http_poll(multi, Int32(clamping: (wait + 999_999) / 1_000_000))
         }
         sg_http_multi_free(multi)

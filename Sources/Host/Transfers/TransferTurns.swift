@@ -68,13 +68,32 @@ struct TransferTurns {
 
     init(_ concurrency: ConcurrentTransfers) {
         // Set field by field, a limit may be 0: then nothing would ever run.
-        self.concurrency = ConcurrentTransfers(perOwner: concurrency.perOwner, perApp: concurrency.perApp, total: concurrency.total)
+        self.concurrency = ConcurrentTransfers(
+            perOwner: concurrency.perOwner, perApp: concurrency.perApp, total: concurrency.total, turn: concurrency.turn)
     }
 
     /// Whether `owner` may put another transfer on the wire now.
     func mayRun(_ owner: TransferOwner) -> Bool {
         runningTotal < concurrency.total && running[owner, default: 0] < concurrency.perOwner
             && runningByApp[owner.app, default: 0] < concurrency.perApp
+    }
+
+    /// Whether a transfer waits that only the host's total keeps off the wire (neither its
+    /// owner's share nor its app's is used up): the one case where a transfer past its turn
+    /// gives way.
+    var waitsForTheHost: Bool {
+        runningTotal >= concurrency.total
+            && owners.contains { running[$0, default: 0] < concurrency.perOwner && runningByApp[$0.app, default: 0] < concurrency.perApp }
+    }
+
+    /// Of `onTheWire`, the transfer that gives way at `now`: the oldest past its turn of the app
+    /// with the most on the wire; nil when none is past its turn.
+    func givingWay(of onTheWire: some Sequence<HTTPTransfer>, now: UInt64) -> HTTPTransfer? {
+        let turn = concurrency.turn.nanoseconds
+        return onTheWire.filter { $0.onWireSince &+ turn <= now }.min { a, b in
+            let (appA, appB) = (runningByApp[a.owner.app, default: 0], runningByApp[b.owner.app, default: 0])
+            return appA != appB ? appA > appB : a.onWireSince < b.onWireSince
+        }
     }
 
     /// `transfer` goes on the wire.
