@@ -53,19 +53,20 @@ func withHost(
         }
     case .embedded:
         let launcher = await backend.launcher(for: apps)
+        // Every spawn, seen as it is recorded: a host with a bounded event history forgets the early ones.
+        let spawned = Mutex<[Int32]>([])
         try await withHost({
             configure(&$0)
             $0.launcher = launcher
         }) { host in
-            // Every spawn, seen as it is recorded: a host with a bounded event history forgets the early ones.
-            let spawned = Mutex<[Int32]>([])
             _ = await host.observeStamped([.spawned]) { event, _ in spawned.withLock { $0.append(event.pid ?? 0) } }
             for app in apps where installing { try await host.install(bundles.path(app)) }
             try await body(host)
-            let pids = spawned.withLock { $0 }
-            #expect(pids.allSatisfy { $0 >= 1 << 22 }, "embedded pids are above PID_MAX_LIMIT: no process was spawned")
-            #expect(pids.count == launcher?.launches.launched)
         }
+        // Counted once the host is gone: while it runs, a launch may have begun and not yet be recorded.
+        let pids = spawned.withLock { $0 }
+        #expect(pids.allSatisfy { $0 >= 1 << 22 }, "embedded pids are above PID_MAX_LIMIT: no process was spawned")
+        #expect(pids.count == launcher?.launches.launched)
         #expect(launcher?.launches.running == 0, "every embedded instance ended with the host")
     }
 }

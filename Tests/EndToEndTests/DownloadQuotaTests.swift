@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import SandglassHost
 import SandglassTesting
-import Synchronization
 import Testing
 
 /// What the host holds on its own disk for an extension's downloads: no more than its container
@@ -26,13 +25,10 @@ struct DownloadQuotaTests {
             try await host.install(Examples.app("RogueDownloads.app"))
             await host.start()
             let quota: Int64 = 4 << 20
-            // The sixth task to end (a set: the wait may look at an event more than once).
-            let tasks = Mutex<Set<Int>>([])
-            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
-                guard (event.kind == .downloadFinished || event.kind == .downloadFailed) && event.bundle == Self.hog else { return false }
-                return tasks.withLock {
-                    $0.insert(Int(event.int("taskId") ?? -1)); return $0.count >= 6
-                }
+            // The sixth task to end.
+            _ = try await host.waitForDistinct(6) { event in
+                guard (event.kind == .downloadFinished || event.kind == .downloadFailed) && event.bundle == Self.hog else { return nil }
+                return "\(event.int("taskId") ?? -1)"
             }
             let ended = await host.events().filter {
                 ($0.kind == .downloadFinished || $0.kind == .downloadFailed) && $0.bundle == Self.hog

@@ -1,7 +1,6 @@
 import Foundation
 import SandglassHost
 import SandglassTesting
-import Synchronization
 import Testing
 
 /// What the host puts on the wire for an extension at once: RogueDownloads.app's Flood asks for
@@ -31,14 +30,9 @@ struct RequestFloodTests {
             try await host.install(Examples.app("Downloader.app"))
             await host.start()
             // Every request of the flood asked for: its background attempts and inline requests started.
-            let started = Mutex<Set<String>>([])
-            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
-                guard event.bundle == Self.flood, event.kind == .downloadStarted || event.kind == .taskStarted else { return false }
-                let key = "\(event.kind == .downloadStarted ? "background" : "inline") \(event.int("taskId") ?? -1)"
-                return started.withLock {
-                    $0.insert(key)
-                    return $0.count >= 250
-                }
+            _ = try await host.waitForDistinct(250) { event in
+                guard event.bundle == Self.flood, event.kind == .downloadStarted || event.kind == .taskStarted else { return nil }
+                return "\(event.kind == .downloadStarted ? "background" : "inline") \(event.int("taskId") ?? -1)"
             }
             // Another app's background download is not held behind them.
             _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
@@ -53,13 +47,8 @@ struct RequestFloodTests {
                 onTheWire <= concurrency.perOwner * (1 + processes),
                 "\(onTheWire) of the flood's requests on the wire, from \(processes) processes")
             server.open(gate: "held")
-            let finished = Mutex<Set<Int64>>([])
-            _ = try await host.waitForEvent(timeout: .seconds(60)) { event in
-                guard event.kind == .downloadFinished, event.bundle == Self.flood else { return false }
-                return finished.withLock {
-                    $0.insert(event.int("taskId") ?? -1)
-                    return $0.count >= 150
-                }
+            _ = try await host.waitForDistinct(150) { event in
+                event.kind == .downloadFinished && event.bundle == Self.flood ? "\(event.int("taskId") ?? -1)" : nil
             }
             #expect(server.requestCount("/bytes/10?gate=held&task=") == 150)
         }

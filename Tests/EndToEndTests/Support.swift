@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import Synchronization
 import Testing
 
 /// The built example bundles (`make examples`).
@@ -54,6 +55,22 @@ extension ExtensionHost {
     func seen(within duration: Duration, where predicate: @escaping @Sendable (HostEvent) -> Bool) async -> HostEvent? {
         if let event = await events().first(where: predicate) { return event }
         return await advance(by: duration, until: predicate)
+    }
+
+    /// Waits (real time) until events have given `count` different keys, and returns the one
+    /// that gave the last: `key` names what an event counts as, or nil for an event not counted
+    /// (the wait may look at an event more than once; a key counts once).
+    func waitForDistinct(
+        _ count: Int, timeout: Duration = .seconds(60), key: @escaping @Sendable (HostEvent) -> String?
+    ) async throws -> HostEvent {
+        let seen = Mutex<Set<String>>([])
+        return try await waitForEvent(timeout: timeout) { event in
+            guard let key = key(event) else { return false }
+            return seen.withLock {
+                $0.insert(key)
+                return $0.count >= count
+            }
+        }
     }
 
     /// Waits (real time) for an event named `name` matching `predicate`.

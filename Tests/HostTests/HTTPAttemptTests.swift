@@ -12,20 +12,11 @@ struct HTTPAttemptTests {
     private func withServer(
         connectPolicy: ConnectPolicy = .standard, _ body: (FixtureServer, HTTPTransport, String) async throws -> Void
     ) async throws {
-        let server = try await FixtureServer.start()
         let transport = HTTPTransport(connectPolicy: connectPolicy)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("attempt-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        do {
-            try await body(server, transport, dir + "/body")
-        } catch {
-            await transport.shutdown()
-            await server.stop()
-            throw error
-        }
-        await transport.shutdown()
-        await server.stop()
+        try await withFixtureServer(and: transport) { server in try await body(server, transport, dir + "/body") }
     }
 
     /// An attempt with the read timeout generous enough for a loaded 2-core CI machine.

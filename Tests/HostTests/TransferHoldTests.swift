@@ -47,11 +47,13 @@ actor TransferDriver {
         return held
     }
 
-    /// Starts a download of `url` and cancels it while its attempt is in flight. Returns
-    /// whether the clock was held by the request, and whether it still is after the cancel.
-    func cancelInFlight(_ url: String, directory: String) async throws -> (heldWhileRunning: Bool, heldAfterCancel: Bool, partialGone: Bool)
-    {
-        let clock = RunClock(mode: .virtual, loop: loop)
+    /// A transfer service on `clock` with its journal in `directory`, and a download of `url`
+    /// created and resumed in it.
+    private func startDownload(
+        _ url: String, directory: String, clock: RunClock
+    ) throws -> (
+        log: EventLog, journal: Journal, transport: HTTPTransport, transfers: TransferService, task: TaskRecord
+    ) {
         let log = EventLog(clock: clock)
         let journal = try Journal(path: directory + "/journal.sqlite")
         let transport = HTTPTransport()
@@ -65,6 +67,15 @@ actor TransferDriver {
             app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
             TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: url)))
         try transfers.resume(created)
+        return (log, journal, transport, transfers, created)
+    }
+
+    /// Starts a download of `url` and cancels it while its attempt is in flight. Returns
+    /// whether the clock was held by the request, and whether it still is after the cancel.
+    func cancelInFlight(_ url: String, directory: String) async throws -> (heldWhileRunning: Bool, heldAfterCancel: Bool, partialGone: Bool)
+    {
+        let clock = RunClock(mode: .virtual, loop: loop)
+        let (log, journal, transport, transfers, created) = try startDownload(url, directory: directory, clock: clock)
         let started = await clock.advance(to: clock.now + 10_000_000_000, log: log) { $0.kind == .downloadStarted }
         let held = started != nil && clock.isBusy
         let id = try #require(created.id)
@@ -104,19 +115,7 @@ extension TransferDriver {
     ) {
         let clock = RunClock(mode: .virtual, loop: loop)
         clock.networkHoldLimit = limit
-        let log = EventLog(clock: clock)
-        let journal = try Journal(path: directory + "/journal.sqlite")
-        let transport = HTTPTransport()
-        let transfers = try TransferService(
-            journal: journal, log: log, clock: clock, directory: directory + "/transfers", transport: transport)
-        try journal.saveSession(
-            SessionRecord(
-                app: "com.example.app", identifier: "feed", bundle: "com.example.app.widget",
-                sendsLaunchEvents: true, isDiscretionary: false, requestTimeout: 60, resourceTimeout: 604_800))
-        let created = try transfers.create(
-            app: "com.example.app", bundle: "com.example.app.widget", pid: 1,
-            TaskRequestPayload(session: "feed", kind: .download, request: HTTPRequestPayload(url: url)))
-        try transfers.resume(created)
+        let (log, _, transport, transfers, _) = try startDownload(url, directory: directory, clock: clock)
         _ = await clock.advance(to: clock.now + 10_000_000_000, log: log) { $0.kind == .downloadStarted }
         let held = clock.isBusy
         let start = clock.now
@@ -138,22 +137,10 @@ struct TransferHoldTests {
         .timeLimit(.minutes(2))
     )
     func trickleReleasesTheClock() async throws {
-        let server = try await FixtureServer.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-trickle-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let driver = try TransferDriver()
         // A byte every 5 s (real time): never silent long enough for the read timeout.
-        let result: Result<(heldAtFirst: Bool, virtualSeconds: Double, realSeconds: Double, stillInFlight: Bool), any Error>
-        do {
-            result = .success(
-                try await driver.trickle(server.url("/bytes/1000?chunk=1&interval=5000"), directory: directory, limit: .seconds(1)))
-        } catch {
-            result = .failure(error)
+        let (held, virtualSeconds, realSeconds, inFlight) = try await withDriver("transfer-trickle") { driver, server, directory in
+            try await driver.trickle(server.url("/bytes/1000?chunk=1&interval=5000"), directory: directory, limit: .seconds(1))
         }
-        driver.loop.shutdown()
-        await server.stop()
-        try? FileManager.default.removeItem(atPath: directory)
-        let (held, virtualSeconds, realSeconds, inFlight) = try result.get()
         #expect(held, "the request in flight did not hold the virtual clock at first")
         #expect(virtualSeconds >= 3600)
         #expect(realSeconds < 60, "an hour of virtual time took \(realSeconds) s of real time")
@@ -173,23 +160,33 @@ struct TransferHoldTests {
 
     @Test("a download cancelled while its request is in flight gives the virtual clock back, and its partial body goes")
     func cancelReleasesTheClock() async throws {
+        // A slow body (real time): the request is in flight when it is cancelled.
+        let (held, heldAfter, partialGone) = try await withDriver("transfer-hold") { driver, server, directory in
+            try await driver.cancelInFlight(server.url("/bytes/100000?chunk=1000&interval=1000"), directory: directory)
+        }
+        #expect(partialGone, "the cancelled download's partial body, or its charge, was left behind")
+        #expect(held, "the request in flight did not hold the virtual clock")
+        #expect(!heldAfter, "the cancelled download still holds the virtual clock")
+    }
+
+    /// Runs `work` with a driver, a fixture server and a directory of its own, and cleans all
+    /// three up after, whether `work` returns or throws.
+    private func withDriver<T: Sendable>(
+        _ name: String, _ work: (TransferDriver, FixtureServer, String) async throws -> T
+    ) async throws -> T {
         let server = try await FixtureServer.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-hold-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let driver = try TransferDriver()
-        // A slow body (real time): the request is in flight when it is cancelled.
-        let result: Result<(heldWhileRunning: Bool, heldAfterCancel: Bool, partialGone: Bool), any Error>
+        let result: Result<T, any Error>
         do {
-            result = .success(try await driver.cancelInFlight(server.url("/bytes/100000?chunk=1000&interval=1000"), directory: directory))
+            result = .success(try await work(driver, server, directory))
         } catch {
             result = .failure(error)
         }
         driver.loop.shutdown()
         await server.stop()
         try? FileManager.default.removeItem(atPath: directory)
-        let (held, heldAfter, partialGone) = try result.get()
-        #expect(partialGone, "the cancelled download's partial body, or its charge, was left behind")
-        #expect(held, "the request in flight did not hold the virtual clock")
-        #expect(!heldAfter, "the cancelled download still holds the virtual clock")
+        return try result.get()
     }
 }

@@ -14,17 +14,8 @@ struct TransferTurnsTests {
     private func withTransport(
         _ concurrency: ConcurrentTransfers = .init(), _ body: (FixtureServer, HTTPTransport) async throws -> Void
     ) async throws {
-        let server = try await FixtureServer.start()
         let transport = HTTPTransport(concurrency: concurrency)
-        do {
-            try await body(server, transport)
-        } catch {
-            await transport.shutdown()
-            await server.stop()
-            throw error
-        }
-        await transport.shutdown()
-        await server.stop()
+        try await withFixtureServer(and: transport) { server in try await body(server, transport) }
     }
 
     /// Takes a transfer's events to its end; whether it completed.
@@ -134,16 +125,13 @@ struct TransferTurnsTests {
     }
 
     @Test(
-        "the host's slots all held by other apps' requests a server never answers: past its turn the oldest of the app with the most gives way (-1001, transient); with nobody else waiting, nothing does"
+        "the host's slots all held by other apps' requests a server never answers: past its turn the oldest of the app with the most gives way (-1001, transient)"
     )
     func heldSlotsGiveWay() async throws {
         try await withTransport(.init(perOwner: 2, perApp: 2, total: 2, turn: .milliseconds(300))) { server, transport in
             let first = start(transport, server, "/bytes/10?gate=never&i=0", owner: "hog")
             let second = start(transport, server, "/bytes/10?gate=never&i=1", owner: "hog")
             try await serverSees(server, 2, "/bytes/10?gate=never")
-            // Nobody waits: long past its turn, nothing is ended (the next request goes out at once).
-            try await Task.sleep(for: .milliseconds(600))
-            #expect(transport.transfersWaiting == 0)
             let other = start(transport, server, "/bytes/12", owner: "other")
             #expect(await completes(other), "another app's request waited for ever")
             guard case .end(.failed(let error, let transient)) = await first.next() else {
@@ -154,6 +142,37 @@ struct TransferTurnsTests {
             #expect(transport.transfersWaiting == 0)
             second.cancel()
         }
+    }
+
+    @Test(
+        "who gives way: only when another app waits for the host's slots, not its own share; of those past their turn, the oldest of the app with the most"
+    )
+    func givingWay() {
+        let transport = HTTPTransport()
+        func transfer(_ app: String, _ owner: String, onWireSince: UInt64) -> HTTPTransfer {
+            let transfer = HTTPTransfer(
+                transport: transport, request: HTTPRequestPayload(url: "http://127.0.0.1/"), readTimeout: .seconds(1),
+                owner: TransferOwner(app: app, name: owner))
+            transfer.onWireSince = onWireSince
+            return transfer
+        }
+        var turns = TransferTurns(ConcurrentTransfers(perOwner: 2, perApp: 2, total: 3, turn: .seconds(10)))
+        let second: UInt64 = 1_000_000_000
+        let onTheWire = [
+            transfer("a", "a1", onWireSince: 5 * second), transfer("a", "a2", onWireSince: 2 * second),
+            transfer("b", "b1", onWireSince: 1 * second)
+        ]
+        onTheWire.forEach { turns.started($0) }
+        #expect(!turns.waitsForTheHost, "nobody waits")
+        turns.wait(transfer("a", "a3", onWireSince: 0))
+        #expect(!turns.waitsForTheHost, "only a's own share holds a's request")
+        turns.wait(transfer("c", "c1", onWireSince: 0))
+        #expect(turns.waitsForTheHost)
+        #expect(turns.givingWay(of: onTheWire, now: 10 * second) === nil, "none past its turn")
+        #expect(turns.givingWay(of: onTheWire, now: 11 * second) === onTheWire[2], "only b's is past its turn")
+        #expect(turns.givingWay(of: onTheWire, now: 12 * second) === onTheWire[1], "a has the most; its oldest")
+        #expect(turns.givingWay(of: onTheWire, now: 20 * second) === onTheWire[1])
+        #expect(turns.givingWay(of: [onTheWire[2]], now: 20 * second) === onTheWire[2])
     }
 
     @Test("a request cancelled while it waits its turn ends cancelled and never reaches the server")
