@@ -137,9 +137,11 @@ struct TransferHoldTests {
         .timeLimit(.minutes(2))
     )
     func trickleReleasesTheClock() async throws {
-        // A byte every 5 s (real time): never silent long enough for the read timeout.
+        // A byte every 5 s (real time): never silent long enough for the read timeout. The hold's
+        // limit, 5 s, is long enough that the request still holds the clock when the test first
+        // looks, on a loaded machine too.
         let (held, virtualSeconds, realSeconds, inFlight) = try await withDriver("transfer-trickle") { driver, server, directory in
-            try await driver.trickle(server.url("/bytes/1000?chunk=1&interval=5000"), directory: directory, limit: .seconds(1))
+            try await driver.trickle(server.url("/bytes/1000?chunk=1&interval=5000"), directory: directory, limit: .seconds(5))
         }
         #expect(held, "the request in flight did not hold the virtual clock at first")
         #expect(virtualSeconds >= 3600)
