@@ -185,7 +185,9 @@ struct BackgroundSessionTests {
                 }
             ) { host in
                 await host.start()
-                _ = try await host.waitFor("task.finished") { $0["inline"] == .bool(true) }
+                // The bundle's budget (10 s) covers a provider task that waits for a thread of a
+                // loaded test process's pool (embedded: the provider runs in this process).
+                _ = try await host.waitFor("task.finished", timeout: .seconds(60)) { $0["inline"] == .bool(true) }
                 let timeline = try await host.waitFor("timeline") { $0.bundle == "com.example.inlinefetch.widget" }
                 #expect(timeline.string("policy") != nil)
             }
