@@ -13,19 +13,20 @@ struct TaskListTests {
     /// of headers and an error message of `errorBytes`.
     private func tasks(count: Int, headerBytes: Int, errorBytes: Int = 0) -> [TaskRecord] {
         let limits = MessageLimits()
-        let requestBytes = limits.sessionTaskBytes / limits.sessionTasks - 64
+        // Made once and shared by every task (copies of a string share its storage): the test's
+        // time goes to the list, not to making its text.
+        let url = "http://127.0.0.1/" + String(repeating: "r", count: limits.sessionTaskBytes / limits.sessionTasks - 64)
+        let headers =
+            [HeaderField("Content-Type", "text/plain; charset=utf-8"), HeaderField("Content-Length", "10")]
+            + (0..<(headerBytes / 100)).map { HeaderField("X-Filler-\($0)", String(repeating: "h", count: 88)) }
+        let message = String(repeating: "e", count: errorBytes)
         return (0..<count).map { n in
             var task = TaskRecord(
                 app: "com.example.app", session: "feed", bundle: "com.example.app.widget", taskIdentifier: n + 1, kind: .download,
-                state: .finished,
-                request: HTTPRequestPayload(url: "http://127.0.0.1/" + String(repeating: "r", count: requestBytes)),
-                taskDescription: nil, expectsSend: 0, expectsReceive: 0, createdAt: 0)
-            task.response = HTTPResponsePayload(
-                url: task.request.url, statusCode: 200,
-                headers: [HeaderField("Content-Type", "text/plain; charset=utf-8"), HeaderField("Content-Length", "10")]
-                    + (0..<(headerBytes / 100)).map { HeaderField("X-Filler-\($0)", String(repeating: "h", count: 88)) },
-                expectedContentLength: 10)
-            if errorBytes > 0 { task.error = TaskErrorPayload(code: -1011, message: String(repeating: "e", count: errorBytes)) }
+                state: .finished, request: HTTPRequestPayload(url: url), taskDescription: nil, expectsSend: 0, expectsReceive: 0,
+                createdAt: 0)
+            task.response = HTTPResponsePayload(url: url, statusCode: 200, headers: headers, expectedContentLength: 10)
+            if errorBytes > 0 { task.error = TaskErrorPayload(code: -1011, message: message) }
             return task
         }
     }
@@ -64,9 +65,11 @@ struct TaskListTests {
         arguments: [true, false])
     func worstFits(omittingURLs: Bool) throws {
         var tasks = tasks(count: MessageLimits().sessionTasks, headerBytes: 4 << 10, errorBytes: 4 << 10)
+        let long = HeaderField(String(repeating: "T", count: 1024), String(repeating: "t", count: 4096))
+        let type = HeaderField("Content-Type", String(repeating: "c", count: 4096))
         for index in tasks.indices {
-            tasks[index].response?.headers[0] = HeaderField(String(repeating: "T", count: 1024), String(repeating: "t", count: 4096))
-            tasks[index].response?.headers.insert(HeaderField("Content-Type", String(repeating: "c", count: 4096)), at: 0)
+            tasks[index].response?.headers[0] = long
+            tasks[index].response?.headers.insert(type, at: 0)
             tasks[index].taskDescription = nil
             tasks[index].bytesReceived = .max
             tasks[index].bytesExpected = .max
