@@ -56,6 +56,12 @@ func withHost(
         // Every spawn, seen as it is recorded: a host with a bounded event history forgets the early ones.
         let spawned = Mutex<[Int32]>([])
         try await withHost({
+            // Embedded extensions draw their views on this process's main queue, one after
+            // another and beside every other embedded test's: on a loaded machine a view waits
+            // there longer than a placeholder's 1 s. A placeholder or snapshot whose bundle gives
+            // no budget gets 10 s here; a test that sets one keeps its own.
+            $0.budgetOverrides.placeholder = .seconds(10)
+            $0.budgetOverrides.snapshot = .seconds(10)
             configure(&$0)
             $0.launcher = launcher
         }) { host in
