@@ -144,6 +144,26 @@ struct HTTPAttemptTests {
         }
     }
 
+    @Test(
+        "a resumed response announcing the largest length there is: refused as over any quota (-1103, not retried), the host's sum of lengths does not overflow"
+    )
+    func resumedLengthOverflow() async throws {
+        try await withServer { server, transport, path in
+            let url = server.url("/lies/8?length=\(Int64.max)")
+            let attempt = attempt(transport, url, resumeFrom: 10, validator: "\"lies\"")
+            let quota = DownloadLedger.Quota(ledger: DownloadLedger(), bundle: "test", bytes: 1 << 20)
+            let sink = FileSink(path: path, existing: 10) { _, _ in }
+            sink.quota = quota
+            defer { sink.close() }
+            guard case .failed(let error, let transient, _, _) = await attempt.run(into: sink) else {
+                Issue.record("a length past any quota was taken"); return
+            }
+            #expect(error.code == -1103, "\(error.message)")
+            #expect(!transient)
+            #expect(server.requests.last?.range == "bytes=10-")
+        }
+    }
+
     @Test("503 is transient; a refused connection is -1004 and transient")
     func failures() async throws {
         try await withServer { server, transport, path in

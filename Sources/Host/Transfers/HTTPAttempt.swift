@@ -49,7 +49,11 @@ struct HTTPAttempt: Sendable {
                         func header(_ name: String) -> String? { headers.last { $0.name.lowercased() == name }?.value }
                         let resumed = resuming && status == 206
                         var length = Int64(header("content-length") ?? "") ?? -1
-                        if resumed, length >= 0 { length += resumeFrom }
+                        if resumed, length >= 0 {
+                            // The server chooses the length: a sum past Int64 is more than any quota, not a trap.
+                            let (total, overflow) = length.addingReportingOverflow(resumeFrom)
+                            length = overflow ? .max : total
+                        }
                         let current = HTTPResponsePayload(
                             url: request.url, statusCode: status, headers: headers, expectedContentLength: length)
                         payload = current

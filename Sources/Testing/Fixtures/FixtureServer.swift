@@ -21,6 +21,9 @@ import Synchronization
 ///   time), a `503`, a connection dropped partway through the body, or a slow body.
 /// - `/status/CODE` — that status with a short body.
 /// - `/trailers/N` — a short chunked body followed by N trailer fields of 100 bytes.
+/// - `/lies/N?length=L` — N bytes whose `Content-Length` says L, then the connection closed: a
+///   `206` with a `Content-Range` when the request has a `Range`, else a `200` with
+///   `Accept-Ranges` and an `ETag` (a hostile server's lengths).
 /// - `/json` — a small JSON document.
 /// - `/redirect?to=URL` — `302 Found` to `URL`.
 /// - `/echo` — the request's body back, its `Content-Type` in the response's.
@@ -231,6 +234,8 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "body")))), promise: nil)
                 let trailers = HTTPHeaders((0..<(Int(parts[1]) ?? 0)).map { ("X-Trailer-\($0)", String(repeating: "t", count: 100)) })
                 context.writeAndFlush(wrapOutboundOut(.end(trailers)), promise: nil)
+            case ("lies", 2):
+                sendLie(Int(parts[1]) ?? 0, length: query["length"] ?? "0", head: head, context: context)
             case ("status", 2):
                 sendSimple(HTTPResponseStatus(statusCode: Int(parts[1]) ?? 500), "status \(parts[1])", context: context)
             case ("json", 1):
@@ -278,6 +283,18 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// `size` bytes under a `Content-Length` of `length`, then the connection closed.
+    private func sendLie(_ size: Int, length: String, head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("Content-Length", length), ("Accept-Ranges", "bytes"), ("ETag", "\"lies\"")])
+        let ranged = head.headers.first(name: "Range") != nil
+        if ranged { headers.add(name: "Content-Range", value: "bytes 0-\(max(0, size - 1))/*") }
+        let status: HTTPResponseStatus = ranged ? .partialContent : .ok
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        let body = (0..<size).map(FixtureServer.byte(at:))
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        context.close(promise: nil)
     }
 
     /// A fault chosen by the seed and the arrival number: the same seed, the same sequence.
