@@ -130,6 +130,26 @@ case "dates":
             break
         }
     }
+case "numbers":
+    // The largest numbers the protocol carries where the host takes a number from the
+    // extension: an event handled (id and start 2^64-1) with no delivery in progress, and
+    // diagnostics naming request 2^64-1; then it answers as a widget.
+    send(.eventHandled(identifier: "far", eventID: .max, delegateStartedNs: .max))
+    send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: RequestID(.max), milliseconds: 1, message: "far")))
+    send(.diagnostic(DiagnosticReport(code: .completionCalledTwice, requestID: RequestID(.max), message: "far")))
+    let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "numbers")
+    serve { message in
+        switch message {
+        case .timelineRequest(let request, _):
+            send(.timelineReply(request, TimelinePayload(entries: [entry], policy: .never)))
+        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
+            send(.entryReply(request, entry))
+        case .ping(let value):
+            send(.pong(value))
+        default:
+            break
+        }
+    }
 case "todaydates":
     // A Today update that reports having blocked the main thread for 10^300 ms, then answers.
     serve { message in

@@ -7,13 +7,14 @@ import Testing
 /// Dates and durations no clock reaches — NaN, ±infinity, 10^300 s, 10^20 s since 1970 — sent
 /// by RogueDates.app's extensions wherever the protocol carries one: a timeline's entries and
 /// reload date, a background session's resource timeout, a task's earliest begin date, a Today
-/// update's main-thread report. The host runs `sandglass run` in a process of its own here, so
+/// update's main-thread report; and numbers of 2^64-1 where the host takes one. The host runs `sandglass run` in a process of its own here, so
 /// that a trap shows as its death, and a second run on the same data directory recovers the
 /// journaled tasks. (`.after(Date.distantFuture)`, year 4001, was one of them: an ordinary
 /// widget's policy.)
 @Suite("Extreme values")
 struct ExtremeValueTests {
-    @Test("the host survives every extreme date and duration, and a second host recovers the tasks they are journaled with")
+    @Test(
+        "the host survives every extreme date, duration and number, and a second host recovers the tasks they are journaled with")
     func extremes() async throws {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
@@ -34,6 +35,7 @@ struct ExtremeValueTests {
         }
         let dates = "com.example.roguedates.dates"
         let today = "com.example.roguedates.todaydates"
+        let numbers = "com.example.roguedates.numbers"
 
         let first = try run(log: dir + "/first.jsonl")
         defer { first.signal(SIGKILL); _ = first.wait() }
@@ -41,6 +43,14 @@ struct ExtremeValueTests {
         #expect(timeline["policy"] as? String == "after")
         let update = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "update.result", today) }
         #expect(update["verdict"] as? String == "mainThreadBlocked", "\(update)")
+        // Numbers of 2^64-1 first, then a timeline: the host took them without a trap, and
+        // named no activation that was not its own.
+        _ = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "timeline", numbers) }
+        let reports = HostRestartTests.events(dir + "/first.jsonl").filter {
+            ($0["bundle"] as? String) == numbers
+                && ["mainThread.blocked", "update.misuse", "event.handled"].contains($0["event"] as? String)
+        }
+        #expect(reports.allSatisfy { $0["activation"] == nil && $0["eventId"] == nil }, "\(reports)")
         // Every task was created and resumed, each session with its own resource timeout.
         let deadline = ContinuousClock.now + .seconds(60)
         while HostRestartTests.events(dir + "/first.jsonl").filter({ event($0, "task.created", dates) }).count < 5,

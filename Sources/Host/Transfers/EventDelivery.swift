@@ -248,12 +248,17 @@ final class EventDelivery {
     }
 
     /// `eventHandled`: the delegate call for `eventID` returned; `delegateStartedAtNs` says when
-    /// it began (CLOCK_MONOTONIC, as the extension read it), when there was one.
+    /// it began (CLOCK_MONOTONIC, as the extension read it), when there was one. Only an event
+    /// this process was given in its conversation is recorded; any other id is the extension's
+    /// invention, ignored.
     func handled(_ key: SessionRegistry.Key, eventID: UInt64, delegateStartedNs: UInt64, ext: ManagedExtension, pid: Int32) {
         clock.assertInLoop()
+        guard let conversation = conversations[key], conversation.pid == pid, let id = Int64(exactly: eventID),
+            conversation.delivered.contains(where: { $0.id == id }) || conversation.offered?.contains(where: { $0.id == id }) == true
+        else { return }
         var fields: [(String, JSONValue)] = [
             ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-            ("session", .string(key.identifier)), ("eventId", .int(Int64(eventID)))
+            ("session", .string(key.identifier)), ("eventId", .int(id))
         ]
         if delegateStartedNs > 0 { fields.append(("delegateStartedAtNs", .int(Int64(clamping: delegateStartedNs)))) }
         log.emit(.eventHandled, fields)
