@@ -7,9 +7,9 @@ import Testing
 /// Dates and durations no clock reaches — NaN, ±infinity, 10^300 s, 10^20 s since 1970 — sent
 /// by RogueDates.app's extensions wherever the protocol carries one: a timeline's entries and
 /// reload date, a background session's resource timeout, a task's earliest begin date, a Today
-/// update's main-thread report; and numbers of 2^64-1 where the host takes one. The host runs `sandglass run` in a process of its own here, so
-/// that a trap shows as its death, and a second run on the same data directory recovers the
-/// journaled tasks. (`.after(Date.distantFuture)`, year 4001, was one of them: an ordinary
+/// update's main-thread report; and numbers of 2^64-1 where the host takes one. The host runs
+/// `sandglass run` in a process of its own here, so that a trap shows as its death, and a
+/// second run on the same data directory recovers the journaled tasks. (`.after(Date.distantFuture)`, year 4001, was one of them: an ordinary
 /// widget's policy.)
 @Suite("Extreme values")
 struct ExtremeValueTests {
