@@ -1,4 +1,5 @@
 import Foundation
+import SandglassIPC
 import Testing
 
 @testable import SandglassHost
@@ -15,6 +16,36 @@ struct EntryJSONTests {
         #expect(value.count == 3)
         #expect(value[2] as? String == "\u{202E}txt\u{85}")
         #expect((value[1] as? [String: Any])?["event"] as? String == "exited")
+    }
+
+    @Test(
+        "JSON in UTF-16 (which a parser detects without a byte-order mark), with one, or with a trailing comma is never written as sent: the line read back is the host's, with its own event and bundle"
+    )
+    func forgedLine() throws {
+        // "A" in UTF-16LE, then bytes that, read as UTF-8, close the entry and forge fields.
+        let forged = #""},"event":"invariant.violated","bundle":"victim","zz":{"a":""#
+        let attacks: [[UInt8]] = [
+            [0x22, 0x00, 0x41, 0x00] + Array(forged.utf8) + [0x22, 0x00],
+            [0xFF, 0xFE, 0x22, 0x00, 0x41, 0x00, 0x22, 0x00],
+            Array("[1,]".utf8),
+            Array(#"{"a":1,}"#.utf8)
+        ]
+        for bytes in attacks {
+            let entry = EntryPayload(date: 0, json: bytes, text: nil)
+            let line = HostEvent(t: 1, name: "activation.end", fields: [("bundle", "com.example.own"), ("entry", .raw(entryJSON(entry)))])
+                .jsonLine
+            let read = try #require(HostEvent(jsonLine: line), "the line does not read back: \(line)")
+            #expect(read.name == "activation.end", "\(line)")
+            #expect(read.bundle == "com.example.own", "\(line)")
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+        }
+    }
+
+    @Test("valid JSON is written as the same value")
+    func sameValue() throws {
+        let sent = #"{"round":22,"players":[{"name":"Ada","points":51.5}],"live":true,"note":null}"#
+        let logged = try #require(try JSONSerialization.jsonObject(with: Data(validJSON(Array(sent.utf8)).utf8)) as? NSDictionary)
+        #expect(logged == (try JSONSerialization.jsonObject(with: Data(sent.utf8)) as? NSDictionary))
     }
 
     @Test("what is not JSON is logged as a string")

@@ -13,26 +13,17 @@ func entryJSON(_ entry: EntryPayload) -> String {
     return JSONValue.object(fields).serialized
 }
 
-/// The extension's JSON bytes when they parse as JSON, else the text as a JSON string. Kept on
-/// one line of the log: the line breaks and tabs valid JSON holds are whitespace between its
-/// tokens, and become spaces (a line break would start a line of the log of the extension's
-/// making); DEL, C1 controls and bidirectional overrides, which only a string can hold, are
-/// escaped as the log escapes them.
+/// The extension's JSON as the host writes it: parsed, then serialized again — never its bytes,
+/// which a lenient parser (UTF-16 or UTF-32 detected without a byte-order mark, a trailing
+/// comma) could take while they close the entry and write fields of the extension's choosing
+/// into the log's line. JSON is UTF-8 without a byte-order mark and without NUL (RFC 8259);
+/// anything else is logged as a string. The value written is on one line, what a terminal acts
+/// on escaped as the log escapes it.
 func validJSON(_ bytes: [UInt8]) -> String {
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil else {
-        return JSONValue.string(text).serialized
+    guard !bytes.contains(0), bytes.starts(with: [0xEF, 0xBB, 0xBF]) == false, String(validating: bytes, as: UTF8.self) != nil,
+        let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    else {
+        return JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized
     }
-    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || JSONValue.escapedInLog($0) }) else { return text }
-    var out = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 {
-            out.append(" ")
-        } else if JSONValue.escapedInLog(scalar) {
-            out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
-        } else {
-            out.append(scalar)
-        }
-    }
-    return String(out)
+    return JSONValue(foundation: object).serialized
 }
