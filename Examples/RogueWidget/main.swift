@@ -246,6 +246,18 @@ case "scribe":
         let request = HTTPRequestPayload(url: (env("ROGUE_HTTP_URL") ?? "http://127.0.0.1:1/") + path + "?\(n)")
         send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: "", kind: .data, request: request)))
     }
+case "namer":
+    // Session identifiers of 512 KiB (ROGUE_NAMER), where the host takes one without attaching
+    // a session: invalidated, finished, an event handled, a task refused; 20 of each.
+    guard env("ROGUE_NAMER") != nil else { break }
+    let name = String(repeating: "n", count: 512 << 10)
+    for n in 1...20 {
+        send(.invalidateSession(identifier: name, cancelTasks: true))
+        send(.eventsFinished(identifier: name))
+        send(.eventHandled(identifier: name, eventID: 1))
+        let request = HTTPRequestPayload(url: "file:///etc/passwd")
+        send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: name, kind: .download, request: request)))
+    }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

@@ -11,6 +11,7 @@ struct SessionBoundsTests {
     static let cycler = "com.example.roguesessions.cycler"
     static let stasher = "com.example.roguesessions.stasher"
     static let scribe = "com.example.roguesessions.scribe"
+    static let namer = "com.example.roguesessions.namer"
 
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
@@ -42,6 +43,35 @@ struct SessionBoundsTests {
                 "250 task.created events took \(bytes) bytes of log, past the \(limits.logBytesPerMinute >> 10) KiB a minute a process's log has"
             )
             #expect(created.last?.string("url")?.contains("cut") == true, "\(created.last?.string("url") ?? "")")
+        }
+    }
+
+    @Test(
+        "a session identifier of 512 KiB where no session is attached (invalidated, finished, an event handled, a task refused) enters the log cut to 256 bytes"
+    )
+    func namesInTheLog() async throws {
+        try await withHost({
+            $0.budgetOverrides.idle = .seconds(120)
+            $0.budgetOverrides.placeholder = .seconds(120)
+            $0.budgetOverrides.snapshot = .seconds(120)
+            $0.budgetOverrides.timeline = .seconds(120)
+            $0.extensionEnvironment["ROGUE_NAMER"] = "1"
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            // The last of its frames: the 20th task refused.
+            _ = try await host.waitForDistinct(20) { event in
+                event.kind == .taskRefused && event.bundle == Self.namer ? "\(event.pid ?? 0) \(event.t)" : nil
+            }
+            let events = await host.events().filter { $0.bundle == Self.namer }
+            #expect(events.contains { $0.kind == .sessionInvalidated } && events.contains { $0.kind == .eventsFinishedUnexpected })
+            for event in events {
+                for case (let key, .string(let text)) in event.fields {
+                    #expect(text.utf8.count <= 1024, "\(event.name).\(key): \(text.utf8.count) bytes")
+                }
+            }
+            let bytes = events.reduce(0) { $0 + $1.jsonLine.utf8.count }
+            #expect(bytes <= events.count * 2048, "\(events.count) events took \(bytes) bytes of log")
         }
     }
 

@@ -12,6 +12,12 @@ enum HelloLimits {
     /// A display name or a description.
     static let textBytes = MessageLimits.fieldBytes
 
+    /// `name` — a session identifier or a kind the extension sent — as the event log takes it:
+    /// whole within ``nameBytes``, else cut there (no session or kind can be longer).
+    static func logged(_ name: String) -> JSONValue {
+        .string(MessageBudget.cut(name, to: nameBytes))
+    }
+
     /// Why `hello` is refused, or nil when it is within the limits.
     static func refusal(of hello: Hello) -> String? {
         if hello.widgets.count > kinds { return "declared \(hello.widgets.count) widget kinds, over the limit of \(kinds)" }

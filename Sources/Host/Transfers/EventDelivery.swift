@@ -274,7 +274,7 @@ final class EventDelivery {
                 .eventsFinishedUnexpected,
                 [
                     ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                    ("session", .string(key.identifier)),
+                    ("session", HelloLimits.logged(key.identifier)),
                     ("detail", "the completion handler was called with no delivery in progress; ignored")
                 ])
             return

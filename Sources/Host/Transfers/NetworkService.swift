@@ -65,7 +65,7 @@ final class NetworkService {
                 .sessionInvalidated,
                 [
                     ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                    ("session", .string(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")
+                    ("session", HelloLimits.logged(identifier)), ("cancelTasks", .bool(cancelTasks)), ("by", "extension")
                 ])
         case .createTask(let id, let payload):
             // What the host keeps of the request: its size in a frame.
@@ -77,7 +77,7 @@ final class NetworkService {
                     .taskRefused,
                     [
                         ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                        ("session", .string(payload.session)), ("detail", .string(refusal))
+                        ("session", HelloLimits.logged(payload.session)), ("detail", .string(refusal))
                     ])
                 process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
                 return true
@@ -225,7 +225,7 @@ final class NetworkService {
             .sessionInvalidated,
             [
                 ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                ("session", .string(MessageBudget.cut(configuration.identifier, to: HelloLimits.nameBytes))),
+                ("session", HelloLimits.logged(configuration.identifier)),
                 ("reason", .string(reason))
             ] + fields)
     }
