@@ -102,7 +102,10 @@ send(
                 // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
                 : attack == "crowd"
                     ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
-                    : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+                    // A shifter: 100 kinds no launch before it declared, in every launch.
+                    : attack == "shifter" && env("ROGUE_SHIFTER") != nil
+                        ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
+                        : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "dates":
     // A background session whose resource timeout is each extreme, a task in it whose earliest
@@ -257,6 +260,24 @@ case "namer":
         send(.eventHandled(identifier: name, eventID: 1))
         let request = HTTPRequestPayload(url: "file:///etc/passwd")
         send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: name, kind: .download, request: request)))
+    }
+case "shifter":
+    // Answers its first timeline, then exits cleanly: the host launches it again for its other
+    // widgets, and it declares 100 new kinds (ROGUE_SHIFTER).
+    guard env("ROGUE_SHIFTER") != nil else { break }
+    let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "shifter")
+    serve { message in
+        switch message {
+        case .timelineRequest(let request, _):
+            send(.timelineReply(request, TimelinePayload(entries: [entry], policy: .never)))
+            _exit(0)
+        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
+            send(.entryReply(request, entry))
+        case .ping(let value):
+            send(.pong(value))
+        default:
+            break
+        }
     }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a

@@ -12,6 +12,7 @@ struct SessionBoundsTests {
     static let stasher = "com.example.roguesessions.stasher"
     static let scribe = "com.example.roguesessions.scribe"
     static let namer = "com.example.roguesessions.namer"
+    static let shifter = "com.example.roguesessions.shifter"
 
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
@@ -72,6 +73,21 @@ struct SessionBoundsTests {
             }
             let bytes = events.reduce(0) { $0 + $1.jsonLine.utf8.count }
             #expect(bytes <= events.count * 2048, "\(events.count) events took \(bytes) bytes of log")
+        }
+    }
+
+    @Test(
+        "an extension that declares new kinds in every launch: the host keeps at most 128 widgets of it across launches, the rest capped"
+    )
+    func kindsAcrossLaunches() async throws {
+        try await withHost({ $0.extensionEnvironment["ROGUE_SHIFTER"] = "1" }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            _ = try await host.waitForDistinct(4) { $0.kind == .hello && $0.bundle == Self.shifter ? "\($0.pid ?? 0)" : nil }
+            let events = await host.events().filter { $0.bundle == Self.shifter }
+            let added = events.filter { $0.kind == .widgetAdded }.count
+            #expect(added <= 128, "\(added) widgets added over \(events.filter { $0.kind == .hello }.count) launches")
+            #expect(events.contains { $0.kind == .limitsCapped && $0.string("key") == "widgetKinds" })
         }
     }
 

@@ -38,12 +38,30 @@ final class TimelineScheduler {
         self.system = system
     }
 
-    /// One instance per kind the extension declares, in its first supported family.
+    /// One instance per kind the extension declares, in its first supported family. Kinds of
+    /// every launch count together: an extension that declares new ones in each launch keeps at
+    /// most ``HelloLimits/kinds`` widgets (each has its own timers, activations and log), the
+    /// rest recorded as capped.
     func addInstances(for ext: ManagedExtension, hello: Hello) -> [WidgetInstance] {
         clock.assertInLoop()
         var added: [WidgetInstance] = []
         var known = Set(instances.lazy.filter { $0.ext === ext }.map(\.kind))
-        for widget in hello.widgets where known.insert(widget.kind).inserted {
+        let new = hello.widgets.filter { !known.contains($0.kind) }.count
+        if known.count + new > HelloLimits.kinds {
+            log.emit(
+                .limitsCapped,
+                [
+                    ("bundle", .string(ext.identifier)), ("key", "widgetKinds"), ("asked", .double(Double(known.count + new))),
+                    ("granted", .double(Double(HelloLimits.kinds))),
+                    (
+                        "detail",
+                        .string(
+                            "its launches declared \(known.count + new) widget kinds in all, over the \(HelloLimits.kinds) the host keeps of an extension; the kinds past them are not added"
+                        )
+                    )
+                ])
+        }
+        for widget in hello.widgets where known.count < HelloLimits.kinds && known.insert(widget.kind).inserted {
             let family = widget.supportedFamilies.first ?? "systemSmall"
             let budget = ReloadBudget(limit: ext.budgets.reloadsPerDay, window: budgetWindow)
             let instance = WidgetInstance(ext: ext, kind: widget.kind, family: family, budget: budget)
