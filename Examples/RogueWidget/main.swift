@@ -279,6 +279,28 @@ case "shifter":
             break
         }
     }
+case "dropper":
+    // A background data task and a download of ROGUE_DROPPER's URL; when both have ended and
+    // their events come, it takes none, and invalidates the session with its tasks cancelled.
+    guard let url = env("ROGUE_DROPPER") else { break }
+    send(.attachSession(SessionConfigurationPayload(identifier: "drop")))
+    for (n, kind) in [TaskKind.data, .download].enumerated() {
+        send(.createTask(RequestID(UInt64(n + 1)), TaskRequestPayload(session: "drop", kind: kind, request: HTTPRequestPayload(url: url))))
+        send(.resumeTask(session: "drop", taskIdentifier: n + 1))
+    }
+    var completed = 0
+    serve { message in
+        switch message {
+        case .backgroundEventsRequest(let request, _):
+            send(.backgroundEventsReply(request, accepted: true))
+            send(.attachSession(SessionConfigurationPayload(identifier: "drop")))
+        case .taskCompleted:
+            completed += 1
+            if completed == 2 { send(.invalidateSession(identifier: "drop", cancelTasks: true)) }
+        default:
+            break
+        }
+    }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

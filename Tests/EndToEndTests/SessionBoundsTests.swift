@@ -1,5 +1,6 @@
 import Foundation
 import SandglassHost
+import SandglassTesting
 import Synchronization
 import Testing
 
@@ -13,6 +14,7 @@ struct SessionBoundsTests {
     static let scribe = "com.example.roguesessions.scribe"
     static let namer = "com.example.roguesessions.namer"
     static let shifter = "com.example.roguesessions.shifter"
+    static let dropper = "com.example.roguesessions.dropper"
 
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
@@ -88,6 +90,28 @@ struct SessionBoundsTests {
             let added = events.filter { $0.kind == .widgetAdded }.count
             #expect(added <= 128, "\(added) widgets added over \(events.filter { $0.kind == .hello }.count) launches")
             #expect(events.contains { $0.kind == .limitsCapped && $0.string("key") == "widgetKinds" })
+        }
+    }
+
+    @Test(
+        "the bodies the host holds go with their tasks: a background data task's (no event carries it), and a download's when its session is invalidated with its tasks cancelled before its events are taken"
+    )
+    func bodiesGo() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        var data = ""
+        try await withHost({
+            data = $0.dataDirectory
+            $0.budgetOverrides.idle = .seconds(120)
+            $0.extensionEnvironment["ROGUE_DROPPER"] = server.url("/bytes/200000")
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            _ = try await host.waitFor("session.invalidated", timeout: .seconds(60)) { $0.bundle == Self.dropper }
+            let finished = await host.events().filter { $0.kind == .downloadFinished && $0.bundle == Self.dropper }
+            #expect(finished.count == 2, "both tasks ended before the session went")
+            let held = try FileManager.default.contentsOfDirectory(atPath: data + "/Transfers").filter { $0.hasPrefix("task-") }
+            #expect(held.isEmpty, "the host still holds \(held)")
         }
     }
 

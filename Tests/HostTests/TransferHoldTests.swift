@@ -16,8 +16,9 @@ actor TransferDriver {
 
     /// A host's transfer service started on `directory` after another's: a partial body of a
     /// task in the journal, a finished body, and a file of no task. Returns what the new
-    /// service's ledger charges the extension once it has recovered.
-    func heldAfterRestart(directory: String) async throws -> Int64 {
+    /// service's ledger charges the extension once it has recovered, and whether the file of no
+    /// task is still there.
+    func heldAfterRestart(directory: String) async throws -> (held: Int64, orphanKept: Bool) {
         let clock = RunClock(mode: .virtual, loop: loop)
         let log = EventLog(clock: clock)
         let journal = try Journal(path: directory + "/journal.sqlite")
@@ -44,7 +45,7 @@ actor TransferDriver {
         try second.recover()
         let held = second.ledger.held(by: "com.example.app.widget")
         await second.shutdown()
-        return held
+        return (held, FileManager.default.fileExists(atPath: files + "task-999.part"))
     }
 
     /// A transfer service on `clock` with its journal in `directory`, and a download of `url`
@@ -149,15 +150,16 @@ struct TransferHoldTests {
         #expect(inFlight, "the download ended: the test proves nothing")
     }
 
-    @Test("a host that starts again charges each extension with the bodies its tasks left on disk")
+    @Test("a host that starts again charges each extension with the bodies its tasks left on disk, and removes the files of no task")
     func chargedAfterRestart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("transfer-ledger-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let driver = try TransferDriver()
         defer { driver.loop.shutdown() }
-        #expect(
-            try await driver.heldAfterRestart(directory: directory) == 3_000, "the partial and the finished body; not the file of no task")
+        let (held, orphanKept) = try await driver.heldAfterRestart(directory: directory)
+        #expect(held == 3_000, "the partial and the finished body; not the file of no task")
+        #expect(!orphanKept, "the file of no task (a host that died before removing it) is removed")
     }
 
     @Test("a download cancelled while its request is in flight gives the virtual clock back, and its partial body goes")

@@ -59,7 +59,7 @@ final class NetworkService {
             if cancelTasks {
                 for task in (try? journal.liveTasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
                 // invalidateAndCancel: the session is gone, and so are the events it had waiting.
-                _ = try? journal.dropEvents(app: app, session: identifier)
+                transfers.dropEvents(app: app, session: identifier)
             }
             log.emit(
                 .sessionInvalidated,

@@ -265,8 +265,9 @@ final class TransferService {
             task.bytesReceived = partialSize(task)
             task.state = .finished
             task.finishedAt = clock.currentDate
+            // A download's body waits for its event; any other task's goes (no event carries it).
             let body = bodyPath(task)
-            move(partialPath(task), to: body)
+            if task.kind == .download { move(partialPath(task), to: body) } else { remove(partialPath(task)) }
             log.emit(
                 .downloadFinished,
                 taskFields(task) + [
@@ -365,15 +366,29 @@ final class TransferService {
     }
 
     /// After a restart: the files of the tasks in the journal are charged to their extensions
-    /// as they are (never refused: they are already there).
+    /// as they are (never refused: they are already there); a file whose task the journal no
+    /// longer holds (nor, then, an event of it) is left from a host that died before removing
+    /// it, and goes.
     private func chargeFilesOnDisk() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
             guard name.hasPrefix("task-"), let dot = name.lastIndex(of: "."), [".part", ".body"].contains(name[dot...]),
-                let id = Int64(name[name.index(name.startIndex, offsetBy: 5)..<dot]), let task = try? journal.task(id: id)
+                let id = Int64(name[name.index(name.startIndex, offsetBy: 5)..<dot])
             else { continue }
             let path = directory + "/" + name
+            guard let task = try? journal.task(id: id) else {
+                try? FileManager.default.removeItem(atPath: path)
+                continue
+            }
             _ = ledger.admit(path, size: Self.size(of: path), for: task.bundle, limit: .max)
         }
+    }
+
+    /// Drops every event a session has waiting, and the bodies they carry (`invalidateAndCancel`).
+    func dropEvents(app: String, session: String) {
+        clock.assertInLoop()
+        let files = ((try? journal.pendingEvents(app: app, session: session)) ?? []).compactMap(\.file)
+        _ = try? journal.dropEvents(app: app, session: session)
+        files.forEach(remove)
     }
 
     private func partialSize(_ task: TaskRecord) -> Int64 { Self.size(of: partialPath(task)) }
