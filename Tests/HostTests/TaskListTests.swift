@@ -78,6 +78,25 @@ struct TaskListTests {
         #expect(frame.count <= Frame.defaultMaximumLength, "a list of \(frame.count) bytes")
     }
 
+    @Test(
+        "a server's headers are kept with a task whole up to 16 KiB; past it (290 KiB of them), only its type, cut, and its length"
+    )
+    func keptHeaders() {
+        let few = HTTPResponsePayload(
+            url: "http://127.0.0.1/", statusCode: 200,
+            headers: [HeaderField("Content-Type", "text/plain"), HeaderField("ETag", "\"v\"")], expectedContentLength: 10)
+        #expect(few.kept == few)
+        let filler = (0..<2900).map { HeaderField("X-Filler-\($0)", String(repeating: "h", count: 88)) }
+        let many = HTTPResponsePayload(
+            url: "http://127.0.0.1/", statusCode: 206,
+            headers: [HeaderField("Content-Type", String(repeating: "c", count: 4096)), HeaderField("Content-Length", "10")] + filler,
+            expectedContentLength: 10)
+        let kept = many.kept
+        #expect(kept.statusCode == 206 && kept.expectedContentLength == 10 && kept.url == many.url)
+        #expect(kept.headers.map(\.name) == ["Content-Type", "Content-Length"])
+        #expect(kept.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } < 256)
+    }
+
     @Test("a listed response leaves out its URL when it is the request's, for an SDK that speaks 4.3")
     func urlLeftOut() {
         let task = tasks(count: 1, headerBytes: 0)[0]

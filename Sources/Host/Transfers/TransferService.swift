@@ -230,7 +230,7 @@ final class TransferService {
         func header(_ name: String) -> String? { response.headers.first { $0.name.lowercased() == name }?.value }
         let ranges = header("accept-ranges")?.lowercased() == "bytes"
         task.validator = ranges ? (header("etag") ?? header("last-modified")) : nil
-        task.response = response
+        task.response = response.kept
         task.bytesExpected = response.expectedContentLength
         try? journal.update(task)
     }
@@ -260,7 +260,7 @@ final class TransferService {
         let session = try? journal.session(app: task.app, identifier: task.session)
         switch result {
         case .completed(let response, let validator):
-            task.response = response
+            task.response = response.kept
             task.validator = validator
             task.bytesReceived = partialSize(task)
             task.state = .finished
@@ -279,7 +279,7 @@ final class TransferService {
             events.append(event(task, .taskCompleted, file: nil))
             try? end(task, events: events)
         case .failed(let error, let transient, let response, let validator):
-            task.response = response ?? task.response
+            task.response = response?.kept ?? task.response
             task.validator = validator ?? task.validator
             task.bytesReceived = partialSize(task)
             let elapsed = clock.currentDate - task.createdAt

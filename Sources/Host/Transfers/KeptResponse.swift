@@ -1,0 +1,27 @@
+import SandglassIPC
+
+extension HTTPResponsePayload {
+    /// What of a server's response headers the host keeps with a background task — in its
+    /// journal row, in each of its events, in every list of its session's tasks. A server
+    /// chooses them (up to 512 KiB a transfer): a session of a thousand tasks would otherwise
+    /// keep hundreds of MB, read again at each attach and delivery.
+    static let keptHeaderBytes = 16 << 10
+
+    /// The response as the host keeps it: its headers in order while they fit in
+    /// ``keptHeaderBytes`` (each counted with 8 bytes of framing); past that, only its
+    /// `Content-Type`, cut, and its `Content-Length`. Status and expected length stay.
+    var kept: HTTPResponsePayload {
+        var total = 0
+        for header in headers {
+            total += header.name.utf8.count + header.value.utf8.count + 8
+            if total > Self.keptHeaderBytes { break }
+        }
+        guard total > Self.keptHeaderBytes else { return self }
+        var kept = self
+        let named = { (name: String) in self.headers.last { $0.name.lowercased() == name } }
+        kept.headers =
+            (named("content-type").map { [HeaderField("Content-Type", MessageBudget.cut($0.value, to: TaskRecord.listDetailCut))] } ?? [])
+            + (named("content-length").map { [HeaderField("Content-Length", MessageBudget.cut($0.value, to: 32))] } ?? [])
+        return kept
+    }
+}
