@@ -48,6 +48,32 @@ struct EntryJSONTests {
         #expect(logged == (try JSONSerialization.jsonObject(with: Data(sent.utf8)) as? NSDictionary))
     }
 
+    @Test("an entry of 900 KB (its JSON and its text) takes at most 64 KiB of its event's line")
+    func heavyEntry() {
+        let json = Array(("[\"" + String(repeating: "j", count: 900_000) + "\"]").utf8)
+        let entry = EntryPayload(date: 0, json: json, text: String(repeating: "t", count: 900_000))
+        let logged = entryJSON(entry)
+        #expect(logged.utf8.count <= EntryLog.entryBytes + 1024, "\(logged.utf8.count) bytes")
+        #expect(logged.contains("left out"))
+    }
+
+    @Test(
+        "a timeline of 4,096 entries of 500 bytes each: its event carries entries and texts up to 64 KiB in all, the rest null and counted"
+    )
+    func heavyTimeline() {
+        let entries = (0..<4096).map { n in
+            EntryPayload(
+                date: Double(n), json: Array(#"{"n":"\#(String(repeating: "x", count: 240))"}"#.utf8),
+                text: String(repeating: "t", count: 250))
+        }
+        let (json, texts, leftOut) = EntryLog.timeline(entries)
+        #expect(json.count == 4096 && texts.count == 4096)
+        let bytes = JSONValue.array(json).serialized.utf8.count + JSONValue.array(texts).serialized.utf8.count
+        #expect(bytes <= EntryLog.timelineBytes + 2 * 4096 * 8, "\(bytes) bytes (the rest: a null and a comma for each entry left out)")
+        #expect(leftOut > 3500 && json[0] != .null && json[4095] == .null && texts[4095] == .null)
+        #expect(EntryLog.timeline(Array(entries.prefix(10))).leftOut == 0)
+    }
+
     @Test("what is not JSON is logged as a string")
     func notJSON() {
         #expect(validJSON(Array("{\n".utf8)) == "\"{\\n\"")

@@ -1,14 +1,62 @@
 import Foundation
 import SandglassIPC
 
-/// The entry JSON with its date, relevance, text and view, for the event log.
+/// What of an extension's entries the event log carries: a reply is up to 1 MiB, written into
+/// a line of the log at every activation; an entry's JSON and text come whole within these
+/// bounds, and past them are left out, said or counted.
+enum EntryLog {
+    /// An entry of a placeholder or snapshot (`activation.end`): its JSON and its text.
+    static let entryBytes = 64 << 10
+    /// The entries and texts of one `timeline` event, in all.
+    static let timelineBytes = 64 << 10
+
+    /// The JSON and text of each of `entries` while they fit in ``timelineBytes``; past it
+    /// `null` for both, counted in `leftOut`.
+    static func timeline(_ entries: [EntryPayload]) -> (json: [JSONValue], texts: [JSONValue], leftOut: Int) {
+        var budget = timelineBytes
+        var json: [JSONValue] = []
+        var texts: [JSONValue] = []
+        var leftOut = 0
+        for entry in entries {
+            let logged = budget > 0 ? validJSON(entry.json) : ""
+            let bytes = logged.utf8.count + (entry.text?.utf8.count ?? 0)
+            if budget > 0 && bytes <= budget {
+                budget -= bytes
+                json.append(.raw(logged))
+                texts.append(entry.text.map(JSONValue.string) ?? .null)
+            } else {
+                budget = 0
+                leftOut += 1
+                json.append(.null)
+                texts.append(.null)
+            }
+        }
+        return (json, texts, leftOut)
+    }
+}
+
+/// The entry JSON with its date, relevance, text and view, for the event log; its JSON and text
+/// past ``EntryLog/entryBytes`` left out, with how many bytes.
 func entryJSON(_ entry: EntryPayload) -> String {
     var fields: [(String, JSONValue)] = [("date", .double(entry.date))]
     if let r = entry.relevance {
         fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))])))
     }
-    if let text = entry.text { fields.append(("text", .string(text))) }
-    fields.append(("entry", .raw(validJSON(entry.json))))
+    let logged = validJSON(entry.json)
+    let bytes = logged.utf8.count + (entry.text?.utf8.count ?? 0)
+    if bytes <= EntryLog.entryBytes {
+        if let text = entry.text { fields.append(("text", .string(text))) }
+        fields.append(("entry", .raw(logged)))
+    } else {
+        if let text = entry.text { fields.append(("text", .string(MessageBudget.cut(text, to: MessageLimits.fieldBytes)))) }
+        fields.append(
+            (
+                "entry",
+                .string(
+                    "\(entry.json.count) bytes of JSON left out: an entry's JSON and text take at most \(EntryLog.entryBytes >> 10) KiB of the log"
+                )
+            ))
+    }
     if let view = entry.view { fields.append(("view", view.json)) }
     return JSONValue.object(fields).serialized
 }

@@ -336,14 +336,14 @@ final class TimelineScheduler {
             policy = "never"
             instance.nextReload = nil
         }
+        let (entries, texts, leftOut) = EntryLog.timeline(timeline.entries)
         fields += [
-            ("entries", .array(timeline.entries.map { .raw(validJSON($0.json)) })),
+            ("entries", .array(entries)),
             ("entryDates", .array(timeline.entries.map { .string(iso8601($0.date)) })),
             ("policy", .string(policy))
         ]
-        if timeline.entries.contains(where: { $0.text != nil }) {
-            fields.append(("texts", .array(timeline.entries.map { $0.text.map(JSONValue.string) ?? .null })))
-        }
+        if timeline.entries.contains(where: { $0.text != nil }) { fields.append(("texts", .array(texts))) }
+        if leftOut > 0 { fields.append(("entriesLeftOut", .int(Int64(leftOut)))) }
         if timeline.entries.contains(where: { $0.view != nil }) {
             let (views, leftOut) = ViewRendering.eventViews(timeline.entries.map(\.view))
             fields.append(("views", .array(views)))
