@@ -26,7 +26,10 @@ struct WidgetViewTests {
                 end.string("outcome") == "killed" && end.string("reason") == "memory",
                 "the provider answered at once: the view's decoded bitmap took the memory")
 
-            let crashed = try await host.waitFor("exited", timeout: .seconds(60)) { $0.bundle == "com.example.heavyview.trap" }
+            // Its own end, not a kill of the host's (a loaded machine may miss the launch budget first).
+            let crashed = try await host.waitFor("exited", timeout: .seconds(60)) {
+                $0.bundle == "com.example.heavyview.trap" && $0["reason"] == nil
+            }
             #expect(["SIGILL", "SIGTRAP"].contains(crashed.string("signal") ?? ""), "\(crashed.jsonLine)")
             let failed = try await host.waitFor("activation.end", timeout: .seconds(60)) {
                 $0.bundle == "com.example.heavyview.trap" && $0.pid == crashed.pid
