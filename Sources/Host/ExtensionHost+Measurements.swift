@@ -12,6 +12,13 @@ extension ExtensionHost {
         await core.measureColdLaunch(bundleIdentifier)
     }
 
+    /// The deliveries of sessions' events running now: each is forgotten when it ends, so that
+    /// a long-running host does not keep one for every relaunch.
+    @_spi(Measurements)
+    public var runningDeliveries: Int {
+        get async { await core.runningDeliveries }
+    }
+
     /// Sends `count` pings one after the other to the warm extension and returns each round trip
     /// in nanoseconds (host write → pong decoded on the loop). With `cpu`, the host's loop thread
     /// and every thread of the extension are pinned to that CPU meanwhile (cross-CPU wake-ups

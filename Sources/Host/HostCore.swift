@@ -120,6 +120,10 @@ actor HostCore {
     /// Where each installed app was installed from, by its bundle identifier.
     private var installedFrom: [String: String] = [:]
     private var instanceTasks: [Task<Void, Never>] = []
+    /// The deliveries running, by a number of their own: each is forgotten when it ends (a
+    /// daemon runs one for every relaunch by a session's events).
+    private var deliveryTasks: [UInt64: Task<Void, Never>] = [:]
+    private var nextDelivery: UInt64 = 0
     private var changeTimers: [RunClock.Timer] = []
     private var started = false
     private var isShutDown = false
@@ -177,7 +181,9 @@ actor HostCore {
         network.transfers.core = self
         network.inline.core = self
         network.delivery.spawn = { key, bundle in
-            self.instanceTasks.append(Task(executorPreference: self.loop) { await self.runDelivery(key, bundle: bundle) })
+            let number = self.nextDelivery
+            self.nextDelivery += 1
+            self.deliveryTasks[number] = Task(executorPreference: self.loop) { await self.runDelivery(key, bundle: bundle, number: number) }
         }
         try network.transfers.recover()
     }
@@ -254,9 +260,13 @@ actor HostCore {
                     message: "\(message.type) is not supported by this host")))
     }
 
-    private func runDelivery(_ key: SessionRegistry.Key, bundle: String) async {
+    private func runDelivery(_ key: SessionRegistry.Key, bundle: String, number: UInt64) async {
         await parts.network.delivery.run(key, bundle: bundle)
+        deliveryTasks[number] = nil
     }
+
+    /// Deliveries running now.
+    var runningDeliveries: Int { deliveryTasks.count }
 
     // MARK: callbacks of work running off the loop
 
@@ -452,11 +462,13 @@ actor HostCore {
         today.stop()
         location.stop()
         screen.stop()
-        for task in instanceTasks { task.cancel() }
+        let tasks = instanceTasks + deliveryTasks.values
+        for task in tasks { task.cancel() }
         await supervisor.shutdown()
         await parts.network.shutdown()
-        for task in instanceTasks { task.cancel() }
-        for task in instanceTasks { await task.value }
+        let running = instanceTasks + deliveryTasks.values
+        for task in running { task.cancel() }
+        for task in running { await task.value }
         for violation in ReloadAudit.budgetViolations(in: log.history) {
             log.emit(
                 .invariantViolated,
@@ -475,6 +487,7 @@ actor HostCore {
         parts.network.delivery.spawn = { _, _ in }
         parts.chaos.killExtension = { _, _, _ in }
         instanceTasks.removeAll()
+        deliveryTasks.removeAll()
         return summary
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SandglassHost
+@_spi(Measurements) import SandglassHost
 import SandglassIPC
 import SandglassTesting
 import Testing
@@ -60,6 +60,10 @@ struct BackgroundSessionTests {
                 // urlSessionDidFinishEvents reloads the timeline, which now shows the download.
                 _ = try await host.waitFor("reload.requested") { $0.bundle == Self.bundle && $0.string("reason") == "reloadTimelines" }
                 #expect(server.completedBodies == 1)
+                // The delivery is over, and the host keeps nothing of it.
+                let deadline = ContinuousClock.now + .seconds(10)
+                while await host.runningDeliveries > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(await host.runningDeliveries == 0)
             }
         }
     }
