@@ -301,6 +301,26 @@ case "dropper":
             break
         }
     }
+case "poacher":
+    // Another process of the app, after the session Cycler holds ("cycle"; ROGUE_POACHER): it
+    // lists its tasks every 100 ms, 50 times, logging how many it saw, then invalidates the
+    // session with its tasks cancelled.
+    guard env("ROGUE_POACHER") != nil else { break }
+    var asked = 0
+    send(.getTasks(RequestID(1), session: "cycle"))
+    serve { message in
+        guard case .taskList(_, let tasks) = message else { return }
+        asked += 1
+        send(.log(LogRecord(level: .info, message: "listed \(tasks.count) tasks of cycle")))
+        if asked < 50 {
+            var pace = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            nanosleep(&pace, nil)
+            send(.getTasks(RequestID(UInt64(asked + 1)), session: "cycle"))
+        } else if asked == 50 {
+            send(.invalidateSession(identifier: "cycle", cancelTasks: true))
+            send(.log(LogRecord(level: .info, message: "invalidated cycle")))
+        }
+    }
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

@@ -15,6 +15,7 @@ struct SessionBoundsTests {
     static let namer = "com.example.roguesessions.namer"
     static let shifter = "com.example.roguesessions.shifter"
     static let dropper = "com.example.roguesessions.dropper"
+    static let poacher = "com.example.roguesessions.poacher"
 
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
@@ -112,6 +113,32 @@ struct SessionBoundsTests {
             #expect(finished.count == 2, "both tasks ended before the session went")
             let held = try FileManager.default.contentsOfDirectory(atPath: data + "/Transfers").filter { $0.hasPrefix("task-") }
             #expect(held.isEmpty, "the host still holds \(held)")
+        }
+    }
+
+    @Test(
+        "a session is its holder's: another process of the app lists none of its tasks, and cannot invalidate it or drop its events"
+    )
+    func holderOnly() async throws {
+        try await withHost({
+            $0.budgetOverrides.idle = .seconds(120)
+            $0.extensionEnvironment["ROGUE_POACHER"] = "1"
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            // The cycler's session full of cancelled tasks whose events wait.
+            let created = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.cycler }
+            _ = try await host.waitFor("log", timeout: .seconds(60)) {
+                $0.bundle == Self.poacher && $0.string("message") == "invalidated cycle"
+            }
+            // Listed after the cycler's tasks were made: it saw none of them.
+            let listed = await host.events().filter { $0.kind == .log && $0.bundle == Self.poacher && $0.t > created.t }
+                .compactMap { $0.string("message") }.filter { $0.hasPrefix("listed") }
+            #expect(!listed.isEmpty && listed.allSatisfy { $0 == "listed 0 tasks of cycle" }, "\(listed)")
+            // Its invalidation came after its listings, in order: the cycler's events are still there.
+            let invalidated = await host.events().contains { $0.kind == .sessionInvalidated && $0.bundle == Self.poacher }
+            #expect(!invalidated, "the poacher's invalidation was taken")
+            #expect(await host.unacknowledgedEvents() > 0, "the cycler's events were dropped")
         }
     }
 

@@ -55,6 +55,8 @@ final class NetworkService {
             attach(configuration, process: process, ext: ext)
         case .invalidateSession(let identifier, let cancelTasks):
             let key = SessionRegistry.Key(app: app, identifier: identifier)
+            // A session is its holder's: another process of the app cannot end it, nor drop its events.
+            guard registry.isHeld(key, by: process.pid) else { break }
             registry.detach(key, pid: process.pid)
             if cancelTasks {
                 for task in (try? journal.liveTasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
@@ -114,17 +116,23 @@ final class NetworkService {
         case .resumeTask(let session, let taskIdentifier):
             if session.isEmpty {
                 inline.resume(taskIdentifier, ext: ext, pid: process.pid)
-            } else if let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier) {
+            } else if registry.isHeld(SessionRegistry.Key(app: app, identifier: session), by: process.pid),
+                let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier)
+            {
                 try? transfers.resume(task)
             }
         case .cancelTask(let session, let taskIdentifier):
             if session.isEmpty {
                 inline.cancel(taskIdentifier, pid: process.pid)
-            } else if let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier) {
+            } else if registry.isHeld(SessionRegistry.Key(app: app, identifier: session), by: process.pid),
+                let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier)
+            {
                 try? transfers.cancel(task)
             }
         case .getTasks(let id, let session):
-            let records = session.isEmpty ? [] : (try? journal.liveTasks(app: app, session: session)) ?? []
+            // Only the holder is told of a session's tasks (their requests carry its headers).
+            let held = !session.isEmpty && registry.isHeld(SessionRegistry.Key(app: app, identifier: session), by: process.pid)
+            let records = held ? (try? journal.liveTasks(app: app, session: session)) ?? [] : []
             let tasks = TaskRecord.snapshots(of: records, for: process)
             process.channel.send(.taskList(id, tasks))
         case .backgroundEventsReply(let id, let accepted):
