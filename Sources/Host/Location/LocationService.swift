@@ -1,3 +1,4 @@
+import CSandbox
 import Foundation
 import SandglassIPC
 
@@ -199,9 +200,13 @@ final class LocationService {
         return nil
     }
 
+    /// Answers a request of `process`. Its event is charged to the process's log budget (a
+    /// request may come 200 times a second): past it the answer still goes, and the event is
+    /// left out, counted in `messages.throttled`.
     private func answer(_ ext: ManagedExtension, _ process: ExtensionProcess, mode: String) {
         if let (why, detail) = unavailability(for: ext) {
             process.channel.send(.locationFailure(why.errorCode))
+            guard process.messageBudget.admit(.log, bytes: detail.utf8.count + 200, now: sg_monotonic_ns()) == .accept else { return }
             log.emit(
                 .locationUnavailable,
                 [
@@ -212,10 +217,10 @@ final class LocationService {
                 ])
             return
         }
-        deliver(to: ext, process, mode: mode)
+        deliver(to: ext, process, mode: mode, recorded: process.messageBudget.admit(.log, bytes: 200, now: sg_monotonic_ns()) == .accept)
     }
 
-    private func deliver(to ext: ManagedExtension, _ process: ExtensionProcess, mode: String) {
+    private func deliver(to ext: ManagedExtension, _ process: ExtensionProcess, mode: String, recorded: Bool = true) {
         let here = position
         let fix = LocationPayload(
             latitude: here.latitude, longitude: here.longitude, altitude: here.altitude,
@@ -231,7 +236,7 @@ final class LocationService {
         if let since = screen.sinceVisible(at: clock.now), since > 0 {
             fields.append(("sinceVisibleMs", .double(Double(since / 1_000_000))))
         }
-        log.emit(.locationDelivered, fields)
+        if recorded { log.emit(.locationDelivered, fields) }
     }
 
     // MARK: movement
