@@ -302,23 +302,24 @@ case "dropper":
         }
     }
 case "poacher":
-    // Another process of the app, after the session Cycler holds ("cycle"; ROGUE_POACHER): it
-    // lists its tasks every 100 ms, 50 times, logging how many it saw, then invalidates the
-    // session with its tasks cancelled.
-    guard env("ROGUE_POACHER") != nil else { break }
+    // Another process of the app, after a session another holds (ROGUE_POACHER: its name, or 1
+    // for the Cycler's "cycle"): it lists its tasks every 100 ms, 50 times, logging how many it
+    // saw, then invalidates the session with its tasks cancelled.
+    guard let named = env("ROGUE_POACHER") else { break }
+    let session = named == "1" ? "cycle" : named
     var asked = 0
-    send(.getTasks(RequestID(1), session: "cycle"))
+    send(.getTasks(RequestID(1), session: session))
     serve { message in
         guard case .taskList(_, let tasks) = message else { return }
         asked += 1
-        send(.log(LogRecord(level: .info, message: "listed \(tasks.count) tasks of cycle")))
+        send(.log(LogRecord(level: .info, message: "listed \(tasks.count) tasks of \(session)")))
         if asked < 50 {
             var pace = timespec(tv_sec: 0, tv_nsec: 100_000_000)
             nanosleep(&pace, nil)
-            send(.getTasks(RequestID(UInt64(asked + 1)), session: "cycle"))
+            send(.getTasks(RequestID(UInt64(asked + 1)), session: session))
         } else if asked == 50 {
-            send(.invalidateSession(identifier: "cycle", cancelTasks: true))
-            send(.log(LogRecord(level: .info, message: "invalidated cycle")))
+            send(.invalidateSession(identifier: session, cancelTasks: true))
+            send(.log(LogRecord(level: .info, message: "invalidated \(session)")))
         }
     }
 case "locator":
