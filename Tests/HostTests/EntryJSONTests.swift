@@ -4,7 +4,8 @@ import Testing
 
 @testable import SandglassHost
 
-/// An entry's JSON as the extension sent it, in the event log: one line, nothing a terminal acts on.
+/// An entry's JSON in the event log: the extension's value, parsed and written again, on one
+/// line, with nothing a terminal acts on and no field of the extension's making.
 @Suite("Entry JSON in the log")
 struct EntryJSONTests {
     @Test("valid JSON with line breaks between its tokens stays one line and the same value; a string's overrides are escaped")
@@ -43,7 +44,9 @@ struct EntryJSONTests {
 
     @Test("valid JSON is written as the same value")
     func sameValue() throws {
-        let sent = #"{"round":22,"players":[{"name":"Ada","points":51.5}],"live":true,"note":null}"#
+        let sent = #"{"round":22,"id":9007199254740993,"players":[{"name":"Ada","points":51.5}],"live":true,"note":null}"#
+        #expect(validJSON(Array(sent.utf8)).contains(#""id":9007199254740993"#), "a 64-bit integer stays exact")
+        #expect(validJSON(Array(sent.utf8)).contains(#""live":true"#))
         let logged = try #require(try JSONSerialization.jsonObject(with: Data(validJSON(Array(sent.utf8)).utf8)) as? NSDictionary)
         #expect(logged == (try JSONSerialization.jsonObject(with: Data(sent.utf8)) as? NSDictionary))
     }
@@ -55,6 +58,9 @@ struct EntryJSONTests {
         let logged = entryJSON(entry)
         #expect(logged.utf8.count <= EntryLog.entryBytes + 1024, "\(logged.utf8.count) bytes")
         #expect(logged.contains("left out"))
+        // Text of control characters, each written as six bytes: counted as written.
+        let controls = EntryPayload(date: 0, json: Array("{}".utf8), text: String(repeating: "\u{1}", count: 60_000))
+        #expect(entryJSON(controls).utf8.count <= EntryLog.entryBytes + 1024, "\(entryJSON(controls).utf8.count) bytes")
     }
 
     @Test(

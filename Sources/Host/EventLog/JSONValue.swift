@@ -121,8 +121,11 @@ public enum JSONValue: Sendable, Hashable {
         switch object {
         case let s as String: self = .string(s)
         case let n as NSNumber:
-            if String(cString: n.objCType) == "c" {
+            let type = String(cString: n.objCType)
+            if type == "c" {
                 self = .bool(n.boolValue)
+            } else if ["q", "l", "i", "s"].contains(type) || (["Q", "L"].contains(type) && n.uint64Value <= UInt64(Int64.max)) {
+                self = .int(n.int64Value) // an integer stays one, whatever its size
             } else if n.doubleValue == n.doubleValue.rounded() && abs(n.doubleValue) < 9e15 {
                 self = .int(n.int64Value)
             } else {

@@ -19,11 +19,12 @@ enum EntryLog {
         var leftOut = 0
         for entry in entries {
             let logged = budget > 0 ? validJSON(entry.json) : ""
-            let bytes = logged.utf8.count + (entry.text?.utf8.count ?? 0)
+            let text = budget > 0 ? entry.text.map(JSONValue.string) : nil
+            let bytes = logged.utf8.count + (text?.serialized.utf8.count ?? 0) // as written: escapes counted
             if budget > 0 && bytes <= budget {
                 budget -= bytes
                 json.append(.raw(logged))
-                texts.append(entry.text.map(JSONValue.string) ?? .null)
+                texts.append(text ?? .null)
             } else {
                 budget = 0
                 leftOut += 1
@@ -43,7 +44,7 @@ func entryJSON(_ entry: EntryPayload) -> String {
         fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))])))
     }
     let logged = validJSON(entry.json)
-    let bytes = logged.utf8.count + (entry.text?.utf8.count ?? 0)
+    let bytes = logged.utf8.count + (entry.text.map { JSONValue.string($0).serialized.utf8.count } ?? 0) // as written
     if bytes <= EntryLog.entryBytes {
         if let text = entry.text { fields.append(("text", .string(text))) }
         fields.append(("entry", .raw(logged)))
