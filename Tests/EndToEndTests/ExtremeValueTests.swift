@@ -44,7 +44,7 @@ struct ExtremeValueTests {
         let update = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "update.result", today) }
         #expect(update["verdict"] as? String == "mainThreadBlocked", "\(update)")
         // Numbers of 2^64-1 first, then a timeline: the host took them without a trap, and
-        // named no activation that was not its own.
+        // named no activation the host did not issue.
         _ = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "timeline", numbers) }
         let reports = HostRestartTests.events(dir + "/first.jsonl").filter {
             ($0["bundle"] as? String) == numbers

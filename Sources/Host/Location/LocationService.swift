@@ -206,21 +206,28 @@ final class LocationService {
     private func answer(_ ext: ManagedExtension, _ process: ExtensionProcess, mode: String) {
         if let (why, detail) = unavailability(for: ext) {
             process.channel.send(.locationFailure(why.errorCode))
-            guard process.messageBudget.admit(.log, bytes: detail.utf8.count + 200, now: sg_monotonic_ns()) == .accept else { return }
-            log.emit(
-                .locationUnavailable,
-                [
-                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                    ("mode", .string(mode)), ("why", .string(why.rawValue)),
-                    ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
-                    ("detail", .string(detail))
-                ])
+            let fields: [(String, JSONValue)] = [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+                ("mode", .string(mode)), ("why", .string(why.rawValue)),
+                ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
+                ("detail", .string(detail))
+            ]
+            if Self.admit(.locationUnavailable, fields, for: process) { log.emit(.locationUnavailable, fields) }
             return
         }
-        deliver(to: ext, process, mode: mode, recorded: process.messageBudget.admit(.log, bytes: 200, now: sg_monotonic_ns()) == .accept)
+        deliver(to: ext, process, mode: mode, charged: true)
     }
 
-    private func deliver(to ext: ManagedExtension, _ process: ExtensionProcess, mode: String, recorded: Bool = true) {
+    /// Sends the position to `process`; its event, when `charged` (a request of the process's
+    /// caused it), is charged to the process's log budget as ``answer(_:_:mode:)`` says.
+    /// Whether the event `name` with `fields` fits the log budget of `process` (its line's bytes
+    /// charged to the minute's and the activation's); past it the drop is counted.
+    private static func admit(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess) -> Bool {
+        let bytes = HostEvent(t: 0, name: name.rawValue, fields: fields).jsonLine.utf8.count
+        return process.messageBudget.admit(.log, bytes: bytes, now: sg_monotonic_ns()) == .accept
+    }
+
+    private func deliver(to ext: ManagedExtension, _ process: ExtensionProcess, mode: String, charged: Bool = false) {
         let here = position
         let fix = LocationPayload(
             latitude: here.latitude, longitude: here.longitude, altitude: here.altitude,
@@ -236,7 +243,8 @@ final class LocationService {
         if let since = screen.sinceVisible(at: clock.now), since > 0 {
             fields.append(("sinceVisibleMs", .double(Double(since / 1_000_000))))
         }
-        if recorded { log.emit(.locationDelivered, fields) }
+        if charged, !Self.admit(.locationDelivered, fields, for: process) { return }
+        log.emit(.locationDelivered, fields)
     }
 
     // MARK: movement

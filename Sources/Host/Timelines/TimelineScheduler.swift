@@ -46,7 +46,7 @@ final class TimelineScheduler {
         clock.assertInLoop()
         var added: [WidgetInstance] = []
         var known = Set(instances.lazy.filter { $0.ext === ext }.map(\.kind))
-        let new = hello.widgets.filter { !known.contains($0.kind) }.count
+        let new = Set(hello.widgets.map(\.kind)).subtracting(known).count
         if known.count + new > HelloLimits.kinds {
             log.emit(
                 .limitsCapped,

@@ -99,10 +99,7 @@ struct TaskRecord: Sendable {
             budget = 0
             if var response = snapshot.response {
                 response.url = ""
-                response.headers =
-                    response.headers.last { $0.name.lowercased() == "content-type" }.map {
-                        [HeaderField("Content-Type", MessageBudget.cut($0.value, to: listDetailCut))]
-                    } ?? []
+                response.headers = response.cutType
                 snapshot.response = response
             }
             if var error = snapshot.error {

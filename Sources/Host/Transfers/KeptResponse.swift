@@ -18,10 +18,19 @@ extension HTTPResponsePayload {
         }
         guard total > Self.keptHeaderBytes else { return self }
         var kept = self
-        let named = { (name: String) in self.headers.last { $0.name.lowercased() == name } }
         kept.headers =
-            (named("content-type").map { [HeaderField("Content-Type", MessageBudget.cut($0.value, to: TaskRecord.listDetailCut))] } ?? [])
-            + (named("content-length").map { [HeaderField("Content-Length", MessageBudget.cut($0.value, to: 32))] } ?? [])
+            cutType
+            + (headers.last { $0.name.lowercased() == "content-length" }.map {
+                [HeaderField("Content-Length", MessageBudget.cut($0.value, to: 32))]
+            } ?? [])
         return kept
+    }
+
+    /// Its `Content-Type`, cut to ``TaskRecord/listDetailCut`` bytes (none when it has none):
+    /// the one header of a response's smallest forms.
+    var cutType: [HeaderField] {
+        headers.last { $0.name.lowercased() == "content-type" }.map {
+            [HeaderField("Content-Type", MessageBudget.cut($0.value, to: TaskRecord.listDetailCut))]
+        } ?? []
     }
 }

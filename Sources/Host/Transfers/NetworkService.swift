@@ -56,7 +56,7 @@ final class NetworkService {
         case .invalidateSession(let identifier, let cancelTasks):
             let key = SessionRegistry.Key(app: app, identifier: identifier)
             // A session is its holder's: another process of the app cannot end it, nor drop its events.
-            guard registry.isHeld(key, by: process.pid) else { break }
+            guard holds(identifier, app: app, process) else { break }
             registry.detach(key, pid: process.pid)
             if cancelTasks {
                 for task in (try? journal.liveTasks(app: app, session: identifier)) ?? [] { try? transfers.cancel(task) }
@@ -116,7 +116,7 @@ final class NetworkService {
         case .resumeTask(let session, let taskIdentifier):
             if session.isEmpty {
                 inline.resume(taskIdentifier, ext: ext, pid: process.pid)
-            } else if registry.isHeld(SessionRegistry.Key(app: app, identifier: session), by: process.pid),
+            } else if holds(session, app: app, process),
                 let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier)
             {
                 try? transfers.resume(task)
@@ -124,14 +124,14 @@ final class NetworkService {
         case .cancelTask(let session, let taskIdentifier):
             if session.isEmpty {
                 inline.cancel(taskIdentifier, pid: process.pid)
-            } else if registry.isHeld(SessionRegistry.Key(app: app, identifier: session), by: process.pid),
+            } else if holds(session, app: app, process),
                 let task = try? journal.task(app: app, session: session, taskIdentifier: taskIdentifier)
             {
                 try? transfers.cancel(task)
             }
         case .getTasks(let id, let session):
             // Only the holder is told of a session's tasks (their requests carry its headers).
-            let held = !session.isEmpty && registry.isHeld(SessionRegistry.Key(app: app, identifier: session), by: process.pid)
+            let held = !session.isEmpty && holds(session, app: app, process)
             let records = held ? (try? journal.liveTasks(app: app, session: session)) ?? [] : []
             let tasks = TaskRecord.snapshots(of: records, for: process)
             process.channel.send(.taskList(id, tasks))
@@ -174,6 +174,12 @@ final class NetworkService {
         guard holding > limit else { return nil }
         return
             "the process's inline tasks not ended would hold \(holding) bytes of requests, over its limit of \(limit >> 10) KiB; let some end first"
+    }
+
+    /// Whether `process` holds session `identifier` of `app`: only the holder lists, cancels,
+    /// resumes or invalidates its tasks.
+    private func holds(_ identifier: String, app: String, _ process: ExtensionProcess) -> Bool {
+        registry.isHeld(SessionRegistry.Key(app: app, identifier: identifier), by: process.pid)
     }
 
     private func attach(_ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension) {

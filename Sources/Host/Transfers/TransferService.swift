@@ -375,7 +375,10 @@ final class TransferService {
                 let id = Int64(name[name.index(name.startIndex, offsetBy: 5)..<dot])
             else { continue }
             let path = directory + "/" + name
-            guard let task = try? journal.task(id: id) else {
+            // A journal that cannot be read now says nothing of the file: it stays.
+            let found: TaskRecord?
+            do { found = try journal.task(id: id) } catch { continue }
+            guard let task = found else {
                 try? FileManager.default.removeItem(atPath: path)
                 continue
             }
