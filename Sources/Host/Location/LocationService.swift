@@ -218,8 +218,6 @@ final class LocationService {
         deliver(to: ext, process, mode: mode, charged: true)
     }
 
-    /// Sends the position to `process`; its event, when `charged` (a request of the process's
-    /// caused it), is charged to the process's log budget as ``answer(_:_:mode:)`` says.
     /// Whether the event `name` with `fields` fits the log budget of `process` (its line's bytes
     /// charged to the minute's and the activation's); past it the drop is counted.
     private static func admit(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess) -> Bool {
@@ -227,6 +225,8 @@ final class LocationService {
         return process.messageBudget.admit(.log, bytes: bytes, now: sg_monotonic_ns()) == .accept
     }
 
+    /// Sends the position to `process`; its event, when `charged` (a request of the process's
+    /// caused it), is charged to the process's log budget as ``answer(_:_:mode:)`` says.
     private func deliver(to ext: ManagedExtension, _ process: ExtensionProcess, mode: String, charged: Bool = false) {
         let here = position
         let fix = LocationPayload(
