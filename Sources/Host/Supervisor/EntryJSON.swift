@@ -10,6 +10,12 @@ enum EntryLog {
     /// The entries and texts of one `timeline` event, in all.
     static let timelineBytes = 64 << 10
 
+    /// The bytes an entry's JSON (as ``validJSON(_:)`` writes it) and its text take in a line,
+    /// escapes counted.
+    static func bytes(_ json: String, _ text: JSONValue?) -> Int {
+        json.utf8.count + (text?.serialized.utf8.count ?? 0)
+    }
+
     /// The JSON and text of each of `entries` while they fit in ``timelineBytes``; past it
     /// `null` for both, counted in `leftOut`.
     static func timeline(_ entries: [EntryPayload]) -> (json: [JSONValue], texts: [JSONValue], leftOut: Int) {
@@ -20,9 +26,9 @@ enum EntryLog {
         for entry in entries {
             let logged = budget > 0 ? validJSON(entry.json) : ""
             let text = budget > 0 ? entry.text.map(JSONValue.string) : nil
-            let bytes = logged.utf8.count + (text?.serialized.utf8.count ?? 0) // as written: escapes counted
-            if budget > 0 && bytes <= budget {
-                budget -= bytes
+            let size = bytes(logged, text)
+            if budget > 0 && size <= budget {
+                budget -= size
                 json.append(.raw(logged))
                 texts.append(text ?? .null)
             } else {
@@ -44,8 +50,7 @@ func entryJSON(_ entry: EntryPayload) -> String {
         fields.append(("relevance", .object([("score", .double(Double(r.score))), ("duration", .double(r.duration))])))
     }
     let logged = validJSON(entry.json)
-    let bytes = logged.utf8.count + (entry.text.map { JSONValue.string($0).serialized.utf8.count } ?? 0) // as written
-    if bytes <= EntryLog.entryBytes {
+    if EntryLog.bytes(logged, entry.text.map(JSONValue.string)) <= EntryLog.entryBytes {
         if let text = entry.text { fields.append(("text", .string(text))) }
         fields.append(("entry", .raw(logged)))
     } else {
