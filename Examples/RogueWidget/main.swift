@@ -62,6 +62,27 @@ func serve(_ handle: (Message) -> Void) -> Never {
     }
 }
 
+/// Answers as a widget, forever: `timeline` to each timeline request (then `afterTimeline`),
+/// `entry` to each placeholder and snapshot, and pings; any other message goes to `otherwise`.
+func serveAsWidget(
+    entry: EntryPayload, timeline: TimelinePayload, otherwise: @escaping (Message) -> Void = { _ in },
+    afterTimeline: @escaping () -> Void = {}
+) -> Never {
+    serve { message in
+        switch message {
+        case .timelineRequest(let request, _):
+            send(.timelineReply(request, timeline))
+            afterTimeline()
+        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
+            send(.entryReply(request, entry))
+        case .ping(let value):
+            send(.pong(value))
+        default:
+            otherwise(message)
+        }
+    }
+}
+
 /// Sends `request` to the Unix socket at `path` and returns the answer's first line, or what failed.
 func askControl(_ path: String, _ request: String) -> String {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -119,20 +140,13 @@ case "dates":
                 TaskRequestPayload(session: "far\(n)", kind: .download, request: HTTPRequestPayload(url: url), earliestBeginDate: value)))
     }
     let entries = extremes.map { EntryPayload(date: $0, json: Array("{}".utf8), text: "far") }
-    serve { message in
-        switch message {
-        case .taskCreated(let request, let task):
-            send(.resumeTask(session: "far\(request.rawValue - 100)", taskIdentifier: task))
-        case .timelineRequest(let request, _):
-            send(.timelineReply(request, TimelinePayload(entries: entries, policy: .after(1e300))))
-        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
-            send(.entryReply(request, entries[0]))
-        case .ping(let value):
-            send(.pong(value))
-        default:
-            break
-        }
-    }
+    serveAsWidget(
+        entry: entries[0], timeline: TimelinePayload(entries: entries, policy: .after(1e300)),
+        otherwise: { message in
+            if case .taskCreated(let request, let task) = message {
+                send(.resumeTask(session: "far\(request.rawValue - 100)", taskIdentifier: task))
+            }
+        })
 case "numbers":
     // The largest numbers the protocol carries where the host takes a number from the
     // extension: an event handled (id and start 2^64-1) with no delivery in progress, and
@@ -141,18 +155,7 @@ case "numbers":
     send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: RequestID(.max), milliseconds: 1, message: "far")))
     send(.diagnostic(DiagnosticReport(code: .completionCalledTwice, requestID: RequestID(.max), message: "far")))
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "numbers")
-    serve { message in
-        switch message {
-        case .timelineRequest(let request, _):
-            send(.timelineReply(request, TimelinePayload(entries: [entry], policy: .never)))
-        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
-            send(.entryReply(request, entry))
-        case .ping(let value):
-            send(.pong(value))
-        default:
-            break
-        }
-    }
+    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
 case "todaydates":
     // A Today update that reports having blocked the main thread for 10^300 ms, then answers.
     serve { message in
@@ -266,19 +269,7 @@ case "shifter":
     // widgets, and it declares 100 new kinds (ROGUE_SHIFTER).
     guard env("ROGUE_SHIFTER") != nil else { break }
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "shifter")
-    serve { message in
-        switch message {
-        case .timelineRequest(let request, _):
-            send(.timelineReply(request, TimelinePayload(entries: [entry], policy: .never)))
-            _exit(0)
-        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
-            send(.entryReply(request, entry))
-        case .ping(let value):
-            send(.pong(value))
-        default:
-            break
-        }
-    }
+    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never)) { _exit(0) }
 case "dropper":
     // A background data task and a download of ROGUE_DROPPER's URL; when both have ended and
     // their events come, it takes none, and invalidates the session with its tasks cancelled.

@@ -13,10 +13,7 @@ struct LocationBoundsTests {
     )
     func requestsInTheLog() async throws {
         try await withHost({
-            $0.budgetOverrides.idle = .seconds(120)
-            $0.budgetOverrides.placeholder = .seconds(120)
-            $0.budgetOverrides.snapshot = .seconds(120)
-            $0.budgetOverrides.timeline = .seconds(120)
+            $0.holdRoguesLong()
             $0.extensionEnvironment["ROGUE_LOCATOR"] = "1"
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))

@@ -21,10 +21,7 @@ struct RequestFloodTests {
             $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/4096")
             // The flood answers no activation: budgets long enough that no kill and relaunch (a
             // new process, whose inline requests are another owner) comes within the test.
-            $0.budgetOverrides.idle = .seconds(120)
-            $0.budgetOverrides.placeholder = .seconds(120)
-            $0.budgetOverrides.snapshot = .seconds(120)
-            $0.budgetOverrides.timeline = .seconds(120)
+            $0.holdRoguesLong()
         }) { host in
             try await host.install(Examples.app("RogueDownloads.app"))
             try await host.install(Examples.app("Downloader.app"))

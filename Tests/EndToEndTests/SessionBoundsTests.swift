@@ -20,12 +20,7 @@ struct SessionBoundsTests {
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
         try await withHost({
-            // Scribe answers no activation: budgets long enough that it is not killed and
-            // relaunched (a new process has a log budget of its own) within the test.
-            $0.budgetOverrides.idle = .seconds(120)
-            $0.budgetOverrides.placeholder = .seconds(120)
-            $0.budgetOverrides.snapshot = .seconds(120)
-            $0.budgetOverrides.timeline = .seconds(120)
+            $0.holdRoguesLong() // a new process would have a log budget of its own
             $0.extensionEnvironment["ROGUE_SCRIBE"] = "1"
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
@@ -55,10 +50,7 @@ struct SessionBoundsTests {
     )
     func namesInTheLog() async throws {
         try await withHost({
-            $0.budgetOverrides.idle = .seconds(120)
-            $0.budgetOverrides.placeholder = .seconds(120)
-            $0.budgetOverrides.snapshot = .seconds(120)
-            $0.budgetOverrides.timeline = .seconds(120)
+            $0.holdRoguesLong()
             $0.extensionEnvironment["ROGUE_NAMER"] = "1"
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))

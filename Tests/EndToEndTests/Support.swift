@@ -49,6 +49,18 @@ func withHost(
     try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
 }
 
+extension HostConfiguration {
+    /// Budgets long enough that an extension answering no activation (a rogue one, busy with its
+    /// attack) is neither killed nor relaunched within a test: a new process would have budgets
+    /// of its own (its log's, its requests').
+    mutating func holdRoguesLong() {
+        budgetOverrides.idle = .seconds(120)
+        budgetOverrides.placeholder = .seconds(120)
+        budgetOverrides.snapshot = .seconds(120)
+        budgetOverrides.timeline = .seconds(120)
+    }
+}
+
 extension ExtensionHost {
     /// The first event so far that satisfies `predicate`, or else the next one, advancing the
     /// run clock by up to `duration` for it.
