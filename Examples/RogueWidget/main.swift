@@ -269,7 +269,7 @@ case "shifter":
     // widgets, and it declares 100 new kinds (ROGUE_SHIFTER).
     guard env("ROGUE_SHIFTER") != nil else { break }
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "shifter")
-    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never)) { _exit(0) }
+    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never), afterTimeline: { _exit(0) })
 case "dropper":
     // A background data task and a download of ROGUE_DROPPER's URL; when both have ended and
     // their events come, it takes none, and invalidates the session with its tasks cancelled.
