@@ -46,6 +46,14 @@ int sg_reap(pid_t pid, int *status, uint64_t *cpu_ms, uint64_t *max_rss_kib) {
     return 1;
 }
 
+int64_t sg_process_cpu_ns(pid_t pid) {
+    clockid_t clock;
+    if (clock_getcpuclockid(pid, &clock) != 0) return -1;
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0) return -1;
+    return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+}
+
 int sg_wifexited(int status) { return WIFEXITED(status); }
 int sg_wexitstatus(int status) { return WEXITSTATUS(status); }
 int sg_wifsignaled(int status) { return WIFSIGNALED(status); }

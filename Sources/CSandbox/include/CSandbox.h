@@ -147,6 +147,10 @@ int sg_pidfd_send_signal(int pidfd, int sig);
 /// running, -errno on error. `cpu_ms` is user + system time, `max_rss_kib` the peak RSS.
 int sg_reap(pid_t pid, int *status, uint64_t *cpu_ms, uint64_t *max_rss_kib);
 
+/// The CPU time process `pid` has used so far, all its threads, in nanoseconds (its process
+/// CPU clock: exact, where /proc's utime and stime count 10 ms ticks), or -1.
+int64_t sg_process_cpu_ns(pid_t pid);
+
 /// The decoded parts of a wait status.
 int sg_wifexited(int status);
 int sg_wexitstatus(int status);

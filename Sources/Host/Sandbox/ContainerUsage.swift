@@ -82,36 +82,37 @@ final class ContainerScanner {
     /// usage of each, in order (nil when it cannot be opened), and the process's CPU time read first.
     func measure(_ containers: [String], of pid: pid_t, inodeLimit: Int, _ done: @escaping ([ContainerUsage?], UInt64?) -> Void) {
         guard !isClosed else { return }
-        let id = enqueue { results in done(results.first?.usages ?? [], results.first?.cpuTicks) }
+        let id = enqueue { results in done(results.first?.usages ?? [], results.first?.cpuTime) }
         let mailbox = mailbox
         queue.async {
-            let ticks = cpuTicks(of: pid)
+            let cpuTime = cpuTime(of: pid)
             let usages = containers.map { ContainerUsage.measure($0, inodeLimit: inodeLimit) }
-            mailbox.post(id, [SweepResult(pid: pid, cpuTicks: ticks, measured: true, usages: usages)])
+            mailbox.post(id, [SweepResult(pid: pid, cpuTime: cpuTime, measured: true, usages: usages)])
         }
     }
 
-    /// One idle process in a sweep: its containers, and its CPU time at its last measure.
+    /// One idle process in a sweep: its containers, and its CPU time at its last measure (ns).
     struct IdleCheck: Sendable {
         var pid: pid_t
         var containers: [String]
         var inodeLimit: Int
-        var cpuTicks: UInt64?
+        var cpuTime: UInt64?
     }
 
-    /// What a sweep found for one process: its CPU time now, and the usage of each container
+    /// What a sweep found for one process: its CPU time now (ns), and the usage of each container
     /// when they were measured (`measured` false: it ran no code since its last measure, so it
     /// wrote nothing).
     struct SweepResult: Sendable {
         var pid: pid_t
-        var cpuTicks: UInt64?
+        var cpuTime: UInt64?
         var measured: Bool
         var usages: [ContainerUsage?]
     }
 
     /// Measures the containers of idle processes in one job off the loop, skipping each whose
     /// process used no CPU since its last measure (an idle process that runs no code writes no
-    /// file): hundreds of idle extensions cost one wake-up and a read of /proc each.
+    /// file): hundreds of idle extensions cost one wake-up and a clock read each. The CPU time
+    /// is exact, not /proc's 10 ms ticks: a few megabytes of writes take less than a tick.
     func sweep(_ checks: [IdleCheck], _ done: @escaping ([SweepResult]) -> Void) {
         guard !isClosed else { return }
         let id = enqueue(done)
@@ -120,12 +121,12 @@ final class ContainerScanner {
             mailbox.post(
                 id,
                 checks.map { check in
-                    let ticks = cpuTicks(of: check.pid)
-                    if let ticks, let last = check.cpuTicks, ticks == last {
-                        return SweepResult(pid: check.pid, cpuTicks: ticks, measured: false, usages: [])
+                    let cpuTime = cpuTime(of: check.pid)
+                    if let cpuTime, let last = check.cpuTime, cpuTime == last {
+                        return SweepResult(pid: check.pid, cpuTime: cpuTime, measured: false, usages: [])
                     }
                     return SweepResult(
-                        pid: check.pid, cpuTicks: ticks, measured: true,
+                        pid: check.pid, cpuTime: cpuTime, measured: true,
                         usages: check.containers.map { ContainerUsage.measure($0, inodeLimit: check.inodeLimit) })
                 })
         }
@@ -164,9 +165,8 @@ final class ContainerScanner {
     }
 }
 
-/// User + system CPU time of process `pid` in clock ticks (all its threads, from /proc), or nil.
-private func cpuTicks(of pid: pid_t) -> UInt64? {
-    guard let fields = ProcStat.fields(of: pid), fields.count > 12, let utime = UInt64(fields[11]), let stime = UInt64(fields[12])
-    else { return nil }
-    return utime + stime
+/// The CPU time process `pid` has used, all its threads, in nanoseconds, or nil.
+private func cpuTime(of pid: pid_t) -> UInt64? {
+    let nanoseconds = sg_process_cpu_ns(pid)
+    return nanoseconds >= 0 ? UInt64(nanoseconds) : nil
 }
