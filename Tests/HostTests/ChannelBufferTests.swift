@@ -49,4 +49,35 @@ struct ChannelBufferTests {
         // 232 frames of 60 KiB went through it (13.6 MiB); what it held stayed near the backlog.
         #expect(largest < 4 << 20, "the buffer held \(largest) bytes")
     }
+
+    @Test(
+        "a peer that reads nothing: the host queues up to the limit and one frame past it, refuses the rest (closing their descriptors), and tells the overflow once"
+    )
+    func refusedPastTheLimit() async throws {
+        var pair: [Int32] = [-1, -1]
+        #expect(sg_socketpair_stream(&pair) == 0)
+        _ = sg_set_nonblocking(pair[0])
+        let peer = pair[1]
+        defer { Glibc.close(peer) }
+        let channels = try ChannelOnLoop(name: "channel-refuse")
+        let chunk = Message.taskData(session: "", taskIdentifier: 1, [UInt8](repeating: 0x61, count: 60 << 10))
+        let frame = Frame.encode(chunk).count
+        // 12 MiB in one turn of the loop, as a flood of requests whose answers are large would
+        // queue them; the last send passes a descriptor.
+        let (accepted, pending, limit, passed) = await channels.withChannel(on: pair[0]) { channel in
+            var accepted = 0
+            for _ in 0..<200 where channel.send(chunk) { accepted += 1 }
+            let passed = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            _ = channel.send(chunk, passing: passed)
+            return (accepted, channel.pendingOutput, channel.maximumOutbound, passed)
+        }
+        #expect(pending <= limit + frame, "\(pending) bytes wait for a peer that reads nothing")
+        #expect(accepted < 200 && accepted >= limit / frame - 1, "\(accepted) of 200 frames were queued")
+        #expect(fcntl(passed, F_GETFD) == -1 && errno == EBADF, "the refused frame's descriptor is still open")
+        // Told at the end of the turn, once.
+        _ = await channels.run { _ in 0 }
+        #expect(channels.overflows.count == 1)
+        await channels.close()
+        channels.loop.stop()
+    }
 }

@@ -31,6 +31,8 @@ final class Channel {
     private var isOpen = true
     /// An overflow is to be told (or was: the process is killed for it).
     private var overflowPending = false
+    /// A frame was refused for the overflow: it is told even if the peer reads the rest meanwhile.
+    private var refusedWhileOver = false
     /// Over this many unsent bytes, ``send(_:)`` says the peer is not reading.
     let maximumOutbound: Int
     private let onEvent: (Event) -> Void
@@ -55,7 +57,7 @@ final class Channel {
 
     /// Queues `message` and writes as much as the socket takes now (or, held, at the end of the
     /// turn). Returns false when the peer has not read for so long that the buffer is over its
-    /// limit (or the channel is closed).
+    /// limit (or the channel is closed); past the limit, the message is not queued.
     @discardableResult
     func send(_ message: Message) -> Bool {
         send(message, passing: nil)
@@ -67,6 +69,16 @@ final class Channel {
     func send(_ message: Message, passing descriptor: Int32?) -> Bool {
         guard isOpen else {
             if let descriptor { Glibc.close(descriptor) }
+            return false
+        }
+        if pendingOutput > maximumOutbound { flush() }
+        guard pendingOutput <= maximumOutbound else {
+            // The peer reads nothing: however many frames the host answers its requests with in
+            // this turn, what waits stays at the limit and one frame past it. The process is
+            // killed for it at the end of the turn; an event not sent is delivered again later.
+            if let descriptor { Glibc.close(descriptor) }
+            refusedWhileOver = true
+            tellOverflow()
             return false
         }
         if let descriptor { outboundDescriptors.append((outbound.count, descriptor)) }
@@ -86,8 +98,9 @@ final class Channel {
         overflowPending = true
         loop.atEndOfTurn { [weak self] in
             guard let self, isOpen else { return }
-            guard pendingOutput > maximumOutbound else {
-                overflowPending = false // drained meanwhile: a later overflow is told again
+            // Drained meanwhile, and nothing refused: a later overflow is told again.
+            guard pendingOutput > maximumOutbound || refusedWhileOver else {
+                overflowPending = false
                 return
             }
             onEvent(.overflowed(pending: pendingOutput))

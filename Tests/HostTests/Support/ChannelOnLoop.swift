@@ -1,4 +1,5 @@
 import SandglassIPC
+import Synchronization
 
 @testable import SandglassHost
 
@@ -8,12 +9,19 @@ actor ChannelOnLoop {
     nonisolated let loop: EventLoop
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     private var channel: Channel?
+    /// How many times the channel told that its peer does not read (``Channel/Event/overflowed(pending:)``).
+    nonisolated let overflows = LineCount()
 
     init(name: String) throws { loop = try EventLoop(name: name) }
 
     /// Runs `body` with the channel on `fd` (made at the first call), in one turn of the loop.
     func withChannel<T: Sendable>(on fd: Int32, _ body: @Sendable (Channel) -> T) -> T {
-        let channel = self.channel ?? Channel(fd: fd, loop: loop, maximumFrameLength: Frame.defaultMaximumLength) { _ in }
+        let overflows = overflows
+        let channel =
+            self.channel
+            ?? Channel(fd: fd, loop: loop, maximumFrameLength: Frame.defaultMaximumLength) { event in
+                if case .overflowed = event { overflows.value.withLock { $0 += 1 } }
+            }
         self.channel = channel
         return body(channel)
     }
