@@ -45,6 +45,31 @@ struct WidgetDrawingTests {
         #expect(line.utf8.count < 4 << 20, "a line of \(line.utf8.count) bytes")
     }
 
+    @Test(
+        "a view's texts count as the log writes them: a note of a million control characters is left out of a timeline event and of an activation's entry, not written as 6 MB"
+    )
+    func eventViewBytesBounded() {
+        let bomb = ViewRendering(
+            light: ViewTree(
+                width: 10, height: 10, cornerRadius: 0, family: "systemSmall", nodes: [],
+                notes: [String(repeating: "\u{1}", count: 1_000_000)]),
+            nanoseconds: 0)
+        let node = ViewNode(kind: .group, x: 0, y: 0, width: 10, height: 10)
+        let plain = ViewRendering(
+            light: ViewTree(width: 10, height: 10, cornerRadius: 0, family: "systemSmall", nodes: [node]), nanoseconds: 0)
+        let (views, leftOut) = ViewRendering.eventViews([bomb, plain, bomb])
+        #expect(views.map { $0 == .null } == [true, false, true], "the notes left out, the plain view kept")
+        #expect(leftOut == 2)
+        let line = HostEvent(t: 1, name: "timeline", fields: [("views", .array(views))]).jsonLine
+        #expect(line.utf8.count <= ViewRendering.bytesPerEvent, "a line of \(line.utf8.count) bytes")
+        #expect(ViewRendering(json: views[1])?.light.nodes.count == 1, "the kept view reads back")
+
+        let entry = entryJSON(EntryPayload(date: 0, json: Array("{}".utf8), view: bomb))
+        #expect(entry.utf8.count <= ViewRendering.bytesPerEvent, "an entry of \(entry.utf8.count) bytes")
+        #expect(entry.contains("left out"))
+        #expect(entryJSON(EntryPayload(date: 0, json: Array("{}".utf8), view: plain)).contains("\"nodes\""))
+    }
+
     @Test("the SVG places each node at its frame; a timer reads as it would at the instant drawn; dark uses the dark colours")
     func svg() throws {
         let view = ReportFixture.view(score: 3, at: 1_795_000_000)

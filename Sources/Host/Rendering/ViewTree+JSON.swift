@@ -23,22 +23,43 @@ extension ViewRendering {
     /// does not make a line of megabytes.
     public static let nodesPerEvent = 20_000
 
+    /// The most bytes the views of one event take in its line, as written — escapes counted: a
+    /// view's texts (its notes, runs, labels) are the extension's, and a control character is
+    /// written as six bytes. A real widget's view takes 1–2 KB.
+    public static let bytesPerEvent = 1 << 20
+
     /// The views of a timeline's entries as its event carries them, in order, each whole or
-    /// left out (`null`) once the event has ``nodesPerEvent``; and how many were left out.
+    /// left out (`null`) once the event has ``nodesPerEvent`` or ``bytesPerEvent``; and how
+    /// many were left out.
     static func eventViews(_ renderings: [ViewRendering?]) -> (views: [JSONValue], leftOut: Int) {
         var nodes = 0
+        var bytes = 0
         var leftOut = 0
         let views = renderings.map { rendering -> JSONValue in
             guard let rendering else { return .null }
             let count = rendering.light.nodes.count + (rendering.dark?.nodes.count ?? 0)
-            guard nodes + count <= nodesPerEvent else {
+            let written = nodes + count <= nodesPerEvent ? rendering.json.serialized : nil
+            guard let written, bytes + written.utf8.count <= bytesPerEvent else {
                 leftOut += 1
                 return .null
             }
             nodes += count
-            return rendering.json
+            bytes += written.utf8.count
+            return .raw(written)
         }
         return (views, leftOut)
+    }
+
+    /// The rendering as an `activation.end` carries its entry's view: whole within
+    /// ``bytesPerEvent`` as written, else a string saying how much was left out.
+    var entryJSON: JSONValue {
+        let written = json.serialized
+        guard written.utf8.count <= Self.bytesPerEvent else {
+            return .string(
+                "a view of \(written.utf8.count) bytes as written left out: a view takes at most \(Self.bytesPerEvent >> 10) KiB of the log"
+            )
+        }
+        return .raw(written)
     }
 
     /// A rendering read back from the log; `nil` when `json` is not one.

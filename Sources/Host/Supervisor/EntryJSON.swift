@@ -63,7 +63,7 @@ func entryJSON(_ entry: EntryPayload) -> String {
                 )
             ))
     }
-    if let view = entry.view { fields.append(("view", view.json)) }
+    if let view = entry.view { fields.append(("view", view.entryJSON)) }
     return JSONValue.object(fields).serialized
 }
 
