@@ -171,9 +171,12 @@ case "todaydates":
     }
 case "logflood":
     // 200 log frames of 256 KiB each: 50 MB of text for the host's memory and log (without a
-    // budget, every byte of it was kept).
-    let text = String(repeating: "x", count: 256 << 10)
+    // budget, every byte of it was kept), of control characters, each six bytes as the log
+    // writes it; then diagnostics as fast as the socket takes them, each with 4 KiB of them.
+    let text = String(repeating: "\u{1}", count: 256 << 10)
     for _ in 0..<200 { send(.log(LogRecord(level: .info, message: text))) }
+    let detail = String(repeating: "\u{1}", count: 4096)
+    for _ in 0..<2_000 { send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, milliseconds: 1, message: detail))) }
 case "reloadflood":
     // A reload of a kind of 512 KiB, then reload requests as fast as the socket takes them.
     send(.reloadTimelines(kind: String(repeating: "k", count: 512 << 10)))

@@ -123,10 +123,14 @@ struct RogueMessageTests {
             }
             #expect(events.contains { $0.kind == .taskCreated && $0.bundle == Self.unread && ($0.string("url")?.count ?? 0) > 4000 })
             #expect(events.contains { $0.kind == .reloadDenied && $0.bundle == Self.reloadFlood })
-            // What the log flood got into the event log: within the budget, each message cut.
-            let logEvents = events.filter { $0.kind == .log && $0.bundle == Self.logFlood }
-            let logged = logEvents.compactMap { $0.string("message") }
+            // What the log flood got into the event log: within the budget as the log writes it
+            // (a control character takes six bytes), each message cut; its diagnostics' texts too.
+            let logEvents = events.filter {
+                ($0.kind == .log || $0.kind == .mainThreadBlocked) && $0.bundle == Self.logFlood
+            }
+            let logged = logEvents.compactMap { $0.string("message") ?? $0.string("detail") }
             #expect(logged.allSatisfy { $0.utf8.count <= limits.logMessageBytes + 64 })
+            #expect(events.contains { $0.kind == .mainThreadBlocked && $0.bundle == Self.logFlood })
             // The budget is a minute's, for each process: on a loaded machine one flood may span
             // more than one minute (or a relaunch), and gets a minute's budget in each.
             var allowed = 0
@@ -135,7 +139,8 @@ struct RogueMessageTests {
                 let minutes = Int(((times.max() ?? 0) - (times.min() ?? 0)) / 60_000) + 1
                 allowed += limits.logBytesPerMinute * minutes + 64 * ofProcess.count
             }
-            #expect(logged.reduce(0) { $0 + $1.utf8.count } <= allowed)
+            let written = logged.reduce(0) { $0 + JSONValue.string($1).serialized.utf8.count - 2 }
+            #expect(written <= allowed, "\(written) bytes of text written for a budget of \(allowed)")
             let dropped = events.filter { $0.kind == .messagesThrottled && $0.bundle == Self.logFlood }.reduce(0) {
                 $0 + ($1.int("messages") ?? 0)
             }

@@ -14,8 +14,12 @@ struct ContainmentInputTests {
         limits.logBytesPerActivation = 10_000
         limits.logBytesPerMinute = 20_000
         var budget = MessageBudget(limits: limits, now: 0)
-        // A huge message counts as the 4 KiB it is cut to.
-        #expect(budget.admit(.log, bytes: 512 << 10, now: 1) == .accept)
+        // A message counts as what the log writes of it: cut to 4 KiB, escaped — a control
+        // character takes six bytes (the supervisor measures it, with JSONValue.writtenBytes).
+        #expect(JSONValue.writtenBytes(MessageBudget.cut(String(repeating: "x", count: 512 << 10), to: 4096)) <= 4096 + 64)
+        #expect(JSONValue.writtenBytes("\u{1}\u{7F}\u{202E}\"é\n") == 6 + 6 + 6 + 2 + 2 + 2)
+        #expect(JSONValue.writtenBytes("\u{1}é\"") == JSONValue.string("\u{1}é\"").serialized.utf8.count - 2)
+        #expect(budget.admit(.log, bytes: 4096, now: 1) == .accept)
         #expect(budget.admit(.log, bytes: 4096, now: 2) == .accept)
         #expect(budget.admit(.log, bytes: 4096, now: 3) == .drop, "over the activation's 10,000 bytes")
         budget.activationStarted()
@@ -72,7 +76,7 @@ struct ContainmentInputTests {
         #expect(budget.admit(.reload, now: 0) == .accept)
         let coalesced = (1...4).map { budget.admit(.reload, now: UInt64($0)) }
         #expect(coalesced.allSatisfy { $0 == .drop }, "a burst of 4 is counted, not killed")
-        #expect(budget.admit(.log, bytes: 1 << 30, now: 500_000_010) == .accept, "half a second refilled one drop, logs untouched")
+        #expect(budget.admit(.log, bytes: 4096, now: 500_000_010) == .accept, "half a second refilled one drop, logs untouched")
         #expect(budget.admit(.diagnostic, now: 500_000_011) == .accept)
         #expect(budget.admit(.reload, now: 500_000_012) == .drop, "the drop refilled in half a second")
         guard case .kill(let why) = budget.admit(.reload, now: 500_000_013) else {

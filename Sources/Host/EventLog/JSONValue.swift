@@ -79,6 +79,20 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The bytes `s` takes in a line of the log, as ``writeString(_:to:)`` writes it, quotes
+    /// left out: a control character takes six.
+    static func writtenBytes(_ s: String) -> Int {
+        var bytes = 0
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"", "\\", "\n", "\r", "\t": bytes += 2
+            case let c where c.value < 0x20 || escapedInLog(c): bytes += 6
+            default: bytes += UTF8.width(scalar)
+            }
+        }
+        return bytes
+    }
+
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {

@@ -3,7 +3,8 @@ import SandglassIPC
 /// What one extension process may send the host unasked, and how much of it. Every message an
 /// extension can send has a budget, because each one costs the host memory, log bytes or work:
 ///
-/// - `log` frames and unsolicited `error` frames: bytes per activation and per minute (and 4 KiB
+/// - `log` frames and unsolicited `error` frames, and diagnostics' texts: bytes as the log writes
+///   them (a control character takes six) per activation and per minute (and 4 KiB
 ///   a message: longer ones are cut), the rest dropped and counted, as the 1 MiB cap on a
 ///   process's standard output drops its excess;
 /// - `reloadTimelines` / `reloadAllTimelines`: a number per second and per activation; requests
@@ -109,14 +110,15 @@ struct MessageBudget {
         countsThisSecond[.reload] = nil
     }
 
-    /// Judges `message` (of `bytes` bytes of text, for log and error messages) at `now` (ns).
+    /// Judges `message` (of `bytes` bytes of text as the log writes it, for log and error
+    /// messages) at `now` (ns).
     /// Whatever it drops is kept for ``takeDropped(now:force:)``.
     mutating func admit(_ kind: Kind, bytes: Int = 0, now: UInt64) -> Verdict {
         roll(now)
         let limits = self.limits // read once: the details below are made only for a drop
         switch kind {
         case .log:
-            let counted = min(bytes, limits.logMessageBytes)
+            let counted = bytes
             if logBytesThisMinute + counted > limits.logBytesPerMinute {
                 return note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerMinute >> 10) KiB a minute", now: now)
             }
@@ -154,6 +156,15 @@ struct MessageBudget {
             requestTokens -= 1
             return .accept
         }
+    }
+
+    /// Charges `bytes` of text an event of the process writes (a diagnostic's detail) to the
+    /// log budget of the minute: false, and nothing charged, when they do not fit.
+    mutating func charge(logBytes bytes: Int, now: UInt64) -> Bool {
+        roll(now)
+        guard logBytesThisMinute + bytes <= limits.logBytesPerMinute else { return false }
+        logBytesThisMinute += bytes
+        return true
     }
 
     /// How many bytes of each of its texts (a task's URL, its description) an event that a

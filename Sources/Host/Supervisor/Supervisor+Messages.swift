@@ -92,7 +92,12 @@ extension Supervisor {
                     ("subsystem", .string(MessageBudget.cut(record.subsystem, to: MessageLimits.loggerNameBytes))),
                     ("category", .string(MessageBudget.cut(record.category, to: MessageLimits.loggerNameBytes)))
                 ])
-        case .diagnostic(let report):
+        case .diagnostic(var report):
+            // Its text counts toward the log's minute like a log message's; past it, left out.
+            let bytes = JSONValue.writtenBytes(MessageLimits.field(report.message))
+            if !process.messageBudget.charge(logBytes: bytes, now: sg_monotonic_ns()) {
+                report.message = MessageBudget.cut(report.message, to: 0)
+            }
             hooks.diagnosticReceived(ext, process, report)
         case .pong(let n):
             pong(n, from: process, of: ext)
@@ -112,11 +117,17 @@ extension Supervisor {
     /// process (`resource`).
     private func admit(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
         let kind = MessageBudget.kind(of: message)
+        // What a text costs is what the log writes of it: cut, then escaped.
+        let limit = settings.messageLimits.logMessageBytes
+        func written(_ text: String, cutTo bytes: Int = limit) -> Int { JSONValue.writtenBytes(MessageBudget.cut(text, to: bytes)) }
         var bytes = 0
         switch message {
-        case .log(let record): bytes = record.message.utf8.count
-        case .osLog(let record): bytes = record.textBytes
-        case .error(let report): bytes = report.message.utf8.count
+        case .log(let record): bytes = written(record.message)
+        case .osLog(let record):
+            bytes =
+                written(record.message) + written(record.subsystem, cutTo: MessageLimits.loggerNameBytes)
+                + written(record.category, cutTo: MessageLimits.loggerNameBytes)
+        case .error(let report): bytes = written(report.message)
         default: break
         }
         let now = sg_monotonic_ns()
