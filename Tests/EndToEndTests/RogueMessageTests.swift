@@ -101,6 +101,13 @@ struct RogueMessageTests {
                 $0.bundle == Self.logFlood && $0.string("kind") == "log"
             }
             #expect((logs.int("messages") ?? 0) > 0)
+            // Told when due, about a second after the flood, though the process then sends
+            // nothing more: not at the end of its placeholder (which it never answers: killed at
+            // its 30 s budget).
+            #expect(
+                !(await host.events()).contains {
+                    $0.bundle == Self.logFlood && ($0.kind == .killed || $0.kind == .activationEnd) && $0.t <= logs.t
+                }, "the log flood's drops were told only once its activation ended")
             let reloads = try await host.waitFor("messages.throttled", timeout: .seconds(120)) {
                 $0.bundle == Self.reloadFlood && $0.string("kind") == "reload"
             }

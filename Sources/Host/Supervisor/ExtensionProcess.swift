@@ -79,6 +79,8 @@ final class ExtensionProcess {
     var channelClosedTimer: EventLoop.Timer?
     /// The next measurement of the container (``Supervisor/checkContainer(_:of:)``).
     var containerTimer: EventLoop.Timer?
+    /// When what its message budget dropped is due to be told, if no message comes first.
+    var throttledTimer: EventLoop.Timer?
     var containerCheckInFlight = false
     /// A measurement was asked for while one was under way: it follows at once.
     var containerRecheck = false

@@ -168,15 +168,17 @@ struct MessageBudget {
     }
 
     /// How many bytes of each of its texts (a task's URL, its description) an event that a
-    /// request of the process causes may carry: that text, `bytes` in all, is charged to the
-    /// log budget of the minute while it fits (``MessageLimits/fieldBytes`` each); past it the
-    /// event is recorded with its texts cut to ``MessageLimits/shortFieldBytes``.
+    /// request of the process causes may carry: that text — `bytes` as the log writes it, each
+    /// cut to ``MessageLimits/fieldBytes`` — is charged to the log budget of the minute while it
+    /// fits; past it the event is recorded with its texts cut to ``MessageLimits/shortFieldBytes``.
     mutating func eventTextLimit(for bytes: Int, now: UInt64) -> Int {
-        roll(now)
-        let counted = min(bytes, 2 * MessageLimits.fieldBytes)
-        guard logBytesThisMinute + counted <= limits.logBytesPerMinute else { return MessageLimits.shortFieldBytes }
-        logBytesThisMinute += counted
-        return MessageLimits.fieldBytes
+        charge(logBytes: bytes, now: now) ? MessageLimits.fieldBytes : MessageLimits.shortFieldBytes
+    }
+
+    /// When what was dropped is due to be told (ns): a second after it was last told; nil
+    /// when nothing waits.
+    var untoldDue: UInt64? {
+        dropped.isEmpty ? nil : lastTold &+ 1_000_000_000
     }
 
     /// What was dropped since it was last told, by kind, when a second has passed since then

@@ -145,7 +145,20 @@ extension Supervisor {
     }
 
     /// Records what the message budget dropped or coalesced since it was last told.
+    /// What is dropped and not yet told is told when it is due even if the process sends
+    /// nothing more: a flood that ends within its first second is told a second later, not at
+    /// the end of its activation.
     func tellThrottled(_ process: ExtensionProcess, of ext: ManagedExtension, now: UInt64, force: Bool = false) {
+        defer {
+            if !force, process.throttledTimer == nil, process.state != .exiting, let due = process.messageBudget.untoldDue {
+                process.throttledTimer = loop.schedule(at: max(due, now)) { [weak self, weak process, weak ext] in
+                    guard let self, let process, let ext else { return }
+                    process.throttledTimer = nil
+                    guard process.state != .exiting else { return }
+                    self.tellThrottled(process, of: ext, now: sg_monotonic_ns())
+                }
+            }
+        }
         for dropped in process.messageBudget.takeDropped(now: now, force: force) {
             var fields: [(String, JSONValue)] = [
                 ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),

@@ -33,6 +33,8 @@ extension Supervisor {
         settleThreadDeadlines(process, of: ext)
         let reapedAt = sg_monotonic_ns()
         tellThrottled(process, of: ext, now: reapedAt, force: true)
+        if let timer = process.throttledTimer { loop.cancel(timer) }
+        process.throttledTimer = nil
         process.killTarget?.release() // before the pidfd is closed: the thread never signals a reused descriptor
         process.killTarget = nil
         loop.unregister(process.exitFD)

@@ -84,8 +84,10 @@ final class NetworkService {
                 process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
                 return true
             }
-            // Its URL and description go into the log: charged to the process's log budget.
-            let textBytes = payload.request.url.utf8.count + (payload.taskDescription?.utf8.count ?? 0)
+            // Its URL and description go into the log: charged to the process's log budget, as written.
+            let textBytes =
+                JSONValue.writtenBytes(MessageLimits.field(payload.request.url))
+                + JSONValue.writtenBytes(MessageLimits.field(payload.taskDescription ?? ""))
             let fieldBytes = process.messageBudget.eventTextLimit(for: textBytes, now: sg_monotonic_ns())
             if payload.session.isEmpty {
                 guard inline.count(of: process.pid) < supervisor.settings.messageLimits.inlineTasks else {
