@@ -77,6 +77,29 @@ struct EntitlementsTests {
         #expect(link.file == widgetEntitlements && link.message.contains("symbolic link"))
     }
 
+    @Test(
+        "more than 16 app groups in an app, its extensions' and its own together: refused naming the file and the key — each is a container with a quota of its own and a gid of the host's range"
+    )
+    func tooMany() throws {
+        let seventeen = try refusal { fixture in
+            try fixture.writePlist([key: (0..<17).map { "group.com.example.g\($0)" }], to: widgetEntitlements)
+        }
+        #expect(seventeen.file == widgetEntitlements && seventeen.key == key, "\(seventeen)")
+        #expect(seventeen.message.contains("17") && seventeen.message.contains("16"), "\(seventeen.message)")
+        // Sixteen in the extension, the same and one more in the app's own.
+        let appOwn = try refusal { fixture in
+            try fixture.writePlist([key: (0..<16).map { "group.com.example.g\($0)" }], to: widgetEntitlements)
+            try fixture.writePlist([key: (0..<17).map { "group.com.example.g\($0)" }], to: "Leaderboard.app/Leaderboard.entitlements")
+        }
+        #expect(appOwn.file == "Leaderboard.app/Leaderboard.entitlements" && appOwn.key == key, "\(appOwn)")
+        // Sixteen, shared: loaded.
+        let app = try load { fixture in
+            try fixture.writePlist([key: (0..<16).map { "group.com.example.g\($0)" }], to: widgetEntitlements)
+            try fixture.writePlist([key: ["group.com.example.g3"]], to: "Leaderboard.app/Leaderboard.entitlements")
+        }.get()
+        #expect(app.appGroups.count == 16)
+    }
+
     @Test("two entitlements files in one extension: refused naming both")
     func two() throws {
         let error = try refusal { fixture in

@@ -63,7 +63,7 @@ public enum BundleLoader {
         var extensions: [ExtensionBundle] = []
         var fileOfIdentifier: [String: String] = [:]
         for appexName in try extensionDirectoryNames(in: app) {
-            let appex = try ExtensionBundleReader.read(appexName, in: app)
+            let appex = try ExtensionBundleReader.read(appexName, in: app, appGroupsBefore: extensions.flatMap(\.appGroups))
             if let first = fileOfIdentifier[appex.bundleIdentifier] {
                 throw BundleError(
                     file: app.relative(appex.infoPlistPath), key: "CFBundleIdentifier",
@@ -74,7 +74,7 @@ public enum BundleLoader {
             fileOfIdentifier[appex.bundleIdentifier] = app.relative(appex.infoPlistPath)
             extensions.append(appex)
         }
-        let ownGroups = try Entitlements.appGroups(in: appPath, shown: appName)
+        let ownGroups = try Entitlements.appGroups(in: appPath, shown: appName, before: extensions.flatMap(\.appGroups))
         return AppBundle(
             path: appPath, infoPlistPath: appPath + "/Info.plist", bundleIdentifier: identifier,
             displayName: displayName, locationPurposeStrings: purposes, extensions: extensions, ownAppGroups: ownGroups)

@@ -16,10 +16,16 @@ enum Entitlements {
     /// The key of the app groups.
     static let appGroupsKey = "com.apple.security.application-groups"
 
+    /// The most app groups an app declares, its extensions' and its own together: each is a
+    /// container under a quota of its own and a gid of the host's range
+    /// (``SandboxPolicy/appGroupRange``). A real app has one or two.
+    static let maximumAppGroups = 16
+
     /// The app groups declared by the `*.entitlements` file of `directory` (`shown` is how
     /// errors name the directory); none when it has no such file. A malformed file, a second
-    /// file or a bad identifier is refused naming the file and the key.
-    static func appGroups(in directory: String, shown: String) throws(BundleError) -> [String] {
+    /// file, a bad identifier, or more than ``maximumAppGroups`` with those the app's other
+    /// targets declared `before` is refused naming the file and the key.
+    static func appGroups(in directory: String, shown: String, before: [String] = []) throws(BundleError) -> [String] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".entitlements") }.sorted()
         guard let name = names.first else { return [] }
@@ -47,6 +53,13 @@ enum Entitlements {
                 throw plist.error(appGroupsKey, "item \(index) is \(PropertyListValue.quoted(group)); it \(problem)")
             }
             if !groups.contains(group) { groups.append(group) }
+        }
+        let inAll = Set(before).union(groups).count
+        guard inAll <= maximumAppGroups else {
+            throw plist.error(
+                appGroupsKey,
+                "declares \(groups.count) app groups, \(inAll) in all with the app's other targets; an app may declare at most \(maximumAppGroups) (each is a container with a quota of its own)"
+            )
         }
         return groups
     }

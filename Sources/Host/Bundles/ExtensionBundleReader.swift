@@ -13,7 +13,7 @@ import Foundation
 /// `NSLocationAlwaysAndWhenInUseUsageDescription`; `SandglassLimits` is valid; its
 /// entitlements file, if any, is valid (``Entitlements``).
 enum ExtensionBundleReader {
-    static func read(_ appexName: String, in app: AppContext) throws(BundleError) -> ExtensionBundle {
+    static func read(_ appexName: String, in app: AppContext, appGroupsBefore: [String] = []) throws(BundleError) -> ExtensionBundle {
         let path = app.path + "/PlugIns/" + appexName
         let file = app.relative(path)
         let stem = String(appexName.dropLast(".appex".count))
@@ -88,7 +88,7 @@ enum ExtensionBundleReader {
             limits = try SandglassLimits.parse(dictionary)
         }
 
-        let appGroups = try Entitlements.appGroups(in: path, shown: file)
+        let appGroups = try Entitlements.appGroups(in: path, shown: file, before: appGroupsBefore)
 
         return ExtensionBundle(
             path: path, infoPlistPath: path + "/Info.plist", bundleIdentifier: identifier,
