@@ -120,13 +120,20 @@ send(
             bundleIdentifier: identifier, role: attack == "todaydates" ? .today : .widgetKit,
             widgets: attack == "todaydates"
                 ? []
-                // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
-                : attack == "crowd"
-                    ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
-                    // A shifter: 100 kinds no launch before it declared, in every launch.
-                    : attack == "shifter" && env("ROGUE_SHIFTER") != nil
-                        ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
-                        : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+                // A painter: a kind that is a terminal's escape sequence, and one of 120 é's
+                // (240 bytes: with its family and appearance, past a file name's 255).
+                : attack == "painter"
+                    ? [
+                        WidgetDescription(kind: "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J", supportedFamilies: ["systemSmall"]),
+                        WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"])
+                    ]
+                    // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
+                    : attack == "crowd"
+                        ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
+                        // A shifter: 100 kinds no launch before it declared, in every launch.
+                        : attack == "shifter" && env("ROGUE_SHIFTER") != nil
+                            ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
+                            : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "dates":
     // A background session whose resource timeout is each extreme, a task in it whose earliest
@@ -155,6 +162,17 @@ case "numbers":
     send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: RequestID(.max), milliseconds: 1, message: "far")))
     send(.diagnostic(DiagnosticReport(code: .completionCalledTwice, requestID: RequestID(.max), message: "far")))
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "numbers")
+    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
+case "painter":
+    // Answers with an entry that has a view, for `sandglass render`: one rectangle.
+    let tree = ViewTree(
+        width: 364, height: 170, cornerRadius: 22, family: "systemMedium",
+        nodes: [
+            ViewNode(
+                kind: .shape, x: 0, y: 0, width: 364, height: 170, shape: .rectangle,
+                fill: .color(ColorPair(light: RGBA(0x3366_99FF), dark: RGBA(0x3366_99FF))))
+        ])
+    let entry = EntryPayload(date: 0, json: Array("{}".utf8), view: ViewRendering(light: tree, nanoseconds: 1))
     serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
 case "todaydates":
     // A Today update that reports having blocked the main thread for 10^300 ms, then answers.

@@ -135,4 +135,23 @@ struct WidgetViewTests {
         let bad = try await CommandLineTests.run(["render", try Examples.app("Leaderboard.app"), "--family", "systemHuge", "-o", dir.path])
         #expect(bad.status == 2 && bad.error.contains("--family systemHuge"))
     }
+
+    @Test(
+        "sandglass render of a hostile extension: a kind that is an escape sequence is printed with it written out; a kind too long for a file name makes a shorter one"
+    )
+    func renderHostileKinds() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-e2e-render-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try await CommandLineTests.run([
+            "render", try Examples.app("RogueControl.app"), "--family", "systemMedium", "-o", dir.path
+        ])
+        let printed = result.output + result.error
+        #expect(!printed.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(printed)")
+        #expect(printed.contains("\\u{1B}]52;c;cHduZWQ=\\u{7}\\u{1B}[2J (com.example.roguecontrol.painter) does not support systemMedium"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        let long = files.filter { $0.hasPrefix("ééé") }
+        #expect(long.count == 4, "the placeholder and one entry, light and dark: \(files); \(printed)")
+        #expect(long.allSatisfy { $0.utf8.count <= 255 && $0.hasSuffix(".svg") })
+        #expect(Set(long).count == 4)
+    }
 }

@@ -79,58 +79,75 @@ struct RenderCommand: AsyncParsableCommand {
                 _ = await host.shutdown()
                 throw BadInput("cannot install \(app): \(error)")
             }
-            var written = 0, failed = false, drawn = 0
-            for ext in bundle.extensions where ext.point == .widgetKit {
-                guard await host.launch(ext.bundleIdentifier) != nil,
-                    let hello = await host.events().last(where: { $0.kind == .hello && $0.bundle == ext.bundleIdentifier })
-                else {
-                    say("\(ext.bundleIdentifier): did not start (see the log lines above)")
-                    failed = true
+            // The host is shut down — its extensions killed and reaped — before the defer
+            // removes the data directory, whatever fails while drawing.
+            let drawing: (written: Int, failed: Bool, drawn: Int)
+            do {
+                drawing = try await draw(bundle, on: host)
+            } catch {
+                _ = await host.shutdown()
+                throw error
+            }
+            _ = await host.shutdown()
+            if drawing.drawn == 0 && kind != nil { throw BadInput("\(app) has no widget of kind \(kind!) in \(family)") }
+            say("wrote \(drawing.written) SVG file\(drawing.written == 1 ? "" : "s") to \(output)")
+            return drawing.failed
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Draws each entry of each widget of `bundle` in the family into the output directory. What
+    /// an extension names (its kinds, families, errors) is printed with its control characters
+    /// written out.
+    private func draw(_ bundle: AppBundle, on host: ExtensionHost) async throws -> (written: Int, failed: Bool, drawn: Int) {
+        let shown = TraceRenderer.printable
+        var written = 0, failed = false, drawn = 0
+        for ext in bundle.extensions where ext.point == .widgetKit {
+            guard await host.launch(ext.bundleIdentifier) != nil,
+                let hello = await host.events().last(where: { $0.kind == .hello && $0.bundle == ext.bundleIdentifier })
+            else {
+                say("\(shown(ext.bundleIdentifier)): did not start (see the log lines above)")
+                failed = true
+                continue
+            }
+            for widget in Self.widgets(in: hello) where kind == nil || widget.kind == kind {
+                guard widget.families.contains(family) else {
+                    say(
+                        "\(shown(widget.kind)) (\(ext.bundleIdentifier)) does not support \(family); it supports \(shown(widget.families.joined(separator: ", ")))"
+                    )
                     continue
                 }
-                for widget in Self.widgets(in: hello) where kind == nil || widget.kind == kind {
-                    guard widget.families.contains(family) else {
+                drawn += 1
+                for (activation, label) in [(ActivationKind.placeholder, "placeholder"), (.timeline, "timeline")] {
+                    let outcome = await host.activate(ext.bundleIdentifier, activation, widget: widget.kind, family: family)
+                    let entries: [EntryPayload]
+                    switch outcome {
+                    case .entry(let entry)?: entries = [entry]
+                    case .timeline(let timeline)?: entries = timeline.entries
+                    default:
                         say(
-                            "\(widget.kind) (\(ext.bundleIdentifier)) does not support \(family); it supports \(widget.families.joined(separator: ", "))"
+                            "\(shown(widget.kind)) (\(ext.bundleIdentifier)): \(label) \(outcome.map { "\($0.label)" } ?? "not run")\(shown(Self.detail(outcome)))"
                         )
+                        failed = true
                         continue
                     }
-                    drawn += 1
-                    for (activation, label) in [(ActivationKind.placeholder, "placeholder"), (.timeline, "timeline")] {
-                        let outcome = await host.activate(ext.bundleIdentifier, activation, widget: widget.kind, family: family)
-                        let entries: [EntryPayload]
-                        switch outcome {
-                        case .entry(let entry)?: entries = [entry]
-                        case .timeline(let timeline)?: entries = timeline.entries
-                        default:
-                            say(
-                                "\(widget.kind) (\(ext.bundleIdentifier)): \(label) \(outcome.map { "\($0.label)" } ?? "not run")\(Self.detail(outcome))"
-                            )
-                            failed = true
+                    for (index, entry) in entries.enumerated() {
+                        guard let view = entry.view else {
+                            say("\(shown(widget.kind)): entry \(index) has no view (the configuration has no content closure)")
                             continue
                         }
-                        for (index, entry) in entries.enumerated() {
-                            guard let view = entry.view else {
-                                say("\(widget.kind): entry \(index) has no view (the configuration has no content closure)")
-                                continue
-                            }
-                            let name = activation == .placeholder ? "placeholder" : String(index)
-                            for appearance in appearance.appearances {
-                                let file = "\(Self.safe(widget.kind))-\(family)-\(name)-\(appearance.rawValue).svg"
-                                let svg = WidgetDrawing(view, appearance: appearance).svg(at: entry.date, standalone: true)
-                                try Data(svg.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file))
-                                written += 1
-                            }
+                        let name = activation == .placeholder ? "placeholder" : String(index)
+                        for appearance in appearance.appearances {
+                            let file = "\(Self.safe(widget.kind))-\(family)-\(name)-\(appearance.rawValue).svg"
+                            let svg = WidgetDrawing(view, appearance: appearance).svg(at: entry.date, standalone: true)
+                            try Data(svg.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file))
+                            written += 1
                         }
                     }
                 }
             }
-            _ = await host.shutdown()
-            if drawn == 0 && kind != nil { throw BadInput("\(app) has no widget of kind \(kind!) in \(family)") }
-            say("wrote \(written) SVG file\(written == 1 ? "" : "s") to \(output)")
-            return failed
         }
-        if failed { throw ExitCode(1) }
+        return (written, failed, drawn)
     }
 
     /// The widgets a `hello` event declares, with their families.
@@ -150,9 +167,20 @@ struct RenderCommand: AsyncParsableCommand {
         }
     }
 
-    /// A kind as part of a file name.
+    /// A kind as part of a file name: letters, digits, `-`, `_` and `.` kept, anything else `_`;
+    /// past 120 bytes cut, with a hash of the whole kind so that two long kinds stay apart (a
+    /// kind is up to 256 bytes, a file name at most 255 with its family and entry).
     static func safe(_ kind: String) -> String {
-        String(kind.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+        let kept = String(kind.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+        guard kept.utf8.count > 120 else { return kept }
+        var cut = ""
+        for character in kept {
+            guard cut.utf8.count + character.utf8.count <= 110 else { break }
+            cut.append(character)
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 // FNV-1a
+        for byte in kind.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return cut + "-" + String(hash, radix: 16)
     }
 }
 
