@@ -84,7 +84,14 @@ struct RouteFileTests {
                 "bad.gpx", "<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"1\"/></trkseg></trk></gpx>",
                 "bad.gpx, trkpt 1 (line 1): needs numeric lat and lon"
             ),
-            ("kml.gpx", "<kml><Placemark/></kml>", "kml.gpx: is not GPX: its root element is <kml>, not <gpx>")
+            ("kml.gpx", "<kml><Placemark/></kml>", "kml.gpx: is not GPX: its root element is <kml>, not <gpx>"),
+            // Times no clock reaches: the host's timers count nanoseconds from the run's start.
+            ("far-time.csv", "0,10,20\n1e300,11,21\n", "far-time.csv: its points span 1e+300 s"),
+            (
+                "far-time.gpx",
+                "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-01-01T00:00:00Z</time></trkpt><trkpt lat=\"2\" lon=\"1\"><time>2900-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>",
+                "far-time.gpx: its points span"
+            )
         ]
         for (name, text, expected) in cases {
             let path = try file(name, text)
@@ -98,6 +105,11 @@ struct RouteFileTests {
             }
         }
         #expect(throws: RouteError.self) { try RouteFile.load("/nonexistent/route.gpx") }
+        // A repeating route shorter than a second would move the device without end at one instant.
+        let blink = try file("blink.csv", "0,10,20\n0.0000001,11,21\n")
+        defer { cleanUp(blink) }
+        #expect(throws: RouteError.self) { try RouteFile.load(blink, repeats: true) }
+        #expect(try RouteFile.load(blink).points.count == 2, "once through, it is only two points")
     }
 
     @Test("positions on the command line: LAT,LON within range")

@@ -254,8 +254,12 @@ final class LocationService {
         positionTimer = nil
         guard case .route(let route) = settings.position else { return }
         let elapsed = Double(clock.now - min(positionOrigin, clock.now)) / 1e9
-        guard let next = route.nextPointTime(after: elapsed) else { return }
-        positionTimer = clock.schedule(at: positionOrigin + UInt64(next * 1e9)) { [unowned self] in
+        // A route from the API may hold any numbers (files are checked): one the clock cannot
+        // reach stops the device there, and it moves at most once a millisecond.
+        guard let next = route.nextPointTime(after: elapsed), next.isFinite, next >= 0, next <= RouteFile.maximumSpan else { return }
+        let (at, overflow) = positionOrigin.addingReportingOverflow(UInt64(next * 1e9))
+        guard !overflow else { return }
+        positionTimer = clock.schedule(at: max(at, clock.now &+ 1_000_000)) { [unowned self] in
             self.positionTimer = nil
             self.positionChanged()
             self.armPositionTimer()

@@ -31,8 +31,21 @@ public enum RouteFile {
             throw RouteError(
                 file: path, "holds no points; a route needs at least one (GPX trkpt/rtept/wpt, or CSV lines latitude,longitude)")
         }
+        let span = points.map(\.offset).max() ?? 0
+        guard span <= maximumSpan else {
+            throw RouteError(
+                file: path,
+                "its points span \(span) s; a route spans at most 100 years (\(Int(maximumSpan)) s) — check the times or the spacing")
+        }
+        if repeats, span > 0, span < 1 {
+            throw RouteError(
+                file: path, "repeats, and one pass lasts \(span) s; a repeating route lasts at least a second — check the times")
+        }
         return Route(points: points, repeats: repeats, source: URL(fileURLWithPath: path).lastPathComponent)
     }
+
+    /// The longest a route may last, in seconds: 100 years, the longest run.
+    public static let maximumSpan: Double = 100 * 365.25 * 86_400
 
     /// Seconds since 1970 of an ISO 8601 date (`2026-05-01T08:00:00Z`, fractional seconds allowed).
     static func date(_ text: String) -> Double? {
