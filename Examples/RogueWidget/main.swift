@@ -120,20 +120,27 @@ send(
             bundleIdentifier: identifier, role: attack == "todaydates" ? .today : .widgetKit,
             widgets: attack == "todaydates"
                 ? []
-                // A painter: a kind that is a terminal's escape sequence, and one of 120 é's
-                // (240 bytes: with its family and appearance, past a file name's 255).
-                : attack == "painter"
+                // A collider: two widgets whose names run together — kind "a/b" in family "c",
+                // kind "a" in family "b/c" — as bundle/kind/family.
+                : attack == "collider"
                     ? [
-                        WidgetDescription(kind: "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J", supportedFamilies: ["systemSmall"]),
-                        WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"])
+                        WidgetDescription(kind: "a/b", supportedFamilies: ["c"]),
+                        WidgetDescription(kind: "a", supportedFamilies: ["b/c"])
                     ]
-                    // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
-                    : attack == "crowd"
-                        ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
-                        // A shifter: 100 kinds no launch before it declared, in every launch.
-                        : attack == "shifter" && env("ROGUE_SHIFTER") != nil
-                            ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
-                            : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+                    // A painter: a kind that is a terminal's escape sequence, and one of 120 é's
+                    // (240 bytes: with its family and appearance, past a file name's 255).
+                    : attack == "painter"
+                        ? [
+                            WidgetDescription(kind: "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J", supportedFamilies: ["systemSmall"]),
+                            WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"])
+                        ]
+                        // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
+                        : attack == "crowd"
+                            ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
+                            // A shifter: 100 kinds no launch before it declared, in every launch.
+                            : attack == "shifter" && env("ROGUE_SHIFTER") != nil
+                                ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
+                                : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "dates":
     // A background session whose resource timeout is each extreme, a task in it whose earliest
@@ -162,6 +169,10 @@ case "numbers":
     send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: RequestID(.max), milliseconds: 1, message: "far")))
     send(.diagnostic(DiagnosticReport(code: .completionCalledTwice, requestID: RequestID(.max), message: "far")))
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "numbers")
+    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
+case "collider":
+    // Answers each timeline with one entry and no reload: both widgets then sleep.
+    let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "collider")
     serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
 case "painter":
     // Answers with an entry that has a view, for `sandglass render`: one rectangle.

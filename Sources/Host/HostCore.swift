@@ -366,8 +366,10 @@ actor HostCore {
         let added = scheduler.addInstances(for: ext, hello: hello)
         location.widgetsAdded(ext, kinds: added.map(\.kind))
         for instance in added {
-            let id = instance.id
-            instanceTasks.append(Task(executorPreference: loop) { await self.runInstance(id) })
+            // By the object, not its id: `bundle/kind/family` of kind "a/b" in family "c" is that
+            // of kind "a" in family "b/c" — two widgets, one name.
+            let object = ObjectIdentifier(instance)
+            instanceTasks.append(Task(executorPreference: loop) { await self.runInstance(object) })
         }
     }
 
@@ -377,9 +379,9 @@ actor HostCore {
         await today.run(widget)
     }
 
-    /// Runs the widget instance `id` until the scheduler stops (on a task that prefers the loop).
-    private func runInstance(_ id: String) async {
-        guard let instance = scheduler.instances.first(where: { $0.id == id }) else { return }
+    /// Runs the widget instance `object` until the scheduler stops (on a task that prefers the loop).
+    private func runInstance(_ object: ObjectIdentifier) async {
+        guard let instance = scheduler.instances.first(where: { ObjectIdentifier($0) == object }) else { return }
         await scheduler.run(instance)
     }
 

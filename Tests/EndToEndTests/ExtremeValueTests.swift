@@ -72,4 +72,25 @@ struct ExtremeValueTests {
         second.signal(SIGTERM)
         #expect(second.wait() == .signalled(SIGTERM), "alive until told to stop")
     }
+
+    @Test(
+        "two widgets whose names run together (kind a/b in family c, kind a in b/c) are two widgets: each runs, and the run ends")
+    func collidingNames() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("collider-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/run.jsonl"
+        let run = try ChildProcess(
+            CommandLineTests.sandglass,
+            ["run", try Examples.app("RogueDates.app"), "--data-directory", dir + "/data", "--log", log, "--duration", "3s", "--quiet"],
+            environment: testEnvironment)
+        defer { run.signal(SIGKILL); _ = run.wait() }
+        // Both sleep after their timeline (policy never); the run's end wakes and stops them.
+        let ended = run.wait(timeout: .seconds(60))
+        #expect(ended == .exited(0), "the run did not end: \(ended.map { "\($0)" } ?? "still running after 60 s")")
+        let timelines = HostRestartTests.events(log).filter {
+            $0["event"] as? String == "timeline" && $0["bundle"] as? String == "com.example.roguedates.collider"
+        }
+        #expect(Set(timelines.compactMap { $0["kind"] as? String }) == ["a/b", "a"], "\(timelines)")
+    }
 }

@@ -383,6 +383,13 @@ final class TimelineScheduler {
                     emitFailedDenial(instance, pending)
                 }
             }
+            // One task runs an instance; a sleeper already there would never be woken again.
+            if let earlier = instance.sleeper {
+                instance.sleeper = nil
+                if let timer = instance.sleepTimer { clock.cancel(timer) }
+                instance.sleepTimer = nil
+                earlier.resume(returning: .stopped)
+            }
             instance.sleeper = continuation
             instance.waiting = waiting
             if let until {
