@@ -120,27 +120,32 @@ send(
             bundleIdentifier: identifier, role: attack == "todaydates" ? .today : .widgetKit,
             widgets: attack == "todaydates"
                 ? []
-                // A collider: two widgets whose names run together — kind "a/b" in family "c",
-                // kind "a" in family "b/c" — as bundle/kind/family.
-                : attack == "collider"
-                    ? [
-                        WidgetDescription(kind: "a/b", supportedFamilies: ["c"]),
-                        WidgetDescription(kind: "a", supportedFamilies: ["b/c"])
-                    ]
-                    // A painter: a kind that is a terminal's escape sequence, and one of 120 é's
-                    // (240 bytes: with its family and appearance, past a file name's 255).
-                    : attack == "painter"
+                // A fanout: 128 kinds of 200 control characters each (ROGUE_FANOUT).
+                : attack == "fanout" && env("ROGUE_FANOUT") != nil
+                    ? (0..<128).map {
+                        WidgetDescription(kind: String(repeating: "\u{1}", count: 200) + "\($0)", supportedFamilies: ["systemSmall"])
+                    }
+                    // A collider: two widgets whose names run together — kind "a/b" in family "c",
+                    // kind "a" in family "b/c" — as bundle/kind/family.
+                    : attack == "collider"
                         ? [
-                            WidgetDescription(kind: "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J", supportedFamilies: ["systemSmall"]),
-                            WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"])
+                            WidgetDescription(kind: "a/b", supportedFamilies: ["c"]),
+                            WidgetDescription(kind: "a", supportedFamilies: ["b/c"])
                         ]
-                        // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
-                        : attack == "crowd"
-                            ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
-                            // A shifter: 100 kinds no launch before it declared, in every launch.
-                            : attack == "shifter" && env("ROGUE_SHIFTER") != nil
-                                ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
-                                : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
+                        // A painter: a kind that is a terminal's escape sequence, and one of 120 é's
+                        // (240 bytes: with its family and appearance, past a file name's 255).
+                        : attack == "painter"
+                            ? [
+                                WidgetDescription(kind: "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J", supportedFamilies: ["systemSmall"]),
+                                WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"])
+                            ]
+                            // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
+                            : attack == "crowd"
+                                ? (0..<20_000).map { WidgetDescription(kind: "k\($0)", supportedFamilies: ["systemSmall"]) }
+                                // A shifter: 100 kinds no launch before it declared, in every launch.
+                                : attack == "shifter" && env("ROGUE_SHIFTER") != nil
+                                    ? (0..<100).map { WidgetDescription(kind: "k\(getpid())-\($0)", supportedFamilies: ["systemSmall"]) }
+                                    : [WidgetDescription(kind: "Rogue", supportedFamilies: ["systemSmall"])])))
 switch attack {
 case "dates":
     // A background session whose resource timeout is each extreme, a task in it whose earliest
@@ -170,6 +175,17 @@ case "numbers":
     send(.diagnostic(DiagnosticReport(code: .completionCalledTwice, requestID: RequestID(.max), message: "far")))
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "numbers")
     serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
+case "fanout":
+    // reloadAllTimelines at the 10 a second the host takes (ROGUE_FANOUT), for 3 s, answering
+    // nothing: each request is one for each of its 128 widgets, whose reloads are all under way
+    // — an event for each, with its kind, 1.2 KB as the log writes it.
+    guard env("ROGUE_FANOUT") != nil else { break }
+    var pace = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+    for _ in 0..<30 {
+        send(.reloadAllTimelines)
+        nanosleep(&pace, nil)
+    }
+    send(.log(LogRecord(level: .info, message: "fanned out")))
 case "collider":
     // Answers each timeline with one entry and no reload: both widgets then sleep.
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "collider")

@@ -170,7 +170,13 @@ actor HostCore {
         }
         // Cycles through `self`, broken in shutdown().
         supervisor.hooks.helloReceived = { ext, hello in self.helloReceived(ext, hello) }
-        supervisor.hooks.reloadRequested = { ext, kind in self.scheduler.requestReload(from: ext, kind: kind) }
+        supervisor.hooks.reloadRequested = { ext, kind in
+            // The events one request causes for each of its widgets are charged to the process that asked.
+            let process = ext.process
+            self.scheduler.requestReload(from: ext, kind: kind) { name, fields in
+                process.map { Supervisor.admitsEvent(name, fields, for: $0) } ?? true
+            }
+        }
         supervisor.hooks.extensionMessage = { ext, process, message in self.route(message, from: process, of: ext) }
         supervisor.hooks.diagnosticReceived = { ext, process, report in self.today.diagnostic(report, from: process, of: ext) }
         supervisor.hooks.processExited = { ext, record in self.parts.network.processEnded(record.pid, ext: ext) }

@@ -75,6 +75,27 @@ struct SessionBoundsTests {
     }
 
     @Test(
+        "reloadAllTimelines for 128 widgets whose kinds are control characters: the events it causes count toward its log budget, the rest left out and counted"
+    )
+    func reloadFanOut() async throws {
+        let fanout = "com.example.roguesessions.fanout"
+        try await withHost({
+            $0.holdRoguesLong()
+            $0.extensionEnvironment["ROGUE_FANOUT"] = "1"
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            _ = try await host.waitFor("log", timeout: .seconds(60)) { $0.bundle == fanout && $0.string("message") == "fanned out" }
+            let events = await host.events().filter { $0.bundle == fanout }
+            let reloads = events.filter { $0.name.hasPrefix("reload.") }
+            #expect(reloads.count > 0)
+            let written = reloads.reduce(0) { $0 + $1.jsonLine.utf8.count }
+            let limits = MessageLimits()
+            #expect(written <= limits.logBytesPerMinute + (64 << 10), "\(reloads.count) reload events took \(written) bytes of log")
+        }
+    }
+
+    @Test(
         "an extension that declares new kinds in every launch: the host keeps at most 128 widgets of it across launches, the rest capped"
     )
     func kindsAcrossLaunches() async throws {

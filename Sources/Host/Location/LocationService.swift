@@ -221,8 +221,7 @@ final class LocationService {
     /// Whether the event `name` with `fields` fits the log budget of `process` (its line's bytes
     /// charged to the minute's and the activation's); past it the drop is counted.
     private static func admit(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess) -> Bool {
-        let bytes = HostEvent(t: 0, name: name.rawValue, fields: fields).jsonLine.utf8.count
-        return process.messageBudget.admit(.log, bytes: bytes, now: sg_monotonic_ns()) == .accept
+        Supervisor.admitsEvent(name, fields, for: process)
     }
 
     /// Sends the position to `process`; its event, when `charged` (a request of the process's

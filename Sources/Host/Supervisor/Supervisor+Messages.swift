@@ -144,6 +144,14 @@ extension Supervisor {
         }
     }
 
+    /// Whether the event `name` with `fields`, caused by a request of `process`, fits its log
+    /// budget: its line's bytes charged to the minute's and the activation's; past it the drop
+    /// is counted (and told in `messages.throttled`).
+    static func admitsEvent(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess) -> Bool {
+        let bytes = HostEvent(t: 0, name: name.rawValue, fields: fields).jsonLine.utf8.count
+        return process.messageBudget.admit(.log, bytes: bytes, now: sg_monotonic_ns()) == .accept
+    }
+
     /// Records what the message budget dropped or coalesced since it was last told.
     /// What is dropped and not yet told is told when it is due even if the process sends
     /// nothing more: a flood that ends within its first second is told a second later, not at

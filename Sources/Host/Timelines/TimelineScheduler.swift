@@ -77,22 +77,27 @@ final class TimelineScheduler {
 
     // MARK: requests
 
+    /// Whether an event a request of the extension caused may be written: its bytes charged
+    /// to the requesting process's log budget (past it, left out and counted).
+    typealias EventAdmission = (EventName, [(String, JSONValue)]) -> Bool
+
     /// A reload asked for by the extension (`WidgetCenter`): `kind` nil means all its widgets.
-    func requestReload(from ext: ManagedExtension, kind: String?) {
+    /// One request reaches up to 128 widgets: the events it causes for each (coalesced, denied)
+    /// are the extension's to pay for, through `admit`.
+    func requestReload(from ext: ManagedExtension, kind: String?, admit: EventAdmission = { _, _ in true }) {
         clock.assertInLoop()
         let targets = instances.filter { $0.ext === ext && (kind == nil || $0.kind == kind) }
         if targets.isEmpty {
             // A kind no widget has is the extension's string: cut, as a logger's name is.
             let named = MessageBudget.cut(kind ?? "*", to: MessageLimits.loggerNameBytes)
-            log.emit(
-                .reloadDenied,
-                [
-                    ("bundle", .string(ext.identifier)), ("kind", .string(named)),
-                    ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(named) is on screen"))
-                ])
+            let fields: [(String, JSONValue)] = [
+                ("bundle", .string(ext.identifier)), ("kind", .string(named)),
+                ("reason", "noSuchWidget"), ("detail", .string("no widget of kind \(named) is on screen"))
+            ]
+            if admit(.reloadDenied, fields) { log.emit(.reloadDenied, fields) }
         }
         let request = ReloadRequest(reason: kind == nil ? .reloadAllTimelines : .reloadTimelines, origin: "extension")
-        for instance in targets { deliver(request, to: instance) }
+        for instance in targets { deliver(request, to: instance, admit: admit) }
     }
 
     /// A reload of `targets` for `reason` (the containing app's WidgetCenter, an app intent, a
@@ -108,31 +113,31 @@ final class TimelineScheduler {
         return instances.filter { $0.id == name || $0.kind == name || $0.bundleIdentifier == name }
     }
 
-    private func deliver(_ request: ReloadRequest, to instance: WidgetInstance) {
+    private func deliver(_ request: ReloadRequest, to instance: WidgetInstance, admit: EventAdmission = { _, _ in true }) {
         guard !stopped else { return }
         switch instance.waiting {
         case .reload?:
             wake(instance, .request(request))
         case .budget(let until)?:
             if case .denied = decide(request.reason, for: instance) {
-                emitDenied(instance, request, until: until, used: instance.budget.used(at: clock.now))
+                emitDenied(instance, request, until: until, used: instance.budget.used(at: clock.now), admit: admit)
             } else {
                 wake(instance, .request(request))
             }
         case .failedExtension?:
-            emitFailedDenial(instance, request)
+            emitFailedDenial(instance, request, admit: admit)
         case nil:
             // A reload is running (or the widget is still appearing): served right after it.
             if let pending = instance.pending {
                 let kept = pending.merged(with: request)
                 instance.pending = kept
-                log.emit(
-                    .reloadCoalesced,
+                let fields =
                     instance.fields + [
                         ("reason", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
                         ("into", .string(kept.reason.rawValue)),
                         ("detail", "a reload is already due right after the one in progress")
-                    ])
+                    ]
+                if admit(.reloadCoalesced, fields) { log.emit(.reloadCoalesced, fields) }
             } else {
                 instance.pending = request
             }
@@ -248,9 +253,10 @@ final class TimelineScheduler {
             appExemption: system.exemption(forApp: instance.appIdentifier), debug: debugReloads)
     }
 
-    private func emitDenied(_ instance: WidgetInstance, _ request: ReloadRequest, until: UInt64, used: Int) {
-        log.emit(
-            .reloadDenied,
+    private func emitDenied(
+        _ instance: WidgetInstance, _ request: ReloadRequest, until: UInt64, used: Int, admit: EventAdmission = { _, _ in true }
+    ) {
+        let fields: [(String, JSONValue)] =
             instance.fields + [
                 ("reason", "budgetExhausted"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
                 ("used", .int(Int64(used))), ("limit", .int(Int64(instance.budget.limit))),
@@ -261,19 +267,20 @@ final class TimelineScheduler {
                         "\(used) charged reloads in the last \(format(budgetWindow)); the next is allowed when the oldest leaves the window"
                     )
                 )
-            ])
+            ]
+        if admit(.reloadDenied, fields) { log.emit(.reloadDenied, fields) }
     }
 
-    private func emitFailedDenial(_ instance: WidgetInstance, _ request: ReloadRequest) {
-        log.emit(
-            .reloadDenied,
+    private func emitFailedDenial(_ instance: WidgetInstance, _ request: ReloadRequest, admit: EventAdmission = { _, _ in true }) {
+        let fields: [(String, JSONValue)] =
             instance.fields + [
                 ("reason", "extensionFailed"), ("requested", .string(request.reason.rawValue)), ("origin", .string(request.origin)),
                 (
                     "detail",
                     "the extension failed permanently after repeated failures; it is not launched again until its failures are cleared"
                 )
-            ])
+            ]
+        if admit(.reloadDenied, fields) { log.emit(.reloadDenied, fields) }
     }
 
     private func activate(_ instance: WidgetInstance, _ kind: ActivationKind) async -> ActivationOutcome {
