@@ -75,7 +75,7 @@ struct SessionBoundsTests {
     }
 
     @Test(
-        "reloadAllTimelines for 128 widgets whose kinds are control characters: the events it causes count toward its log budget, the rest left out and counted"
+        "reloadAllTimelines for 128 widgets whose kinds are control characters: the events it causes count toward its log budget, the rest left out and counted; its hello event names them up to 64 KiB"
     )
     func reloadFanOut() async throws {
         let fanout = "com.example.roguesessions.fanout"
@@ -87,6 +87,11 @@ struct SessionBoundsTests {
             await host.start()
             _ = try await host.waitFor("log", timeout: .seconds(60)) { $0.bundle == fanout && $0.string("message") == "fanned out" }
             let events = await host.events().filter { $0.bundle == fanout }
+            // Its hello names its kinds as written up to 64 KiB, the rest counted.
+            let hello = events.first { $0.kind == .hello }
+            let helloBytes = hello?.jsonLine.utf8.count ?? 0
+            #expect(helloBytes > 0 && helloBytes <= 80 << 10, "a hello event of \(helloBytes) bytes")
+            #expect((hello?.int("kindsLeftOut") ?? 0) > 0)
             let reloads = events.filter { $0.name.hasPrefix("reload.") }
             #expect(reloads.count > 0)
             let written = reloads.reduce(0) { $0 + $1.jsonLine.utf8.count }

@@ -17,7 +17,10 @@ actor OutputReaderOnLoop {
 
     func start(_ fd: Int32) {
         let lines = lines
-        reader = OutputReader(fd: fd, loop: loop) { _ in lines.value.withLock { $0 += 1 } }
+        reader = OutputReader(fd: fd, loop: loop) { line in
+            lines.value.withLock { $0 += 1 }
+            lines.written.withLock { $0 += JSONValue.writtenBytes(line) }
+        }
     }
 
     func finish() { reader?.finish() }
@@ -26,6 +29,8 @@ actor OutputReaderOnLoop {
 /// Lines heard, counted from the loop's thread.
 final class LineCount: Sendable {
     let value = Mutex(0)
+    /// The bytes the lines take as the event log writes them.
+    let written = Mutex(0)
     var count: Int { value.withLock { $0 } }
 }
 
@@ -67,5 +72,35 @@ struct OutputReaderTests {
         reader.loop.stop()
         let lines = reader.lines.count
         #expect(lines > 1_000 && lines <= (1 << 20) / OutputReader.minimumLineCost + 2, "\(lines) lines")
+    }
+
+    @Test("a megabyte of control characters is at most a megabyte of log as written (each takes six bytes there)")
+    func controlCharactersCost() async throws {
+        let (readEnd, writeEnd) = pipe()
+        let reader = try OutputReaderOnLoop()
+        await reader.start(readEnd)
+        let line = [UInt8](repeating: 0x01, count: 4000) + [UInt8(ascii: "\n")]
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            defer { done.signal() }
+            for _ in 0..<262 { // 1 MiB
+                var offset = 0
+                while offset < line.count {
+                    let n = line[offset...].withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
+                    if n > 0 { offset += n } else if errno != EAGAIN && errno != EINTR { return }
+                }
+            }
+            Glibc.close(writeEnd)
+        }
+        writer.start()
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                done.wait(); c.resume()
+            }
+        }
+        await reader.finish()
+        reader.loop.stop()
+        let written = reader.lines.written.withLock { $0 }
+        #expect(written <= (1 << 20) + 6 * 4096 + 256, "\(reader.lines.count) lines took \(written) bytes as written")
     }
 }

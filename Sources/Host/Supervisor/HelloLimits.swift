@@ -18,6 +18,30 @@ enum HelloLimits {
         .string(MessageBudget.cut(name, to: nameBytes))
     }
 
+    /// The bytes of kinds and families a `hello` event carries, as written: a real extension's
+    /// take a few hundred.
+    static let loggedBytes = 64 << 10
+
+    /// The `kinds` and `families` fields of the `hello` event: each kind with its families while
+    /// they fit in ``loggedBytes`` as the log writes them (a control character takes six bytes),
+    /// and how many kinds were left out past it.
+    static func loggedWidgets(_ widgets: [WidgetDescription]) -> (kinds: JSONValue, families: JSONValue, leftOut: Int) {
+        var kinds: [JSONValue] = []
+        var families: [(String, JSONValue)] = []
+        var bytes = 0
+        for widget in widgets {
+            // The kind twice (in both fields), each family once, with quotes and separators.
+            let cost =
+                2 * (JSONValue.writtenBytes(widget.kind) + 3)
+                + widget.supportedFamilies.reduce(2) { $0 + JSONValue.writtenBytes($1) + 3 }
+            guard bytes + cost <= loggedBytes else { break }
+            bytes += cost
+            kinds.append(.string(widget.kind))
+            families.append((widget.kind, .array(widget.supportedFamilies.map(JSONValue.string))))
+        }
+        return (.array(kinds), .object(families), widgets.count - kinds.count)
+    }
+
     /// Why `hello` is refused, or nil when it is within the limits.
     static func refusal(of hello: Hello) -> String? {
         if hello.widgets.count > kinds { return "declared \(hello.widgets.count) widget kinds, over the limit of \(kinds)" }

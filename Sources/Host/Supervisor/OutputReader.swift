@@ -2,7 +2,8 @@ import CSandbox
 import Glibc
 
 /// Reads an extension's stdout/stderr pipe and hands over whole lines (long lines are split,
-/// and after `budget` bytes the rest of its output is dropped, once noted). Each line costs at
+/// and after `budget` bytes — as the event log writes them — the rest of its output is
+/// dropped, once noted). Each line costs at
 /// least ``minimumLineCost`` of the budget (a flood of empty lines is not a flood of events),
 /// and one turn of the host's loop reads at most ``maximumReadPerTurn`` of it: a pipe kept
 /// full never holds the loop from its timers and the other extensions.
@@ -85,7 +86,11 @@ final class OutputReader {
         }
     }
 
+    /// Hands over a line, charging the budget for what the log writes of it beyond its bytes
+    /// (a control character takes six there).
     private func deliver(_ bytes: [UInt8]) {
-        onLine(String(decoding: bytes, as: UTF8.self))
+        let line = String(decoding: bytes, as: UTF8.self)
+        remainingBudget -= max(0, JSONValue.writtenBytes(line) - bytes.count)
+        onLine(line)
     }
 }

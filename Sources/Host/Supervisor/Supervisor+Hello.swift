@@ -28,14 +28,14 @@ extension Supervisor {
         process.channel.holdUntilEndOfTurn() // the welcome and the activations waiting for the launch, in one write
         process.channel.send(
             .welcome(Welcome(version: version, clockMode: clock.mode, clockEpoch: clock.epoch, containerPath: ext.container)))
-        log.emit(
-            .hello,
-            [
-                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
-                ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
-                ("kinds", .array(hello.widgets.map { .string($0.kind) })),
-                ("families", .object(hello.widgets.map { ($0.kind, .array($0.supportedFamilies.map(JSONValue.string))) }))
-            ])
+        let (kinds, families, leftOut) = HelloLimits.loggedWidgets(hello.widgets)
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
+            ("ms", .double((ms * 1000).rounded() / 1000)), ("version", .string(hello.version.description)),
+            ("kinds", kinds), ("families", families)
+        ]
+        if leftOut > 0 { fields.append(("kindsLeftOut", .int(Int64(leftOut)))) }
+        log.emit(.hello, fields)
         hooks.stepReached(.hello, ext, process) // a chaos kill here is kept: welcomed, the process dies
         checkContainer(process, of: ext) // what its launch wrote
         // The launch's hold of the clock ends, its waiters resume, and the idle timer starts.
