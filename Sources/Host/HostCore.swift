@@ -415,7 +415,9 @@ actor HostCore {
                 return recent[index]
             }
         }
-        let event = await clock.advance(to: clock.now + duration.nanoseconds, log: log, until: predicate)
+        // No further than the clock reaches: 100 years of run time (``RunClock/farFuture``).
+        let target = max(clock.now, min(clock.now &+ min(duration.nanoseconds, RunClock.farFuture), RunClock.farFuture))
+        let event = await clock.advance(to: target, log: log, until: predicate)
         advanceCursor = log.emittedCount
         return event
     }

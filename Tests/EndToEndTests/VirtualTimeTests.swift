@@ -29,6 +29,19 @@ struct VirtualTimeTests {
         init(_ description: String) { self.description = description }
     }
 
+    @Test(
+        "the virtual clock advanced past 100 years — in steps of a century, or at once by the longest duration — stops there, never a trap")
+    func advanceNoFurther() async throws {
+        try await withHost({ $0.clock = .virtual }) { host in
+            await host.start()
+            let started = await host.now().timeIntervalSince1970
+            for _ in 0..<3 { await host.advance(by: .seconds(36_500 * 86_400)) } // `sandglass ctl clock 36500d`, three times
+            await host.advance(by: .seconds(Int64.max))
+            let later = await host.now().timeIntervalSince1970 - started
+            #expect(later >= 99 * 365 * 86_400 && later <= 101 * 365 * 86_400, "\(later / 86_400 / 365) years later")
+        }
+    }
+
     @Test("three virtual days later, an unmodified provider's Date() is three days ahead")
     func providerSeesVirtualTime() async throws {
         let started = Date().timeIntervalSince1970 // the run clock starts at the wall clock's now

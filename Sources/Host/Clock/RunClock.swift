@@ -227,7 +227,11 @@ extension Duration {
     package var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        // Past 584 years of nanoseconds: the most there are, not a trap.
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .max }
+        let (sum, carried) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return carried ? .max : sum
     }
 
     /// The duration in milliseconds, as a Double.
