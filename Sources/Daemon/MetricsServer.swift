@@ -50,6 +50,11 @@ public final class MetricsServer: Service, Sendable {
     }
 
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        // Any local user may connect: one that says nothing is closed, so that connections held
+        // open never take every slot from the scrapes.
+        let channel = connection.channel
+        let idle = channel.eventLoop.scheduleTask(in: ControlServer.requestTimeout) { channel.close(promise: nil) }
+        defer { idle.cancel() }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
@@ -58,6 +63,7 @@ public final class MetricsServer: Service, Sendable {
                     case .head(let request): head = request
                     case .body: break
                     case .end:
+                        idle.cancel()
                         guard let request = head else { return }
                         let (status, body, type) = self.answer(request)
                         var headers = HTTPHeaders()

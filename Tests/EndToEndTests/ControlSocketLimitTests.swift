@@ -17,10 +17,16 @@ struct ControlSocketLimitTests {
             CommandLineTests.sandglass,
             [
                 "serve", try Examples.app("Leaderboard.app"), "--control", socket,
-                "--data-directory", dir.appendingPathComponent("data").path, "--budget", "idle=120s"
+                "--data-directory", dir.appendingPathComponent("data").path, "--budget", "idle=120s", "--metrics", "127.0.0.1:0"
             ])
         defer { daemon.stop() }
+        let metricsLine = try await daemon.waitForLine { $0.hasPrefix("metrics on http://127.0.0.1:") }
         _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
+        let metricsPort = UInt16(metricsLine.split(separator: ":").last?.split(separator: "/").first ?? "") ?? 0
+        // The metrics port's connections too: any local user may open them, and 64 that say
+        // nothing held every scrape off for good.
+        let scrapers = try (0..<64).map { _ in try Self.connect(port: metricsPort) }
+        defer { scrapers.forEach { close($0) } }
 
         // 200 clients connect and say nothing: past 64 they are closed at once, the rest when
         // their request does not come; the daemon's descriptors do not grow with them.
@@ -31,6 +37,9 @@ struct ControlSocketLimitTests {
         }
         try await eventually(timeout: 40, "the idle connections are closed") {
             clients.allSatisfy(Self.isClosedByPeer)
+        }
+        try await eventually(timeout: 40, "the idle metrics connections are closed") {
+            scrapers.allSatisfy(Self.isClosedByPeer)
         }
         let status = try await CommandLineTests.run(["ctl", "status", "--control", socket])
         #expect(status.status == 0, "\(status.error)")
@@ -54,6 +63,19 @@ struct ControlSocketLimitTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard fd >= 0, rc == 0 else { throw Subprocess.Failure("cannot connect to \(path): errno \(errno)") }
+        return fd
+    }
+
+    static func connect(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, rc == 0 else { throw Subprocess.Failure("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
         return fd
     }
 
