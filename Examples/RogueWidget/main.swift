@@ -342,23 +342,25 @@ case "dropper":
     }
 case "poacher":
     // Another process of the app, after a session another holds (ROGUE_POACHER: its name, or 1
-    // for the Cycler's "cycle"): it lists its tasks every 100 ms, 50 times, logging how many it
-    // saw, then invalidates the session with its tasks cancelled.
+    // for the Cycler's "cycle", or nul for "cycle" with a NUL and more after it, which it
+    // attaches first): it lists its tasks every 100 ms, 50 times, logging how many it saw, then
+    // invalidates the session with its tasks cancelled.
     guard let named = env("ROGUE_POACHER") else { break }
-    let session = named == "1" ? "cycle" : named
+    let session = named == "1" ? "cycle" : named == "nul" ? "cycle\u{0}poached" : named
+    if named == "nul" { send(.attachSession(SessionConfigurationPayload(identifier: session))) }
     var asked = 0
     send(.getTasks(RequestID(1), session: session))
     serve { message in
         guard case .taskList(_, let tasks) = message else { return }
         asked += 1
-        send(.log(LogRecord(level: .info, message: "listed \(tasks.count) tasks of \(session)")))
+        send(.log(LogRecord(level: .info, message: "listed \(tasks.count) tasks of \(session.prefix { $0 != "\u{0}" })")))
         if asked < 50 {
             var pace = timespec(tv_sec: 0, tv_nsec: 100_000_000)
             nanosleep(&pace, nil)
             send(.getTasks(RequestID(UInt64(asked + 1)), session: session))
         } else if asked == 50 {
             send(.invalidateSession(identifier: session, cancelTasks: true))
-            send(.log(LogRecord(level: .info, message: "invalidated \(session)")))
+            send(.log(LogRecord(level: .info, message: "invalidated \(session.prefix { $0 != "\u{0}" })")))
         }
     }
 case "locator":

@@ -184,6 +184,29 @@ struct SessionBoundsTests {
         }
     }
 
+    @Test(
+        "a session identifier with a NUL in it is refused: \"cycle\\0poached\" is not another name for the cycler's \"cycle\", whose tasks and events stay its own"
+    )
+    func nulInIdentifier() async throws {
+        try await withHost({
+            $0.budgetOverrides.idle = .seconds(120)
+            $0.extensionEnvironment["ROGUE_POACHER"] = "nul"
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            _ = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.cycler }
+            _ = try await host.waitFor("log", timeout: .seconds(60)) {
+                $0.bundle == Self.poacher && $0.string("message") == "invalidated cycle"
+            }
+            let events = await host.events()
+            let refused = events.first { $0.kind == .sessionInvalidated && $0.bundle == Self.poacher }
+            #expect(refused?.string("reason") == "badIdentifier", "\(String(describing: refused))")
+            let listed = events.filter { $0.kind == .log && $0.bundle == Self.poacher && ($0.string("message") ?? "").hasPrefix("listed ") }
+            #expect(listed.allSatisfy { $0.string("message") == "listed 0 tasks of cycle" }, "\(listed.map { $0.string("message") ?? "" })")
+            #expect(await host.unacknowledgedEvents() > 0, "the cycler's events were dropped")
+        }
+    }
+
     @Test("inline requests not ended hold at most 4 MiB of a process's requests in the host; past it a createTask is refused")
     func inlineBytes() async throws {
         try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in

@@ -192,6 +192,18 @@ final class NetworkService {
                 configuration, process: process, ext: ext, code: -1, reason: "badIdentifier",
                 "A background URLSession's identifier must be 1 to \(HelloLimits.nameBytes) bytes; this one has \(length)")
         }
+        // A NUL would end the name in C strings: "a\0b" must not be another name for "a".
+        guard !configuration.identifier.utf8.contains(0) else {
+            return refuse(
+                configuration, process: process, ext: ext, code: -1, reason: "badIdentifier",
+                "A background URLSession's identifier must not contain a NUL character")
+        }
+        if let shared = configuration.sharedContainerIdentifier, shared.utf8.count > HelloLimits.nameBytes || shared.utf8.contains(0) {
+            return refuse(
+                configuration, process: process, ext: ext, code: -1, reason: "badIdentifier",
+                "A sharedContainerIdentifier must be at most \(HelloLimits.nameBytes) bytes, without NUL; this one has \(shared.utf8.count)"
+            )
+        }
         let key = SessionRegistry.Key(app: ext.app.bundleIdentifier, identifier: configuration.identifier)
         let record = SessionRecord(
             app: key.app, identifier: key.identifier, bundle: ext.identifier,

@@ -118,7 +118,11 @@ final class SQLiteDatabase: @unchecked Sendable {
                 case .null: sqlite3_bind_null(statement, position)
                 case .integer(let integer): sqlite3_bind_int64(statement, position, integer)
                 case .real(let real): sqlite3_bind_double(statement, position, real)
-                case .text(let text): sqlite3_bind_text(statement, position, text, -1, sg_sqlite_transient())
+                // With its length: a NUL inside ends no text early (nor makes two texts one).
+                case .text(let text):
+                    text.utf8CString.withUnsafeBufferPointer {
+                        sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count - 1), sg_sqlite_transient())
+                    }
                 }
             guard status == SQLITE_OK else { throw error(status, sql) }
         }
@@ -130,7 +134,11 @@ final class SQLiteDatabase: @unchecked Sendable {
         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: .real(sqlite3_column_double(statement, index))
         case SQLITE_NULL: .null
-        default: sqlite3_column_text(statement, index).map { .text(String(cString: $0)) } ?? .null
+        default:
+            sqlite3_column_text(statement, index).map { text in
+                let count = Int(sqlite3_column_bytes(statement, index))
+                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            } ?? .null
         }
     }
 
