@@ -112,6 +112,20 @@ struct HTTPAttemptTests {
         }
     }
 
+    @Test("a server's validator over 256 bytes is not kept (the task's journal row would hold it): the download completes, without one")
+    func longValidator() async throws {
+        try await withServer { server, transport, path in
+            let attempt = attempt(transport, server.url("/bytes/1000?etag=60000"))
+            let sink = FileSink(path: path, existing: 0) { _, _ in }
+            guard case .completed(let response, let validator) = await attempt.run(into: sink) else {
+                Issue.record("not completed"); return
+            }
+            sink.close()
+            #expect(response.statusCode == 200)
+            #expect(validator == nil, "a validator of \(validator?.utf8.count ?? 0) bytes was kept")
+        }
+    }
+
     @Test("a validator with a line break is never sent back as If-Range")
     func validatorLineBreak() {
         #expect(HTTPAttempt.usable("\"abc\"") == "\"abc\"")

@@ -59,7 +59,8 @@ struct HTTPAttempt: Sendable {
                         payload = current
                         reason = phrase
                         let acceptsRanges = header("accept-ranges")?.lowercased() == "bytes"
-                        newValidator = acceptsRanges ? (header("etag") ?? header("last-modified")) : nil
+                        // The server's, kept in the task's journal row: up to 256 bytes, else none (no resume).
+                        newValidator = acceptsRanges ? (header("etag") ?? header("last-modified")).flatMap(Self.kept) : nil
                         try await sink.begin(current, resumed: resumed)
                     case .data(let bytes):
                         try Task.checkCancellation()
@@ -112,6 +113,14 @@ struct HTTPAttempt: Sendable {
     /// A server's validator (ETag or Last-Modified) as the host sends it back in `If-Range`: as
     /// the request policy wants a header value — no line break, no NUL — else none (the attempt
     /// starts over rather than put the server's bytes on the wire as a header of its own).
+    /// A validator the host keeps with its task: at most ``validatorBytes``.
+    static func kept(_ validator: String) -> String? {
+        validator.utf8.count <= validatorBytes ? validator : nil
+    }
+
+    /// The longest validator kept: real ETags and dates take tens of bytes.
+    static let validatorBytes = 256
+
     static func usable(_ validator: String) -> String? {
         validator.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } ? nil : validator
     }

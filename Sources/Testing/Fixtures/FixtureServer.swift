@@ -9,7 +9,8 @@ import Synchronization
 /// byte ranges, slow bodies, and the failures a download must survive.
 ///
 /// Routes (`N` bytes, every byte `i` is `i % 251`):
-/// - `/bytes/N` — the body, with `Accept-Ranges`, `ETag` and `Range` support.
+/// - `/bytes/N` — the body, with `Accept-Ranges`, `ETag` and `Range` support (`?etag=L`: an
+///   ETag of L bytes).
 ///   Query: `delay=MS` before the response, `chunk=BYTES` and `interval=MS` to stream slowly
 ///   (real time, or a host's run clock: ``FixturePacing``), `length=none` to send it chunked,
 ///   without a `Content-Length`.
@@ -316,7 +317,9 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func sendBytes(_ size: Int, head: HTTPRequestHead, query: [String: String], context: ChannelHandlerContext, dropAfter: Int?) {
-        let etag = "\"bytes-\(size)\""
+        // `etag=L`: a validator of L bytes (a hostile server's), else one naming the size.
+        let etag =
+            Int(query["etag"] ?? "").map { "\"" + String(repeating: "e", count: max(0, min($0, 1 << 20))) + "\"" } ?? "\"bytes-\(size)\""
         var start = 0
         var status = HTTPResponseStatus.ok
         var headers = HTTPHeaders()
