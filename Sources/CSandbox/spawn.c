@@ -122,6 +122,9 @@ static int child_main(void *arg) {
         if (dup2(high[i], i) < 0) child_fail(a, SG_STEP_FDS);   // dup2 clears FD_CLOEXEC
     }
     if (syscall(SYS_close_range, (unsigned)FD_FIRST_FREE, ~0U, 0) != 0) child_fail(a, SG_STEP_FDS);
+    // Without a listener or a ruleset, 4 and 5 are still whatever the host had there.
+    if (high[4] < 0) (void)close(FD_NOTIFY);
+    if (high[5] < 0) (void)close(FD_LANDLOCK);
     // The hand-over socket and the ruleset must not survive execve.
     if (high[4] >= 0 && fcntl(FD_NOTIFY, F_SETFD, FD_CLOEXEC) != 0) child_fail(a, SG_STEP_FDS);
     if (high[5] >= 0 && fcntl(FD_LANDLOCK, F_SETFD, FD_CLOEXEC) != 0) child_fail(a, SG_STEP_FDS);

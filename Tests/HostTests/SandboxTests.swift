@@ -63,6 +63,30 @@ struct SandboxTests {
         }
     }
 
+    @Test("without Landlock or a seccomp listener, still only fds 0-3: the host's descriptors 4 and 5 are not the child's")
+    func descriptorsWithoutLayers() async throws {
+        // Descriptors 4 and 5 of the host, whatever they are, made inheritable for this spawn's
+        // sake where they are open (the test runner's own); two strays too.
+        var restore: [(Int32, Int32)] = []
+        for fd: Int32 in [4, 5] {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 {
+                restore.append((fd, flags))
+                _ = fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC)
+            }
+        }
+        defer { for (fd, flags) in restore { _ = fcntl(fd, F_SETFD, flags) } }
+        let strays = [open("/dev/null", O_RDONLY), open("/dev/null", O_RDONLY)]
+        defer { strays.forEach { close($0) } }
+        try await withRunner { runner in
+            var policy = SandboxPolicy.standard
+            policy.landlock = false
+            policy.seccomp = false // no filter, so no listener at 4
+            let fds = try await runner.run(["fds"], policy: policy)
+            #expect(fds.value("fds") == "0,1,2,3", "host descriptors 4 and 5: \(restore.map(\.0))")
+        }
+    }
+
     @Test("only fds 0-3 are open, fd 3 is the IPC stream socket; no_new_privs, own process group, core 0")
     func processState() async throws {
         // A stray descriptor without CLOEXEC in the host must not leak into the child.
