@@ -44,6 +44,9 @@ enum Misbehaviour: String, CaseIterable {
     case bigfile
     /// Answers at once, then fills its container from another thread while idle (Hostile.app).
     case idlewriter
+    /// Writes 8 MiB into files it has unlinked and keeps open, then answers (Hostile.app, over
+    /// its 4 MiB quota): on the disk, in no directory.
+    case hiddenwriter
     /// Writes 1 MiB files into its app group's container until a write fails (Hostile.app): the
     /// group is a container it shares, under the same quota as its own.
     case fillsgroup
@@ -53,6 +56,9 @@ enum Misbehaviour: String, CaseIterable {
         return Misbehaviour(rawValue: String(identifier.split(separator: ".").last ?? ""))
     }
 }
+
+/// The descriptors of the files `hiddenwriter` unlinked, kept open for the life of the process.
+nonisolated(unsafe) var hiddenFiles: [Int32] = []
 
 /// One line to standard error (the host records it as a `log` event).
 func report(_ line: String) {
@@ -181,6 +187,21 @@ func misbehave(_ behaviour: Misbehaviour) -> String {
             }
         }
         return "answered; writing while idle"
+    case .hiddenwriter:
+        let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
+        let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
+        var written = 0
+        for n in 0..<8 {
+            let path = container + "/Documents/hidden-\(n)"
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { break }
+            unlink(path)
+            if chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == chunk.count { written += 1 }
+            hiddenFiles.append(fd) // kept open: the blocks stay taken
+        }
+        let line = "\(written) MiB in unlinked files, held open"
+        report(line)
+        return line
     case .bigfile:
         let container = ProcessInfo.processInfo.environment["SANDGLASS_CONTAINER"] ?? "/nonexistent"
         let fd = open(container + "/Documents/big", O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -89,6 +89,19 @@ struct ContainmentTests {
         }
     }
 
+    @Test("files written, unlinked and held open count toward the quota: on the disk, in no directory, still its")
+    func hiddenWriter() async throws {
+        try await withHost({ $0.budgetOverrides.idle = .seconds(60) }) { host in
+            try await host.install(Examples.app("Hostile.app"))
+            await host.start()
+            let bundle = "com.example.hostile.hiddenwriter"
+            let over = try await host.waitFor("container.overQuota", timeout: .seconds(30)) { $0.bundle == bundle }
+            #expect((over.int("bytes") ?? 0) > 4 << 20, "\(over)")
+            let killed = try await host.waitFor("killed") { $0.bundle == bundle && $0.pid == over.pid }
+            #expect(killed.string("reason") == "resource")
+        }
+    }
+
     @Test("a container still over its quota is killed again at once at its next launch")
     func overQuotaAtLaunch() async throws {
         try await withHost { host in

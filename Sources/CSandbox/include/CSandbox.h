@@ -97,6 +97,10 @@ const char *sg_spawn_step_name(int step);
 /// SG_USAGE_OVER_INODES or SG_USAGE_TOO_DEEP when stopped, -errno when `root` cannot be opened.
 int sg_container_usage(const char *root, long inode_limit, int max_depth, unsigned long long *bytes, long *inodes);
 
+/// The bytes of regular files process `pid` holds open or mapped that no directory names (unlinked
+/// after being written): counted toward its container's quota. With `uid` ≥ 0, only files it owns.
+unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid);
+
 // MARK: seccomp (libseccomp, in the parent only)
 
 /// Builds the default policy and exports it as BPF into `out` (capacity `cap` bytes).

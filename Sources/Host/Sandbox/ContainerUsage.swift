@@ -26,6 +26,21 @@ struct ContainerUsage: Sendable, Hashable {
         return ContainerUsage(bytes: Int(clamping: bytes), inodes: inodes, stoppedEarly: rc != 0, tooDeep: rc == SG_USAGE_TOO_DEEP)
     }
 
+    /// The usage of each of a process's `containers`, in order, the first — its own — with the
+    /// files the process holds open that no directory names any more (written, then unlinked:
+    /// still on the disk). `uid`: the process's own, nil when it runs as the host's user (then
+    /// every such file counts).
+    static func measure(_ containers: [String], of pid: pid_t, uid: UInt32?, inodeLimit: Int) -> [ContainerUsage?] {
+        var usages = containers.map { measure($0, inodeLimit: inodeLimit) }
+        if var own = usages.first ?? nil {
+            let unlinked = sg_unlinked_open_bytes(pid, uid.map { Int($0) } ?? -1)
+            let (sum, overflow) = own.bytes.addingReportingOverflow(Int(clamping: unlinked))
+            own.bytes = overflow ? .max : sum
+            usages[0] = own
+        }
+        return usages
+    }
+
     /// Whether this is over the container quota of `budgets`.
     func isOver(_ budgets: Budgets) -> Bool {
         tooDeep || bytes > budgets.containerBytes || inodes > budgets.containerInodes
@@ -80,13 +95,15 @@ final class ContainerScanner {
 
     /// Measures the containers of process `pid` off the loop; `done` runs on the loop with the
     /// usage of each, in order (nil when it cannot be opened), and the process's CPU time read first.
-    func measure(_ containers: [String], of pid: pid_t, inodeLimit: Int, _ done: @escaping ([ContainerUsage?], UInt64?) -> Void) {
+    func measure(
+        _ containers: [String], of pid: pid_t, uid: UInt32?, inodeLimit: Int, _ done: @escaping ([ContainerUsage?], UInt64?) -> Void
+    ) {
         guard !isClosed else { return }
         let id = enqueue { results in done(results.first?.usages ?? [], results.first?.cpuTime) }
         let mailbox = mailbox
         queue.async {
             let cpuTime = cpuTime(of: pid)
-            let usages = containers.map { ContainerUsage.measure($0, inodeLimit: inodeLimit) }
+            let usages = ContainerUsage.measure(containers, of: pid, uid: uid, inodeLimit: inodeLimit)
             mailbox.post(id, [SweepResult(pid: pid, cpuTime: cpuTime, measured: true, usages: usages)])
         }
     }
@@ -94,6 +111,8 @@ final class ContainerScanner {
     /// One idle process in a sweep: its containers, and its CPU time at its last measure (ns).
     struct IdleCheck: Sendable {
         var pid: pid_t
+        /// The uid the process runs as, nil when it is the host's own.
+        var uid: UInt32? = nil
         var containers: [String]
         var inodeLimit: Int
         var cpuTime: UInt64?
@@ -127,7 +146,7 @@ final class ContainerScanner {
                     }
                     return SweepResult(
                         pid: check.pid, cpuTime: cpuTime, measured: true,
-                        usages: check.containers.map { ContainerUsage.measure($0, inodeLimit: check.inodeLimit) })
+                        usages: ContainerUsage.measure(check.containers, of: check.pid, uid: check.uid, inodeLimit: check.inodeLimit))
                 })
         }
     }

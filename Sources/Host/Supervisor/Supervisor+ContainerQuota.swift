@@ -34,7 +34,8 @@ extension Supervisor {
         process.containerRecheck = false
         let containers = quotaContainers(of: ext)
         let inodeLimit = ext.budgets.containerInodes
-        scanner.measure(containers.map(\.path), of: process.pid, inodeLimit: inodeLimit) { [weak self, weak process] usages, cpuTime in
+        scanner.measure(containers.map(\.path), of: process.pid, uid: ext.identity?.uid, inodeLimit: inodeLimit) {
+            [weak self, weak process] usages, cpuTime in
             guard let self, let process else { return }
             process.containerCheckInFlight = false
             process.containerCPUTime = cpuTime
@@ -77,7 +78,7 @@ extension Supervisor {
             idle[process.pid] = (process, ext)
             checks.append(
                 .init(
-                    pid: process.pid, containers: quotaContainers(of: ext).map(\.path),
+                    pid: process.pid, uid: ext.identity?.uid, containers: quotaContainers(of: ext).map(\.path),
                     inodeLimit: ext.budgets.containerInodes, cpuTime: process.containerCPUTime))
         }
         guard !checks.isEmpty else { return }
