@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,8 +66,9 @@ int sg_container_usage(const char *root, long inode_limit, int max_depth, unsign
 // block it); a file is counted once; with `uid` ≥ 0, only the files that uid owns.
 unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid) {
     enum { SLOTS = 4096 };
-    static __thread struct { dev_t dev; ino_t ino; int used; } seen[SLOTS];
-    memset(seen, 0, sizeof seen);
+    // On the heap: a thread-local table would grow every thread's static TLS past small stacks.
+    struct seen_file { dev_t dev; ino_t ino; int used; } *seen = calloc(SLOTS, sizeof *seen);
+    if (!seen) return 0;
     unsigned long long total = 0;
     const char *const kinds[2] = { "fd", "map_files" };
     for (int k = 0; k < 2; k++) {
@@ -96,5 +98,6 @@ unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid) {
         }
         closedir(dir);
     }
+    free(seen);
     return total;
 }
