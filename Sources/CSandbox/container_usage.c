@@ -59,45 +59,84 @@ int sg_container_usage(const char *root, long inode_limit, int max_depth, unsign
     return rc;
 }
 
+// A file seen before, by device and inode: each is counted once.
+struct seen_files { struct { dev_t dev; ino_t ino; int used; } *slots; };
+enum { SEEN_SLOTS = 4096 };
+
+static int seen_before(struct seen_files *seen, const struct stat *st) {
+    unsigned long slot = ((unsigned long)st->st_ino * 2654435761u ^ (unsigned long)st->st_dev) % SEEN_SLOTS;
+    for (int probe = 0; probe < SEEN_SLOTS; probe++) {
+        unsigned long i = (slot + probe) % SEEN_SLOTS;
+        if (!seen->slots[i].used) {
+            seen->slots[i].used = 1;
+            seen->slots[i].dev = st->st_dev;
+            seen->slots[i].ino = st->st_ino;
+            return 0;
+        }
+        if (seen->slots[i].dev == st->st_dev && seen->slots[i].ino == st->st_ino) return 1;
+    }
+    return 0; // a full table counts a file again: more, never less
+}
+
+// The blocks of `name` under `dirfd` (a magic link of /proc/<pid>/fd or map_files, followed to
+// the open file by fstatat, never opened) when it is a regular file no directory names, on
+// `device`, of `uid` (any when negative), not counted before.
+static unsigned long long unlinked_blocks(int dirfd, const char *name, long uid, dev_t device, struct seen_files *seen) {
+    struct stat st;
+    if (fstatat(dirfd, name, &st, 0) != 0) return 0;
+    if (!S_ISREG(st.st_mode) || st.st_nlink != 0 || st.st_dev != device) return 0;
+    if (uid >= 0 && st.st_uid != (uid_t)uid) return 0;
+    if (seen_before(seen, &st)) return 0;
+    return (unsigned long long)st.st_blocks * 512ULL;
+}
+
 // The blocks of regular files process `pid` holds open or mapped that no directory names any
-// more (unlinked, or O_TMPFILE): written in a container, then unlinked, they take the disk and
-// no walk finds them. Each file is looked at through /proc/<pid>/fd and /proc/<pid>/map_files
-// with fstatat, which follows the magic link to the open file and never opens it (a FIFO cannot
-// block it); a file is counted once; with `uid` ≥ 0, only the files that uid owns.
-unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid) {
-    enum { SLOTS = 4096 };
-    // On the heap: a thread-local table would grow every thread's static TLS past small stacks.
-    struct seen_file { dev_t dev; ino_t ino; int used; } *seen = calloc(SLOTS, sizeof *seen);
-    if (!seen) return 0;
+// more (unlinked, or O_TMPFILE) on the containers' file system `device`: written in a
+// container, then unlinked, they take the disk and no walk finds them. Descriptors through
+// /proc/<pid>/fd; mappings through the "(deleted)" lines of /proc/<pid>/maps, each looked at
+// in /proc/<pid>/map_files. With `uid` ≥ 0, only the files that uid owns.
+unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid, dev_t device) {
+    struct seen_files seen = { calloc(SEEN_SLOTS, sizeof *seen.slots) };
+    if (!seen.slots) return 0;
     unsigned long long total = 0;
-    const char *const kinds[2] = { "fd", "map_files" };
-    for (int k = 0; k < 2; k++) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, kinds[k]);
-        int dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dirfd < 0) continue;
-        DIR *dir = fdopendir(dirfd);
-        if (!dir) { close(dirfd); continue; }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
+    int fds = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fds >= 0 ? fdopendir(fds) : NULL;
+    if (dir) {
         struct dirent *entry;
         while ((entry = readdir(dir)) != NULL) {
-            if (entry->d_name[0] == '.') continue;
-            struct stat st;
-            if (fstatat(dirfd, entry->d_name, &st, 0) != 0) continue;
-            if (!S_ISREG(st.st_mode) || st.st_nlink != 0) continue;
-            if (uid >= 0 && st.st_uid != (uid_t)uid) continue;
-            unsigned long slot = ((unsigned long)st.st_ino * 2654435761u ^ (unsigned long)st.st_dev) % SLOTS;
-            int counted = 0, placed = 0;
-            for (int probe = 0; probe < SLOTS; probe++) {
-                unsigned long i = (slot + probe) % SLOTS;
-                if (!seen[i].used) { seen[i].used = 1; seen[i].dev = st.st_dev; seen[i].ino = st.st_ino; placed = 1; break; }
-                if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino) { counted = 1; break; }
-            }
-            if (counted) continue;
-            (void)placed; // a full table counts a file again: more, never less
-            total += (unsigned long long)st.st_blocks * 512ULL;
+            if (entry->d_name[0] != '.') total += unlinked_blocks(fds, entry->d_name, uid, device, &seen);
         }
         closedir(dir);
+    } else if (fds >= 0) {
+        close(fds);
     }
-    free(seen);
+    snprintf(path, sizeof path, "/proc/%d/map_files", (int)pid);
+    int maps_dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *maps = maps_dir >= 0 ? fopen(path, "re") : NULL;
+    if (maps) {
+        char line[4096];
+        while (fgets(line, sizeof line, maps)) {
+            size_t length = strlen(line);
+            if (length == sizeof line - 1 && line[length - 1] != '\n') {
+                // A longer line (a long path): its rest is read and left; it is not a deleted file's end.
+                int c;
+                while ((c = fgetc(maps)) != EOF && c != '\n') {}
+                continue;
+            }
+            static const char deleted[] = " (deleted)\n";
+            size_t tail = sizeof deleted - 1;
+            if (length < tail || strcmp(line + length - tail, deleted) != 0) continue;
+            char *dash = strchr(line, '-'), *space = strchr(line, ' ');
+            if (!dash || !space || dash > space) continue;
+            *space = '\0'; // "start-end", the name of the mapping in map_files
+            total += unlinked_blocks(maps_dir, line, uid, device, &seen);
+        }
+        fclose(maps);
+    }
+    if (maps_dir >= 0) close(maps_dir);
+    free(seen.slots);
     return total;
 }

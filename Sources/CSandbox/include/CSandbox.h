@@ -98,8 +98,9 @@ const char *sg_spawn_step_name(int step);
 int sg_container_usage(const char *root, long inode_limit, int max_depth, unsigned long long *bytes, long *inodes);
 
 /// The bytes of regular files process `pid` holds open or mapped that no directory names (unlinked
-/// after being written): counted toward its container's quota. With `uid` ≥ 0, only files it owns.
-unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid);
+/// after being written) on the containers' file system `device`: counted toward its container's
+/// quota. With `uid` ≥ 0, only files it owns.
+unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid, dev_t device);
 
 // MARK: seccomp (libseccomp, in the parent only)
 

@@ -32,8 +32,10 @@ struct ContainerUsage: Sendable, Hashable {
     /// every such file counts).
     static func measure(_ containers: [String], of pid: pid_t, uid: UInt32?, inodeLimit: Int) -> [ContainerUsage?] {
         var usages = containers.map { measure($0, inodeLimit: inodeLimit) }
-        if var own = usages.first ?? nil {
-            let unlinked = sg_unlinked_open_bytes(pid, uid.map { Int($0) } ?? -1)
+        var status = stat()
+        if var own = usages.first ?? nil, let first = containers.first, stat(first, &status) == 0 {
+            // On the containers' file system only: a memfd is memory, the memory limit's.
+            let unlinked = sg_unlinked_open_bytes(pid, uid.map { Int($0) } ?? -1, status.st_dev)
             let (sum, overflow) = own.bytes.addingReportingOverflow(Int(clamping: unlinked))
             own.bytes = overflow ? .max : sum
             usages[0] = own
