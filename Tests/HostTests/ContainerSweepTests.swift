@@ -28,7 +28,7 @@ actor ContainerScannerOnLoop {
 /// clock tick (10 ms: 6 MiB of writes take 2–3 ms), is measured like any other.
 @Suite("Container sweep")
 struct ContainerSweepTests {
-    /// A shell that runs a short loop (well under a millisecond of CPU) for each line it reads,
+    /// A shell that runs a short loop (a few milliseconds of CPU, less than a tick) for each line it reads,
     /// answers `done`, and is idle — blocked in `read` — in between.
     private final class Worker {
         let process = Process()
@@ -37,7 +37,7 @@ struct ContainerSweepTests {
 
         init() throws {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "while read line; do i=0; while [ $i -lt 50 ]; do i=$((i+1)); done; echo done; done"]
+            process.arguments = ["-c", "while read line; do i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; echo done; done"]
             process.standardInput = input
             process.standardOutput = output
             try process.run()

@@ -110,6 +110,12 @@ final class ContainerScanner {
         }
     }
 
+    /// The CPU time (ns) an idle process may use since its last measure and still be skipped:
+    /// what an extension does as its activation ends (its threads' last work, about a
+    /// millisecond), not a write of any size — a millisecond of CPU writes 2–3 MiB at most, and
+    /// more, however spread out, adds up past it and is measured.
+    static let idleCPUNoise: UInt64 = 1_000_000
+
     /// One idle process in a sweep: its containers, and its CPU time at its last measure (ns).
     struct IdleCheck: Sendable {
         var pid: pid_t
@@ -143,7 +149,7 @@ final class ContainerScanner {
                 id,
                 checks.map { check in
                     let cpuTime = cpuTime(of: check.pid)
-                    if let cpuTime, let last = check.cpuTime, cpuTime == last {
+                    if let cpuTime, let last = check.cpuTime, cpuTime &- last < ContainerScanner.idleCPUNoise {
                         return SweepResult(pid: check.pid, cpuTime: cpuTime, measured: false, usages: [])
                     }
                     return SweepResult(
