@@ -117,23 +117,21 @@ unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid, dev_t device) {
     snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
     FILE *maps = maps_dir >= 0 ? fopen(path, "re") : NULL;
     if (maps) {
-        char line[4096];
-        while (fgets(line, sizeof line, maps)) {
+        // A line holds at most a path of a page (what the kernel prints) and its prefix.
+        static const char deleted[] = " (deleted)\n";
+        size_t tail = sizeof deleted - 1;
+        char *line = malloc(16384);
+        while (line && fgets(line, 16384, maps)) {
             size_t length = strlen(line);
-            if (length == sizeof line - 1 && line[length - 1] != '\n') {
-                // A longer line (a long path): its rest is read and left; it is not a deleted file's end.
-                int c;
-                while ((c = fgetc(maps)) != EOF && c != '\n') {}
-                continue;
-            }
-            static const char deleted[] = " (deleted)\n";
-            size_t tail = sizeof deleted - 1;
             if (length < tail || strcmp(line + length - tail, deleted) != 0) continue;
-            char *dash = strchr(line, '-'), *space = strchr(line, ' ');
-            if (!dash || !space || dash > space) continue;
-            *space = '\0'; // "start-end", the name of the mapping in map_files
-            total += unlinked_blocks(maps_dir, line, uid, device, &seen);
+            // map_files names a mapping by its range without the zeros maps pads it with.
+            unsigned long start, end;
+            if (sscanf(line, "%lx-%lx", &start, &end) != 2) continue;
+            char name[48];
+            snprintf(name, sizeof name, "%lx-%lx", start, end);
+            total += unlinked_blocks(maps_dir, name, uid, device, &seen);
         }
+        free(line);
         fclose(maps);
     }
     if (maps_dir >= 0) close(maps_dir);

@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +54,20 @@ int64_t sg_process_cpu_ns(pid_t pid) {
     struct timespec ts;
     if (clock_gettime(clock, &ts) != 0) return -1;
     return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+}
+
+int64_t sg_process_written_bytes(pid_t pid) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    const char *field = strstr(text, "wchar: ");
+    if (!field) return -1;
+    return (int64_t)strtoull(field + 7, NULL, 10);
 }
 
 int sg_wifexited(int status) { return WIFEXITED(status); }

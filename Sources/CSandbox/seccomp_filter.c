@@ -35,6 +35,9 @@ static const char *const denied_syscalls[] = {
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "iopl", "ioperm", "syslog", "name_to_handle_at", "open_by_handle_at",
     "io_uring_setup", "io_uring_enter", "io_uring_register",
+    // Linux AIO: O_DIRECT writes that neither the process's CPU time nor its written bytes
+    // (wchar) show, which the container sweep of idle processes goes by. POSIX aio_* uses threads.
+    "io_setup", "io_submit", "io_cancel", "io_destroy", "io_getevents", "io_pgetevents",
     "fork", "vfork",
     // SysV IPC and POSIX message queues: objects that outlive the process, shared by key.
     "shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semtimedop", "semctl",

@@ -174,7 +174,7 @@ actor HostCore {
             // The events one request causes for each of its widgets are charged to the process that asked.
             let process = ext.process
             self.scheduler.requestReload(from: ext, kind: kind) { name, fields in
-                process.map { Supervisor.admitsEvent(name, fields, for: $0) } ?? true
+                process.map { self.supervisor.admitsEvent(name, fields, for: $0, of: ext) } ?? true
             }
         }
         supervisor.hooks.extensionMessage = { ext, process, message in self.route(message, from: process, of: ext) }

@@ -23,21 +23,22 @@ actor ContainerScannerOnLoop {
     func close() { scanner?.close() }
 }
 
-/// The sweep of idle extensions' containers skips a process that ran no code since its last
-/// measure — and only that one: an idle extension that writes a little, on less CPU than a
-/// clock tick (10 ms: 6 MiB of writes take 2–3 ms), is measured like any other.
+/// The sweep of idle extensions' containers skips a process that did nothing since its last
+/// measure — and only that one: an idle extension that writes a little, on next to no CPU (less
+/// than /proc's 10 ms tick, less than the millisecond the sweep lets pass), is measured.
 @Suite("Container sweep")
 struct ContainerSweepTests {
-    /// A shell that runs a short loop (a few milliseconds of CPU, less than a tick) for each line it reads,
-    /// answers `done`, and is idle — blocked in `read` — in between.
+    /// A shell that writes 4 KiB into a file of the container for each line it reads (a builtin:
+    /// its own write, a few microseconds of CPU), answers `done`, and is idle — blocked in
+    /// `read` — in between.
     private final class Worker {
         let process = Process()
         let input = Pipe()
         let output = Pipe()
 
-        init() throws {
+        init(writingIn container: String) throws {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "while read line; do i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; echo done; done"]
+            process.arguments = ["-c", "while read line; do printf '%4096s' x >> \"$0\"; echo done; done", container + "/written"]
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -60,12 +61,12 @@ struct ContainerSweepTests {
         }
     }
 
-    @Test("a process that ran any code since its last measure is measured, however little; one that ran none is skipped")
+    @Test("a process that wrote since its last measure is measured, however little CPU it took; one that did nothing is skipped")
     func anyCodeIsMeasured() async throws {
         let container = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: container) }
-        let worker = try Worker()
+        let worker = try Worker(writingIn: container)
         defer { worker.stop() }
         try worker.work() // the shell started; what it did at start is its first measure's
         let scanner = try ContainerScannerOnLoop()
@@ -82,23 +83,23 @@ struct ContainerSweepTests {
 
     private func rounds(of worker: Worker, in container: String, _ scanner: ContainerScannerOnLoop) async throws {
         let pid = worker.process.processIdentifier
-        var check = ContainerScanner.IdleCheck(pid: pid, containers: [container], inodeLimit: 100, cpuTime: nil)
+        var check = ContainerScanner.IdleCheck(pid: pid, containers: [container], inodeLimit: 100, activity: nil)
         let first = try #require(try await scanner.sweep([check]).first)
         #expect(first.measured, "a process never measured is measured")
-        check.cpuTime = first.cpuTime
+        check.activity = first.activity
 
         let idle = try #require(try await scanner.sweep([check]).first)
         #expect(!idle.measured, "a process blocked in read ran no code, and is skipped")
 
-        // Five rounds of a little work each: a clock tick is 10 ms of CPU, a round far less, so
-        // a sweep that compared ticks would skip nearly every round.
+        // Five rounds of a little writing each: a round takes far less than a clock tick (10 ms)
+        // of CPU, and than the sweep's millisecond; a sweep that compared only CPU would skip them.
         var measured = 0
         for _ in 0..<5 {
             try worker.work()
             let result = try #require(try await scanner.sweep([check]).first)
             if result.measured {
                 measured += 1
-                check.cpuTime = result.cpuTime
+                check.activity = result.activity
             }
             #expect(result.usages.count == (result.measured ? 1 : 0))
         }

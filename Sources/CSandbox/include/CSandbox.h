@@ -156,6 +156,9 @@ int sg_reap(pid_t pid, int *status, uint64_t *cpu_ms, uint64_t *max_rss_kib);
 /// CPU clock: exact, where /proc's utime and stime count 10 ms ticks), or -1.
 int64_t sg_process_cpu_ns(pid_t pid);
 
+/// The bytes process `pid` has passed to write calls so far (`wchar` of /proc/<pid>/io), or -1.
+int64_t sg_process_written_bytes(pid_t pid);
+
 /// The decoded parts of a wait status.
 int sg_wifexited(int status);
 int sg_wexitstatus(int status);

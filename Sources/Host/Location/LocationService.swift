@@ -212,16 +212,10 @@ final class LocationService {
                 ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
                 ("detail", .string(detail))
             ]
-            if Self.admit(.locationUnavailable, fields, for: process) { log.emit(.locationUnavailable, fields) }
+            if supervisor.admitsEvent(.locationUnavailable, fields, for: process, of: ext) { log.emit(.locationUnavailable, fields) }
             return
         }
         deliver(to: ext, process, mode: mode, charged: true)
-    }
-
-    /// Whether the event `name` with `fields` fits the log budget of `process` (its line's bytes
-    /// charged to the minute's and the activation's); past it the drop is counted.
-    private static func admit(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess) -> Bool {
-        Supervisor.admitsEvent(name, fields, for: process)
     }
 
     /// Sends the position to `process`; its event, when `charged` (a request of the process's
@@ -242,7 +236,7 @@ final class LocationService {
         if let since = screen.sinceVisible(at: clock.now), since > 0 {
             fields.append(("sinceVisibleMs", .double(Double(since / 1_000_000))))
         }
-        if charged, !Self.admit(.locationDelivered, fields, for: process) { return }
+        if charged, !supervisor.admitsEvent(.locationDelivered, fields, for: process, of: ext) { return }
         log.emit(.locationDelivered, fields)
     }
 

@@ -28,14 +28,14 @@ struct ContainerUsage: Sendable, Hashable {
 
     /// The usage of each of a process's `containers`, in order, the first — its own — with the
     /// files the process holds open that no directory names any more (written, then unlinked:
-    /// still on the disk). `uid`: the process's own, nil when it runs as the host's user (then
-    /// every such file counts).
+    /// still on the disk; mappings only where the host may read /proc/<pid>/map_files, as root).
+    /// `uid`: the process's own, nil when it runs as the host's user.
     static func measure(_ containers: [String], of pid: pid_t, uid: UInt32?, inodeLimit: Int) -> [ContainerUsage?] {
         var usages = containers.map { measure($0, inodeLimit: inodeLimit) }
         var status = stat()
         if var own = usages.first ?? nil, let first = containers.first, stat(first, &status) == 0 {
             // On the containers' file system only: a memfd is memory, the memory limit's.
-            let unlinked = sg_unlinked_open_bytes(pid, uid.map { Int($0) } ?? -1, status.st_dev)
+            let unlinked = sg_unlinked_open_bytes(pid, Int(uid ?? geteuid()), status.st_dev)
             let (sum, overflow) = own.bytes.addingReportingOverflow(Int(clamping: unlinked))
             own.bytes = overflow ? .max : sum
             usages[0] = own
@@ -98,40 +98,35 @@ final class ContainerScanner {
     /// Measures the containers of process `pid` off the loop; `done` runs on the loop with the
     /// usage of each, in order (nil when it cannot be opened), and the process's CPU time read first.
     func measure(
-        _ containers: [String], of pid: pid_t, uid: UInt32?, inodeLimit: Int, _ done: @escaping ([ContainerUsage?], UInt64?) -> Void
+        _ containers: [String], of pid: pid_t, uid: UInt32?, inodeLimit: Int,
+        _ done: @escaping ([ContainerUsage?], ProcessActivity?) -> Void
     ) {
         guard !isClosed else { return }
-        let id = enqueue { results in done(results.first?.usages ?? [], results.first?.cpuTime) }
+        let id = enqueue { results in done(results.first?.usages ?? [], results.first?.activity) }
         let mailbox = mailbox
         queue.async {
-            let cpuTime = cpuTime(of: pid)
+            let activity = ProcessActivity.of(pid)
             let usages = ContainerUsage.measure(containers, of: pid, uid: uid, inodeLimit: inodeLimit)
-            mailbox.post(id, [SweepResult(pid: pid, cpuTime: cpuTime, measured: true, usages: usages)])
+            mailbox.post(id, [SweepResult(pid: pid, activity: activity, measured: true, usages: usages)])
         }
     }
 
-    /// The CPU time (ns) an idle process may use since its last measure and still be skipped:
-    /// what an extension does as its activation ends (its threads' last work, about a
-    /// millisecond), not a write of any size — a millisecond of CPU writes 2–3 MiB at most, and
-    /// more, however spread out, adds up past it and is measured.
-    static let idleCPUNoise: UInt64 = 1_000_000
-
-    /// One idle process in a sweep: its containers, and its CPU time at its last measure (ns).
+    /// One idle process in a sweep: its containers, and its activity at its last measure.
     struct IdleCheck: Sendable {
         var pid: pid_t
         /// The uid the process runs as, nil when it is the host's own.
         var uid: UInt32? = nil
         var containers: [String]
         var inodeLimit: Int
-        var cpuTime: UInt64?
+        var activity: ProcessActivity?
     }
 
-    /// What a sweep found for one process: its CPU time now (ns), and the usage of each container
+    /// What a sweep found for one process: its activity now, and the usage of each container
     /// when they were measured (`measured` false: it ran no code since its last measure, so it
     /// wrote nothing).
     struct SweepResult: Sendable {
         var pid: pid_t
-        var cpuTime: UInt64?
+        var activity: ProcessActivity?
         var measured: Bool
         var usages: [ContainerUsage?]
     }
@@ -148,12 +143,12 @@ final class ContainerScanner {
             mailbox.post(
                 id,
                 checks.map { check in
-                    let cpuTime = cpuTime(of: check.pid)
-                    if let cpuTime, let last = check.cpuTime, cpuTime &- last < ContainerScanner.idleCPUNoise {
-                        return SweepResult(pid: check.pid, cpuTime: cpuTime, measured: false, usages: [])
+                    let activity = ProcessActivity.of(check.pid)
+                    if let activity, let last = check.activity, activity.isIdle(since: last) {
+                        return SweepResult(pid: check.pid, activity: activity, measured: false, usages: [])
                     }
                     return SweepResult(
-                        pid: check.pid, cpuTime: cpuTime, measured: true,
+                        pid: check.pid, activity: activity, measured: true,
                         usages: ContainerUsage.measure(check.containers, of: check.pid, uid: check.uid, inodeLimit: check.inodeLimit))
                 })
         }
@@ -190,10 +185,4 @@ final class ContainerScanner {
         waiting.removeAll()
         queue.sync {}
     }
-}
-
-/// The CPU time process `pid` has used, all its threads, in nanoseconds, or nil.
-private func cpuTime(of pid: pid_t) -> UInt64? {
-    let nanoseconds = sg_process_cpu_ns(pid)
-    return nanoseconds >= 0 ? UInt64(nanoseconds) : nil
 }

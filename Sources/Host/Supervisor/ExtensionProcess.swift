@@ -84,8 +84,8 @@ final class ExtensionProcess {
     var containerCheckInFlight = false
     /// A measurement was asked for while one was under way: it follows at once.
     var containerRecheck = false
-    /// Its CPU time (ns) when its container was last measured.
-    var containerCPUTime: UInt64?
+    /// What it had done when its container was last measured.
+    var containerActivity: ProcessActivity?
     /// SIGSTOPped by chaos testing and not yet continued.
     var isSuspended = false
     var deniedCount = 0

@@ -15,8 +15,8 @@ extension Supervisor {
     /// (real time, nanoseconds): what it can write past its quota is what it writes in this time.
     static let busyCheckInterval: UInt64 = 250_000_000
     /// How often the containers of idle processes are swept: in one job off the loop, each
-    /// measured only when its process ran since its last measure (its exact CPU time changed:
-    /// less than a 10 ms tick of it writes megabytes), so that hundreds of idle
+    /// measured only when its process wrote or ran since its last measure (``ProcessActivity``),
+    /// so that hundreds of idle
     /// extensions cost the host next to nothing.
     static let idleCheckInterval: UInt64 = 5_000_000_000
 
@@ -35,10 +35,10 @@ extension Supervisor {
         let containers = quotaContainers(of: ext)
         let inodeLimit = ext.budgets.containerInodes
         scanner.measure(containers.map(\.path), of: process.pid, uid: ext.identity?.uid, inodeLimit: inodeLimit) {
-            [weak self, weak process] usages, cpuTime in
+            [weak self, weak process] usages, activity in
             guard let self, let process else { return }
             process.containerCheckInFlight = false
-            process.containerCPUTime = cpuTime
+            process.containerActivity = activity
             guard process.state != .exiting else { return }
             if let over = Self.firstOver(usages, of: containers, ext.budgets) {
                 return self.containerOverQuota(process, of: ext, over.usage, group: over.group)
@@ -79,7 +79,7 @@ extension Supervisor {
             checks.append(
                 .init(
                     pid: process.pid, uid: ext.identity?.uid, containers: quotaContainers(of: ext).map(\.path),
-                    inodeLimit: ext.budgets.containerInodes, cpuTime: process.containerCPUTime))
+                    inodeLimit: ext.budgets.containerInodes, activity: process.containerActivity))
         }
         guard !checks.isEmpty else { return }
         scanner.sweep(checks) { [weak self] results in
@@ -88,7 +88,7 @@ extension Supervisor {
                 guard let (process, ext) = idle[result.pid] else { continue }
                 process.containerCheckInFlight = false
                 guard process.state != .exiting, ext.process === process else { continue }
-                if result.measured { process.containerCPUTime = result.cpuTime }
+                if result.measured { process.containerActivity = result.activity }
                 if let over = Self.firstOver(result.usages, of: self.quotaContainers(of: ext), ext.budgets) {
                     self.containerOverQuota(process, of: ext, over.usage, group: over.group)
                 } else if process.containerRecheck {

@@ -147,9 +147,14 @@ extension Supervisor {
     /// Whether the event `name` with `fields`, caused by a request of `process`, fits its log
     /// budget: its line's bytes charged to the minute's and the activation's; past it the drop
     /// is counted (and told in `messages.throttled`).
-    static func admitsEvent(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess) -> Bool {
+    func admitsEvent(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
         let bytes = HostEvent(t: 0, name: name.rawValue, fields: fields).jsonLine.utf8.count
-        return process.messageBudget.admit(.log, bytes: bytes, now: sg_monotonic_ns()) == .accept
+        let now = sg_monotonic_ns()
+        guard process.messageBudget.admit(.log, bytes: bytes, now: now) == .accept else {
+            tellThrottledWhenDue(process, of: ext, now: now)
+            return false
+        }
+        return true
     }
 
     /// Records what the message budget dropped or coalesced since it was last told.
@@ -157,16 +162,7 @@ extension Supervisor {
     /// nothing more: a flood that ends within its first second is told a second later, not at
     /// the end of its activation.
     func tellThrottled(_ process: ExtensionProcess, of ext: ManagedExtension, now: UInt64, force: Bool = false) {
-        defer {
-            if !force, process.throttledTimer == nil, process.state != .exiting, let due = process.messageBudget.untoldDue {
-                process.throttledTimer = loop.schedule(at: max(due, now)) { [weak self, weak process, weak ext] in
-                    guard let self, let process, let ext else { return }
-                    process.throttledTimer = nil
-                    guard process.state != .exiting else { return }
-                    self.tellThrottled(process, of: ext, now: sg_monotonic_ns())
-                }
-            }
-        }
+        defer { if !force { tellThrottledWhenDue(process, of: ext, now: now) } }
         for dropped in process.messageBudget.takeDropped(now: now, force: force) {
             var fields: [(String, JSONValue)] = [
                 ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
@@ -175,6 +171,17 @@ extension Supervisor {
             if dropped.kind == .log { fields.append(("bytes", .int(Int64(dropped.bytes)))) }
             fields.append(("detail", .string(dropped.detail)))
             log.emit(.messagesThrottled, fields)
+        }
+    }
+
+    /// Arms the timer that tells what was dropped and not yet told when it is due (once).
+    private func tellThrottledWhenDue(_ process: ExtensionProcess, of ext: ManagedExtension, now: UInt64) {
+        guard process.throttledTimer == nil, process.state != .exiting, let due = process.messageBudget.untoldDue else { return }
+        process.throttledTimer = loop.schedule(at: max(due, now)) { [weak self, weak process, weak ext] in
+            guard let self, let process, let ext else { return }
+            process.throttledTimer = nil
+            guard process.state != .exiting else { return }
+            self.tellThrottled(process, of: ext, now: sg_monotonic_ns())
         }
     }
 

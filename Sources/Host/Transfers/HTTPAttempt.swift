@@ -60,7 +60,7 @@ struct HTTPAttempt: Sendable {
                         reason = phrase
                         let acceptsRanges = header("accept-ranges")?.lowercased() == "bytes"
                         // The server's, kept in the task's journal row: up to 256 bytes, else none (no resume).
-                        newValidator = acceptsRanges ? (header("etag") ?? header("last-modified")).flatMap(Self.kept) : nil
+                        newValidator = acceptsRanges ? Self.validator(header) : nil
                         try await sink.begin(current, resumed: resumed)
                     case .data(let bytes):
                         try Task.checkCancellation()
@@ -110,9 +110,6 @@ struct HTTPAttempt: Sendable {
         seconds.isNaN ? 604_800 : min(max(seconds, 0.001), 3_153_600_000)
     }
 
-    /// A server's validator (ETag or Last-Modified) as the host sends it back in `If-Range`: as
-    /// the request policy wants a header value — no line break, no NUL — else none (the attempt
-    /// starts over rather than put the server's bytes on the wire as a header of its own).
     /// A validator the host keeps with its task: at most ``validatorBytes``.
     static func kept(_ validator: String) -> String? {
         validator.utf8.count <= validatorBytes ? validator : nil
@@ -121,6 +118,15 @@ struct HTTPAttempt: Sendable {
     /// The longest validator kept: real ETags and dates take tens of bytes.
     static let validatorBytes = 256
 
+    /// The validator of a response's headers the host keeps: its ETag, else its Last-Modified,
+    /// each only within ``validatorBytes``.
+    static func validator(_ header: (String) -> String?) -> String? {
+        header("etag").flatMap(kept) ?? header("last-modified").flatMap(kept)
+    }
+
+    /// A server's validator (ETag or Last-Modified) as the host sends it back in `If-Range`: as
+    /// the request policy wants a header value — no line break, no NUL — else none (the attempt
+    /// starts over rather than put the server's bytes on the wire as a header of its own).
     static func usable(_ validator: String) -> String? {
         validator.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } ? nil : validator
     }

@@ -229,7 +229,7 @@ final class TransferService {
         guard attempts[id] != nil, var task = try? journal.task(id: id) else { return }
         func header(_ name: String) -> String? { response.headers.first { $0.name.lowercased() == name }?.value }
         let ranges = header("accept-ranges")?.lowercased() == "bytes"
-        task.validator = ranges ? (header("etag") ?? header("last-modified")).flatMap(HTTPAttempt.kept) : nil
+        task.validator = ranges ? HTTPAttempt.validator(header) : nil
         task.response = response.kept
         task.bytesExpected = response.expectedContentLength
         try? journal.update(task)
