@@ -44,8 +44,8 @@ public enum RouteFile {
         return Route(points: points, repeats: repeats, source: URL(fileURLWithPath: path).lastPathComponent)
     }
 
-    /// The longest a route may last, in seconds: 100 years, the longest run.
-    public static let maximumSpan: Double = 100 * 365.25 * 86_400
+    /// The longest a route may last, in seconds: 100 years, as far as the run's clock goes.
+    public static let maximumSpan = Double(RunClock.farFuture) / 1e9
 
     /// Seconds since 1970 of an ISO 8601 date (`2026-05-01T08:00:00Z`, fractional seconds allowed).
     static func date(_ text: String) -> Double? {
