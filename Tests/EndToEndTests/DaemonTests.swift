@@ -182,6 +182,7 @@ struct DaemonTests {
         #expect(try await daemon.waitForExit(timeout: 60) == 0, "\(daemon.standardError)")
         let events = try RunLog.read([log])[0].events
         #expect(!events.contains { $0.kind == .killed && $0.string("reason") == "chaos" }, "an extension had another killed")
+        #expect(!events.contains { $0.kind == .containerOverQuota }, "a container measured over its quota as another user")
         // The refusal of the process that logged the answer (under load an earlier process of it
         // may have been killed at its budget after asking, before its answer was logged).
         let refused = try #require(events.first { $0.kind == .controlRefused && $0.pid == answer?.pid })
