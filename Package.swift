@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "HostTests",
             dependencies: [
-                "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "SandglassIPC",
+                "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "ProbeSupport", "SandglassIPC",
                 .product(name: "NIOPosix", package: "swift-nio")
             ],
             path: "Tests/HostTests",

@@ -19,8 +19,8 @@ struct usage_walk {
     long inodes;
 };
 
-// 0 when the directory was read to its end, SG_USAGE_OVER_INODES or SG_USAGE_TOO_DEEP when
-// the walk stopped.
+// 0 when the directory was read to its end, SG_USAGE_OVER_INODES, SG_USAGE_TOO_DEEP or
+// SG_USAGE_UNREADABLE when the walk stopped.
 static int walk(struct usage_walk *w, int dirfd, int depth) {
     int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);   // never inherited by a process spawned meanwhile
     if (fd < 0) return 0;
@@ -38,7 +38,11 @@ static int walk(struct usage_walk *w, int dirfd, int depth) {
         if (!S_ISDIR(st.st_mode)) continue;
         if (depth + 1 > w->max_depth) { rc = SG_USAGE_TOO_DEEP; break; }
         int child = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (child < 0) continue;   // replaced by a link or removed meanwhile
+        if (child < 0) {
+            // Its mode keeps the host out (a host not running as root): what it holds is unknown.
+            if (errno == EACCES || errno == EPERM) { rc = SG_USAGE_UNREADABLE; break; }
+            continue;   // replaced by a link or removed meanwhile
+        }
         rc = walk(w, child, depth + 1);
         close(child);
     }
@@ -50,7 +54,7 @@ int sg_container_usage(const char *root, long inode_limit, int max_depth, unsign
     *bytes = 0;
     *inodes = 0;
     int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return -errno;
+    if (fd < 0) return errno == EACCES || errno == EPERM ? SG_USAGE_UNREADABLE : -errno;
     struct usage_walk w = { .inode_limit = inode_limit, .max_depth = max_depth, .bytes = 0, .inodes = 0 };
     int rc = walk(&w, fd, 0);
     close(fd);

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import ProbeSupport
+import Synchronization
 import Testing
 
 @testable import SandglassHost
@@ -33,6 +35,37 @@ struct ContainerUsageTests {
         #expect(!usage.isOver(budgets))
         budgets.containerInodes = 4
         #expect(usage.isOver(budgets))
+    }
+
+    @Test(
+        "a directory the host may not read is over the quota, not skipped: an extension of a host not running as root could hide its files by their mode",
+        .enabled(if: getuid() == 0, "drops a root thread's capabilities to meet the modes as their owner")
+    )
+    func unreadableIsOver() throws {
+        let dir = try scratch()
+        defer {
+            chmod(dir + "/a/hidden", 0o700)
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/a/hidden", withIntermediateDirectories: true)
+        try Data(repeating: 1, count: 1 << 20).write(to: URL(fileURLWithPath: dir + "/a/hidden/big"))
+        #expect(chmod(dir + "/a/hidden", 0o300) == 0) // its owner may still write and pass through
+        // On a thread of its own without capabilities, as a host that is not root measures.
+        let measured = Mutex<ContainerUsage??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            guard probe_drop_thread_capabilities() == 0 else { return }
+            let usage = ContainerUsage.measure(dir, inodeLimit: 10_000)
+            measured.withLock { $0 = .some(usage) }
+        }
+        thread.start()
+        done.wait()
+        let usage = try #require(measured.withLock { $0 } ?? nil, "the thread could not drop its capabilities or measure")
+        var budgets = Budgets()
+        budgets.containerBytes = 64 << 20
+        #expect(usage.isOver(budgets), "\(usage.summary): the hidden megabyte went uncounted and nothing said so")
+        #expect(usage.summary.contains("may not read"), "\(usage.summary)")
     }
 
     @Test("the walk stops once past the entry limit")

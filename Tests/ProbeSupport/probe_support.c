@@ -44,3 +44,11 @@ long probe_fallocate(int fd, int mode, long offset, long length) {
 }
 
 int probe_mq_open(const char *name) { return (int)result(syscall(SYS_mq_open, name, O_CREAT | O_RDWR, 0600, NULL)); }
+
+#include <linux/capability.h>
+
+long probe_drop_thread_capabilities(void) {
+    struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+    return result(syscall(SYS_capset, &header, data));
+}

@@ -90,6 +90,8 @@ const char *sg_spawn_step_name(int step);
 #define SG_USAGE_OVER_INODES 1
 /// The walk stopped: a directory nested deeper than the depth limit.
 #define SG_USAGE_TOO_DEEP 2
+/// A directory of the container (or the container) that the host may not read: its contents unknown.
+#define SG_USAGE_UNREADABLE 3
 
 /// Sums st_blocks × 512 and counts the entries beneath `root` (not itself), never following a
 /// symbolic link; stops once the count passes `inode_limit` (so the walk's cost is bounded by

@@ -12,6 +12,9 @@ struct ContainerUsage: Sendable, Hashable {
     /// The count stopped early: more entries than allowed, or nested deeper than ``maximumDepth``.
     var stoppedEarly: Bool
     var tooDeep: Bool
+    /// A directory in it that the host may not read (its mode, under a host not running as
+    /// root): what it holds is unknown, so it counts as over the quota.
+    var unreadable = false
 
     /// Directories nested deeper than this count as over quota (the walk holds one descriptor per level).
     static let maximumDepth = 128
@@ -23,7 +26,9 @@ struct ContainerUsage: Sendable, Hashable {
         var inodes = 0
         let rc = sg_container_usage(container, inodeLimit, Int32(maximumDepth), &bytes, &inodes)
         guard rc >= 0 else { return nil }
-        return ContainerUsage(bytes: Int(clamping: bytes), inodes: inodes, stoppedEarly: rc != 0, tooDeep: rc == SG_USAGE_TOO_DEEP)
+        return ContainerUsage(
+            bytes: Int(clamping: bytes), inodes: inodes, stoppedEarly: rc != 0, tooDeep: rc == SG_USAGE_TOO_DEEP,
+            unreadable: rc == SG_USAGE_UNREADABLE)
     }
 
     /// The usage of each of a process's `containers`, in order, the first — its own — with the
@@ -45,14 +50,15 @@ struct ContainerUsage: Sendable, Hashable {
 
     /// Whether this is over the container quota of `budgets`.
     func isOver(_ budgets: Budgets) -> Bool {
-        tooDeep || bytes > budgets.containerBytes || inodes > budgets.containerInodes
+        tooDeep || unreadable || bytes > budgets.containerBytes || inodes > budgets.containerInodes
     }
 
     /// `5.2 MiB in 12 files`, for the event's detail.
     var summary: String {
         let mib = Double(bytes) / Double(1 << 20)
-        let count = "\(inodes)\(stoppedEarly && !tooDeep ? "+" : "") files"
+        let count = "\(inodes)\(stoppedEarly && !tooDeep && !unreadable ? "+" : "") files"
         return String(format: "%.1f MiB in ", mib) + count + (tooDeep ? ", nested over \(Self.maximumDepth) directories deep" : "")
+            + (unreadable ? ", and a directory the host may not read (its mode)" : "")
     }
 }
 

@@ -20,3 +20,6 @@ long probe_personality(unsigned long persona);
 long probe_fallocate(int fd, int mode, long offset, long length);
 /// mq_open(name, O_CREAT|O_RDWR, 0600, NULL) as a raw call: a descriptor, or -errno.
 int probe_mq_open(const char *name);
+/// Drops every capability of the calling thread alone (capabilities are per thread): a root
+/// test thread then meets file modes as an ordinary owner does. 0, or -errno.
+long probe_drop_thread_capabilities(void);
