@@ -126,10 +126,14 @@ struct SessionBoundsTests {
             data = $0.dataDirectory
             $0.budgetOverrides.idle = .seconds(120)
             $0.extensionEnvironment["ROGUE_DROPPER"] = server.url("/bytes/200000")
+            // The Cycler's 200 sessions must not take the app's last one before the Dropper's
+            // (a launch late under load): this test is about bodies, not the app's bound.
+            $0.messageLimits.sessionsPerApp = 1000
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
-            _ = try await host.waitFor("session.invalidated", timeout: .seconds(60)) { $0.bundle == Self.dropper }
+            let invalidated = try await host.waitFor("session.invalidated", timeout: .seconds(60)) { $0.bundle == Self.dropper }
+            #expect(invalidated.string("by") == "extension", "\(invalidated)")
             let finished = await host.events().filter { $0.kind == .downloadFinished && $0.bundle == Self.dropper }
             #expect(finished.count == 2, "both tasks ended before the session went")
             let held = try FileManager.default.contentsOfDirectory(atPath: data + "/Transfers").filter { $0.hasPrefix("task-") }
@@ -144,6 +148,7 @@ struct SessionBoundsTests {
         try await withHost({
             $0.budgetOverrides.idle = .seconds(120)
             $0.extensionEnvironment["ROGUE_DROPPER"] = server.url("/bytes/100000?gate=never")
+            $0.messageLimits.sessionsPerApp = 1000 // the Dropper's session is never the app's 65th
             $0.extensionEnvironment["ROGUE_POACHER"] = "drop"
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
