@@ -134,8 +134,10 @@ struct SessionBoundsTests {
             await host.start()
             let invalidated = try await host.waitFor("session.invalidated", timeout: .seconds(60)) { $0.bundle == Self.dropper }
             #expect(invalidated.string("by") == "extension", "\(invalidated)")
-            let finished = await host.events().filter { $0.kind == .downloadFinished && $0.bundle == Self.dropper }
-            #expect(finished.count == 2, "both tasks ended before the session went")
+            // Its two tasks ended before the session went (under load a process of it may be
+            // relaunched and create two more, which the invalidation then cancels).
+            let finished = await host.events().filter { $0.bundle == Self.dropper && $0.kind == .downloadFinished && $0.t <= invalidated.t }
+            #expect(finished.count >= 2, "\(finished.count) tasks ended before the session went")
             let held = try FileManager.default.contentsOfDirectory(atPath: data + "/Transfers").filter { $0.hasPrefix("task-") }
             #expect(held.isEmpty, "the host still holds \(held)")
         }
