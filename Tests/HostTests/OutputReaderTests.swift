@@ -45,24 +45,25 @@ struct OutputReaderTests {
         return (fds[0], fds[1])
     }
 
-    @Test("a megabyte of empty lines is at most a sixty-fourth as many lines")
-    func emptyLinesCost() async throws {
+    /// `bytes` written to an output reader's pipe from a thread of their own (the loop reads
+    /// meanwhile), then the rest read to the end; the reader, finished.
+    private func read(_ bytes: [UInt8]) async throws -> OutputReaderOnLoop {
         let (readEnd, writeEnd) = pipe()
         let reader = try OutputReaderOnLoop()
         await reader.start(readEnd)
-        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: 1 << 20)
         let done = DispatchSemaphore(value: 0)
         let writer = Thread {
-            defer { done.signal() }
-            var offset = 0
-            while offset < newlines.count {
-                let n = newlines[offset...].withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
-                if n > 0 { offset += n } else if errno != EAGAIN && errno != EINTR { break }
+            defer {
+                Glibc.close(writeEnd)
+                done.signal()
             }
-            Glibc.close(writeEnd)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
+                if n > 0 { offset += n } else if errno != EAGAIN && errno != EINTR { return }
+            }
         }
         writer.start()
-        // The whole megabyte written (the loop reads it meanwhile), then the rest read to the end.
         await withCheckedContinuation { c in
             DispatchQueue.global().async {
                 done.wait(); c.resume()
@@ -70,36 +71,20 @@ struct OutputReaderTests {
         }
         await reader.finish()
         reader.loop.stop()
+        return reader
+    }
+
+    @Test("a megabyte of empty lines is at most a sixty-fourth as many lines")
+    func emptyLinesCost() async throws {
+        let reader = try await read([UInt8](repeating: UInt8(ascii: "\n"), count: 1 << 20))
         let lines = reader.lines.count
         #expect(lines > 1_000 && lines <= (1 << 20) / OutputReader.minimumLineCost + 2, "\(lines) lines")
     }
 
     @Test("a megabyte of control characters is at most a megabyte of log as written (each takes six bytes there)")
     func controlCharactersCost() async throws {
-        let (readEnd, writeEnd) = pipe()
-        let reader = try OutputReaderOnLoop()
-        await reader.start(readEnd)
         let line = [UInt8](repeating: 0x01, count: 4000) + [UInt8(ascii: "\n")]
-        let done = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            defer { done.signal() }
-            for _ in 0..<262 { // 1 MiB
-                var offset = 0
-                while offset < line.count {
-                    let n = line[offset...].withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
-                    if n > 0 { offset += n } else if errno != EAGAIN && errno != EINTR { return }
-                }
-            }
-            Glibc.close(writeEnd)
-        }
-        writer.start()
-        await withCheckedContinuation { c in
-            DispatchQueue.global().async {
-                done.wait(); c.resume()
-            }
-        }
-        await reader.finish()
-        reader.loop.stop()
+        let reader = try await read(Array([[UInt8]](repeating: line, count: 262).joined())) // 1 MiB
         let written = reader.lines.written.withLock { $0 }
         #expect(written <= (1 << 20) + 6 * 4096 + 256, "\(reader.lines.count) lines took \(written) bytes as written")
     }
