@@ -79,36 +79,32 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// How the log writes `scalar` when not as itself: JSON's escapes, and `\\uXXXX` for
+    /// control characters, DEL, C1 and the bidirectional overrides — a log read with `cat` or
+    /// `tail -f` is not the extension's terminal either.
+    static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "\n": "\\n"
+        case "\r": "\\r"
+        case "\t": "\\t"
+        case let c where c.value < 0x20 || escapedInLog(c):
+            "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
+        default: nil
+        }
+    }
+
     /// The bytes `s` takes in a line of the log, as ``writeString(_:to:)`` writes it, quotes
     /// left out: a control character takes six.
     static func writtenBytes(_ s: String) -> Int {
-        var bytes = 0
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"", "\\", "\n", "\r", "\t": bytes += 2
-            case let c where c.value < 0x20 || escapedInLog(c): bytes += 6
-            default: bytes += UTF8.width(scalar)
-            }
-        }
-        return bytes
+        s.unicodeScalars.reduce(0) { $0 + (escape($1)?.utf8.count ?? UTF8.width($1)) }
     }
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            // Control characters as JSON requires, and also DEL, C1 and the bidirectional
-            // overrides: a log read with `cat` or `tail -f` is not the extension's terminal either.
-            case let c where c.value < 0x20 || escapedInLog(c):
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+            if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
         }
         out += "\""
     }
