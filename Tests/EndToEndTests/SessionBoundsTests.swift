@@ -171,19 +171,26 @@ struct SessionBoundsTests {
         }
     }
 
-    @Test("a session is its holder's: another process of the app cannot invalidate it or drop its events")
-    func holderOnly() async throws {
+    /// Runs `check` once the Poacher (ROGUE_POACHER=`mode`) has listed the Cycler's session —
+    /// full of cancelled tasks whose events wait — and tried to invalidate it.
+    private func afterPoaching(_ mode: String, _ check: (ExtensionHost) async throws -> Void) async throws {
         try await withHost({
             $0.budgetOverrides.idle = .seconds(120)
-            $0.extensionEnvironment["ROGUE_POACHER"] = "1"
+            $0.extensionEnvironment["ROGUE_POACHER"] = mode
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
-            // The cycler's session full of cancelled tasks whose events wait.
             _ = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.cycler }
             _ = try await host.waitFor("log", timeout: .seconds(60)) {
                 $0.bundle == Self.poacher && $0.string("message") == "invalidated cycle"
             }
+            try await check(host)
+        }
+    }
+
+    @Test("a session is its holder's: another process of the app cannot invalidate it or drop its events")
+    func holderOnly() async throws {
+        try await afterPoaching("1") { host in
             // Its invalidation came after the cycler's tasks: the cycler's events are still there.
             let invalidated = await host.events().contains { $0.kind == .sessionInvalidated && $0.bundle == Self.poacher }
             #expect(!invalidated, "the poacher's invalidation was taken")
@@ -195,16 +202,7 @@ struct SessionBoundsTests {
         "a session identifier with a NUL in it is refused: \"cycle\\0poached\" is not another name for the cycler's \"cycle\", whose tasks and events stay its own"
     )
     func nulInIdentifier() async throws {
-        try await withHost({
-            $0.budgetOverrides.idle = .seconds(120)
-            $0.extensionEnvironment["ROGUE_POACHER"] = "nul"
-        }) { host in
-            try await host.install(Examples.app("RogueSessions.app"))
-            await host.start()
-            _ = try await host.waitFor("task.refused", timeout: .seconds(60)) { $0.bundle == Self.cycler }
-            _ = try await host.waitFor("log", timeout: .seconds(60)) {
-                $0.bundle == Self.poacher && $0.string("message") == "invalidated cycle"
-            }
+        try await afterPoaching("nul") { host in
             let events = await host.events()
             let refused = events.first { $0.kind == .sessionInvalidated && $0.bundle == Self.poacher }
             #expect(refused?.string("reason") == "badIdentifier", "\(String(describing: refused))")
