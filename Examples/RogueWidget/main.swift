@@ -340,6 +340,67 @@ case "dropper":
             break
         }
     }
+case "hoarder":
+    // A backlog of events delivered at once (ROGUE_HOARDER: a URL the server holds). Its first
+    // process creates 600 background downloads of it — within the request budget: a burst, then
+    // 200 frames a second — and declines every delivery while any of them runs (it lists its
+    // tasks every 100 ms). Once all have ended, one more download (ROGUE_HOARDER_LAST) brings
+    // the events of all 601 in one delivery: two for each (finished, completed), about 16 KiB
+    // each with the server's ETag (ROGUE_HOARDER's `etag=`), 19 MB in all, past what the host
+    // may queue for a process at once. It takes every event it is given, 2 ms over each, and
+    // calls the completion handler after each `allEventsDelivered`.
+    guard let url = env("ROGUE_HOARDER"), let last = env("ROGUE_HOARDER_LAST") else { break }
+    let count = 600
+    let first = open("hoarded", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600) >= 0
+    var hoarding = first
+    send(.attachSession(SessionConfigurationPayload(identifier: "hoard")))
+    if first {
+        for n in 1...count {
+            send(
+                .createTask(
+                    RequestID(UInt64(n)), TaskRequestPayload(session: "hoard", kind: .download, request: HTTPRequestPayload(url: url))))
+            send(.resumeTask(session: "hoard", taskIdentifier: n))
+            if n > 450 {
+                var pace = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+                nanosleep(&pace, nil)
+            }
+        }
+        send(.log(LogRecord(level: .info, message: "hoarded \(count)")))
+        send(.getTasks(RequestID(UInt64(count + 1)), session: "hoard"))
+    }
+    var taken = 0
+    let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "hoarder")
+    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never)) { message in
+        switch message {
+        case .taskList(_, let tasks) where hoarding:
+            // A task that has ended is listed no more.
+            if tasks.allSatisfy({ $0.state == .completed }) {
+                hoarding = false
+                send(
+                    .createTask(
+                        RequestID(UInt64(count + 2)),
+                        TaskRequestPayload(session: "hoard", kind: .download, request: HTTPRequestPayload(url: last))))
+                send(.resumeTask(session: "hoard", taskIdentifier: count + 1))
+                send(.log(LogRecord(level: .info, message: "released")))
+            } else {
+                var pace = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+                nanosleep(&pace, nil)
+                send(.getTasks(RequestID(UInt64(count + 1)), session: "hoard"))
+            }
+        case .backgroundEventsRequest(let request, _):
+            send(.backgroundEventsReply(request, accepted: !hoarding))
+        case .downloadFinished, .taskCompleted:
+            // 2 ms over each, as a delegate that reads its file would take.
+            taken += 1
+            var pace = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pace, nil)
+        case .allEventsDelivered:
+            send(.eventsFinished(identifier: "hoard"))
+            send(.log(LogRecord(level: .info, message: "took \(taken)")))
+        default:
+            break
+        }
+    }
 case "poacher":
     // Another process of the app, after a session another holds (ROGUE_POACHER: its name, or 1
     // for the Cycler's "cycle", or nul for "cycle" with a NUL and more after it, which it

@@ -16,6 +16,7 @@ struct SessionBoundsTests {
     static let shifter = "com.example.roguesessions.shifter"
     static let dropper = "com.example.roguesessions.dropper"
     static let poacher = "com.example.roguesessions.poacher"
+    static let hoarder = "com.example.roguesessions.hoarder"
 
     @Test("the text a process's requests put in the log is charged to its log budget: past it their URLs are cut short")
     func requestTextInTheLog() async throws {
@@ -168,6 +169,39 @@ struct SessionBoundsTests {
             #expect(!listed.isEmpty && listed.allSatisfy { $0 == "listed 0 tasks of drop" }, "\(listed)")
             let cancelled = events.filter { $0.kind == .taskCancelled && $0.bundle == Self.dropper }
             #expect(cancelled.isEmpty, "the poacher cancelled the dropper's tasks: \(cancelled.map(\.jsonLine))")
+        }
+    }
+
+    @Test(
+        "a backlog of 1,202 events of 16 KiB each (601 downloads), past the 8 MiB the host queues for a process, is delivered in batches the process takes: it is never killed for it, and every event is acknowledged"
+    )
+    func backlogInBatches() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        try await withHost({
+            $0.holdRoguesLong()
+            $0.extensionEnvironment["ROGUE_HOARDER"] = server.url("/bytes/10?etag=16000&gate=hoard")
+            $0.extensionEnvironment["ROGUE_HOARDER_LAST"] = server.url("/bytes/10?etag=16000")
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            _ = try await host.waitFor("log", timeout: .seconds(60)) { $0.bundle == Self.hoarder && $0.string("message") == "hoarded 600" }
+            server.open(gate: "hoard")
+            let acknowledged = Mutex(0)
+            _ = try await host.waitForEvent(timeout: .seconds(90)) { event in
+                guard event.kind == .eventsFinished, event.bundle == Self.hoarder else { return false }
+                return acknowledged.withLock {
+                    $0 += Int(event.int("acknowledged") ?? 0)
+                    return $0 >= 1202
+                }
+            }
+            let events = await host.events().filter { $0.bundle == Self.hoarder }
+            let killed = events.filter { $0.kind == .killed }
+            #expect(killed.isEmpty, "\(killed.map(\.jsonLine))")
+            // All 1,202 waited for the one delivery, which took more than one batch.
+            let released = events.first { $0.kind == .log && $0.string("message") == "released" }
+            let batches = events.filter { $0.kind == .eventsFinished && $0.t > (released?.t ?? .infinity) }
+            #expect(batches.count >= 2, "\(batches.map { $0.int("acknowledged") ?? 0 })")
         }
     }
 

@@ -67,6 +67,12 @@ final class Channel {
     /// channel owns from now: closed once sent, or when the channel closes first.
     @discardableResult
     func send(_ message: Message, passing descriptor: Int32?) -> Bool {
+        send(frame: Frame.encode(message), passing: descriptor)
+    }
+
+    /// Queues an encoded frame (``Frame/encode(_:)``), as ``send(_:passing:)`` does a message.
+    @discardableResult
+    func send(frame: [UInt8], passing descriptor: Int32?) -> Bool {
         guard isOpen else {
             if let descriptor { Glibc.close(descriptor) }
             return false
@@ -82,7 +88,7 @@ final class Channel {
             return false
         }
         if let descriptor { outboundDescriptors.append((outbound.count, descriptor)) }
-        Frame.append(message, to: &outbound)
+        outbound.append(contentsOf: frame)
         if !isHolding || pendingOutput >= Self.writeWhileHolding { flush() }
         guard pendingOutput <= maximumOutbound else {
             tellOverflow()

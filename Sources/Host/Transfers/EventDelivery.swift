@@ -11,6 +11,13 @@ import SandglassIPC
 /// process → `downloadFinished` / `taskCompleted` for each event → `allEventsDelivered` →
 /// `eventsFinished`.
 ///
+/// A conversation delivers a batch: the session's first events, as many as fit in half of
+/// what the host may queue for a process (``Channel/maximumOutbound``). The process reads as
+/// it handles each event, so a backlog sent at once (up to two events of about 16 KiB for each
+/// of a session's thousand tasks) would outgrow the channel and have it killed at every
+/// delivery. When the completion handler was called for a batch, the next conversation
+/// delivers the next: the extension sees `urlSessionDidFinishEvents` once per batch.
+///
 /// An extension of protocol 4.2 or later that accepts for a session it has not attached is
 /// *offered* the session at once: `sessionAttached`, the events and `allEventsDelivered` go
 /// while its handler re-creates the session, instead of after the `attachSession` round trip.
@@ -100,14 +107,14 @@ final class EventDelivery {
         defer { running.remove(key) }
         var failures = 0
         while !isShutDown {
-            let pending = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
-            guard !pending.isEmpty else { return }
+            let pending = (try? journal.pendingEventCount(app: key.app, session: key.identifier)) ?? 0
+            guard pending > 0 else { return }
             guard let ext = supervisor.extensions[bundle] else {
                 log.emit(
                     .eventsWaiting,
                     [
                         ("bundle", .string(bundle)), ("session", .string(key.identifier)),
-                        ("events", .int(Int64(pending.count))),
+                        ("events", .int(Int64(pending))),
                         ("detail", "the extension is not installed; its events stay in the journal")
                     ])
                 return
@@ -141,7 +148,7 @@ final class EventDelivery {
                     .eventsDeclined,
                     [
                         ("bundle", .string(bundle)), ("session", .string(key.identifier)),
-                        ("events", .int(Int64(pending.count))),
+                        ("events", .int(Int64(pending))),
                         (
                             "detail",
                             "no configuration's onBackgroundURLSessionEvents matching block took this identifier; the events stay queued"
@@ -196,8 +203,7 @@ final class EventDelivery {
         let key = conversation.key
         let contents = conversation.offerContents ?? offerContents(key)
         sendAttached(key, tasks: contents.tasks, to: process, of: ext, offered: true)
-        send(contents.events, of: key, to: process, of: ext)
-        conversation.offered = contents.events
+        conversation.offered = send(contents.events, of: key, to: process, of: ext)
     }
 
     /// `sessionAttached` with the session's `tasks` — the answer to `attachSession`, or an offer —
@@ -218,11 +224,17 @@ final class EventDelivery {
     }
 
     /// The session's tasks a process that never saw them needs (those still open, and the
-    /// ended ones whose events wait) and its pending events.
+    /// ended ones whose events wait) and its first pending events.
     private func offerContents(_ key: SessionRegistry.Key) -> OfferContents {
-        OfferContents(
-            tasks: (try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? [],
-            events: (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? [])
+        OfferContents(tasks: (try? journal.attachableTasks(app: key.app, session: key.identifier)) ?? [], events: firstPending(key))
+    }
+
+    /// Events read from the journal for one batch, at most: a batch is cut from them by size.
+    static let eventsPerRead = 512
+
+    /// The session's first pending events, up to ``eventsPerRead``.
+    private func firstPending(_ key: SessionRegistry.Key) -> [EventRecord] {
+        (try? journal.pendingEvents(app: key.app, session: key.identifier, limit: Self.eventsPerRead)) ?? []
     }
 
     /// `attachSession` from the process a session was offered to: the confirmation. Its
@@ -307,18 +319,27 @@ final class EventDelivery {
         guard conversation.accepted, conversation.attached, !conversation.allSent, let process = ext.process,
             process.pid == conversation.pid
         else { return }
-        let key = conversation.key
-        let events = (try? journal.pendingEvents(app: key.app, session: key.identifier)) ?? []
-        send(events, of: key, to: process, of: ext)
-        conversation.delivered = events
+        conversation.delivered = send(firstPending(conversation.key), of: conversation.key, to: process, of: ext)
         conversation.allSent = true
     }
 
-    /// Sends `events` of the session, each counted as one more delivery, then `allEventsDelivered`.
-    private func send(_ events: [EventRecord], of key: SessionRegistry.Key, to process: ExtensionProcess, of ext: ManagedExtension) {
-        try? journal.markDelivered(events.compactMap(\.id))
+    /// Sends a batch of `events` of the session — the first of them, as many as fit in half the
+    /// channel's ``Channel/maximumOutbound`` (at least one) — each counted as one more delivery,
+    /// then `allEventsDelivered`. Returns the batch.
+    private func send(
+        _ events: [EventRecord], of key: SessionRegistry.Key, to process: ExtensionProcess, of ext: ManagedExtension
+    ) -> [EventRecord] {
+        var batch: [(event: EventRecord, stamp: EventStamp, frame: [UInt8])] = []
+        var bytes = 0
         for event in events {
             let stamp = EventStamp(eventID: UInt64(event.id ?? 0), attempt: event.deliveries + 1)
+            let frame = Frame.encode(message(for: event, of: key, stamp))
+            if !batch.isEmpty && bytes + frame.count > process.channel.maximumOutbound / 2 { break }
+            bytes += frame.count
+            batch.append((event, stamp, frame))
+        }
+        try? journal.markDelivered(batch.compactMap(\.event.id))
+        for (event, stamp, frame) in batch {
             log.emit(
                 .eventDelivered,
                 [
@@ -327,23 +348,23 @@ final class EventDelivery {
                     ("eventId", .int(Int64(stamp.eventID))), ("attempt", .int(Int64(stamp.attempt))),
                     ("callback", .string(event.kind == .downloadFinished ? "didFinishDownloadingTo" : "didCompleteWithError"))
                 ])
-            switch event.kind {
-            case .downloadFinished:
-                process.channel.send(
-                    .downloadFinished(
-                        session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
-                        file: "CFNetworkDownload_\(event.id ?? 0).tmp",
-                        event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1)),
-                    passing: body(of: event))
-            case .taskCompleted:
-                process.channel.send(
-                    .taskCompleted(
-                        session: key.identifier, taskIdentifier: event.taskIdentifier, stamp,
-                        error: event.error, event.response))
-            }
+            process.channel.send(frame: frame, passing: event.kind == .downloadFinished ? body(of: event) : nil)
             supervisor.hooks.stepReached(.eventDelivered, ext, process)
         }
         process.channel.send(.allEventsDelivered(identifier: key.identifier))
+        return batch.map(\.event)
+    }
+
+    /// The message that delivers `event`.
+    private func message(for event: EventRecord, of key: SessionRegistry.Key, _ stamp: EventStamp) -> Message {
+        switch event.kind {
+        case .downloadFinished:
+            .downloadFinished(
+                session: key.identifier, taskIdentifier: event.taskIdentifier, stamp, file: "CFNetworkDownload_\(event.id ?? 0).tmp",
+                event.response ?? HTTPResponsePayload(url: "", statusCode: 200, headers: [], expectedContentLength: -1))
+        case .taskCompleted:
+            .taskCompleted(session: key.identifier, taskIdentifier: event.taskIdentifier, stamp, error: event.error, event.response)
+        }
     }
 
     /// A read-only descriptor of the downloaded body, passed with `downloadFinished`: the SDK

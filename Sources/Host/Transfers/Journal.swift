@@ -223,11 +223,21 @@ final class Journal: Sendable {
 
     // MARK: events
 
-    /// The events of a session not yet acknowledged, in order.
-    func pendingEvents(app: String, session: String) throws -> [EventRecord] {
+    /// The events of a session not yet acknowledged, in order: the first `limit` of them.
+    func pendingEvents(app: String, session: String, limit: Int = .max) throws -> [EventRecord] {
         try withConnection { database in
-            try database.rows("SELECT * FROM event WHERE app = ? AND session = ? ORDER BY id", [.text(app), .text(session)])
-                .map(EventRecord.init(row:))
+            try database.rows(
+                "SELECT * FROM event WHERE app = ? AND session = ? ORDER BY id LIMIT ?",
+                [.text(app), .text(session), .integer(Int64(limit))]
+            ).map(EventRecord.init(row:))
+        }
+    }
+
+    /// How many events of a session are not yet acknowledged.
+    func pendingEventCount(app: String, session: String) throws -> Int {
+        try withConnection { database in
+            try database.rows("SELECT COUNT(*) AS count FROM event WHERE app = ? AND session = ?", [.text(app), .text(session)])
+                .first?.integer("count").map(Int.init) ?? 0
         }
     }
 
