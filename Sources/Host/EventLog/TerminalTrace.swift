@@ -128,6 +128,7 @@ public enum TraceRenderer {
             let name = activationName(e)
             switch e.string("outcome") {
             case "ok": return "← \(name) answered in \(ms(e.double("ms")))"
+            case "declined": return "← \(name) declined after \(ms(e.double("ms"))): no configuration takes the session"
             case "killed":
                 return "← \(name) did not finish: the extension was killed (\(e.string("reason") ?? "?")) after \(ms(e.double("ms")))"
             default: return "← \(name) failed after \(ms(e.double("ms"))): \(e.string("error") ?? "?")"
