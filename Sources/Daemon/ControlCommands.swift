@@ -127,12 +127,16 @@ public struct ControlCommands: Sendable {
                 ok: false, message: "clock takes a duration such as 30m, 2h or 7d, not \((request.value ?? "nothing").debugDescription)")
         }
         let before = tally.snapshot.events
+        let start = await host.now()
         await host.advance(by: step)
         let date = await host.now()
+        // The clock goes no further than 100 years from its start: a step past it stops there.
+        let moved = date.timeIntervalSince(start)
+        let by = moved < Double(step.components.seconds) ? "\(Int(moved))s of \(text), as far as it goes (100 years from its start)," : text
         return ControlResponse(
             ok: true,
             message:
-                "advanced the virtual clock by \(text) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
+                "advanced the virtual clock by \(by) to \(date.formatted(.iso8601)) · \(tally.snapshot.events - before) events meanwhile")
     }
 
     /// `500ms`, `30s`, `10m`, `2h`, `7d`: a positive duration (``DurationText``).

@@ -317,6 +317,26 @@ struct DaemonTests {
         #expect(try await daemon.waitForExit() == 0)
     }
 
+    @Test("ctl clock past the 100 years the virtual clock reaches says how far it went")
+    func clockAsFarAsItGoes() async throws {
+        let dir = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("ctl.sock").path
+        let daemon = try Subprocess(
+            CommandLineTests.sandglass,
+            ["serve", "--clock", "virtual", "--control", socket, "--data-directory", dir.appendingPathComponent("data").path])
+        defer { daemon.stop() }
+        _ = try await daemon.waitForLine { $0.hasPrefix("serving ") }
+        let first = try await CommandLineTests.run(["ctl", "clock", "36500d", "--control", socket])
+        #expect(first.status == 0, "\(first.error)")
+        let second = try await CommandLineTests.run(["ctl", "clock", "36500d", "--control", socket])
+        #expect(second.status == 0, "\(second.error)")
+        #expect(second.output.contains("as far as it goes"), "\(second.output)")
+        #expect(!second.output.contains("by 36500d"), "\(second.output)")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+    }
+
     @Test("a second daemon on the same socket is refused; a stale socket file is replaced")
     func socketInUse() async throws {
         let dir = try Self.scratchDirectory()
