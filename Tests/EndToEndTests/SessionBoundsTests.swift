@@ -182,6 +182,7 @@ struct SessionBoundsTests {
             $0.holdRoguesLong()
             $0.extensionEnvironment["ROGUE_HOARDER"] = server.url("/bytes/10?etag=16000&gate=hoard")
             $0.extensionEnvironment["ROGUE_HOARDER_LAST"] = server.url("/bytes/10?etag=16000")
+            $0.messageLimits.sessionsPerApp = 1000 // the Cycler's 200 sessions must not take the Hoarder's
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
