@@ -295,8 +295,15 @@ public enum TraceRenderer {
             return "\(pid) attached background session \(e.string("session") ?? "") (\(e.int("tasks") ?? 0) tasks of it still open"
                 + (ended > 0 ? ", \(ended) ended with events waiting)" : ")")
         case .sessionInvalidated:
-            return "session \(e.string("session") ?? "") of \(pid) invalidated"
-                + (e.string("reason").map { " (\($0): pid \(e.int("holder") ?? 0) holds it)" } ?? " by the extension")
+            let why: String =
+                switch e.string("reason") {
+                case nil: " by the extension"
+                case "sessionConflict": " (sessionConflict: pid \(e.int("holder") ?? 0) holds it)"
+                case "badIdentifier": " (badIdentifier: its identifier is empty or over 256 bytes)"
+                case "tooManySessions": " (tooManySessions: the app holds as many sessions as it may)"
+                case let reason?: " (\(reason))"
+                }
+            return "session \(e.string("session") ?? "") of \(pid) invalidated" + why
         case .eventDelivered:
             return "delivered \(e.string("callback") ?? "") for task #\(e.int("taskId") ?? 0) to \(pid) (attempt \(e.int("attempt") ?? 1))"
         case .eventsFinished:
