@@ -117,7 +117,10 @@ let extremes: [Double] = [.nan, .infinity, -.infinity, 1e300, 1e20]
 send(
     .hello(
         Hello(
-            bundleIdentifier: identifier, role: attack == "todaydates" ? .today : .widgetKit,
+            // An impostor (ROGUE_IMPOSTOR) names a bundle of 512 KiB of control characters, for the
+            // host's refusal to repeat in its log (3 MB as written).
+            bundleIdentifier: attack == "impostor" && env("ROGUE_IMPOSTOR") != nil
+                ? String(repeating: "\u{1}", count: 512 << 10) : identifier, role: attack == "todaydates" ? .today : .widgetKit,
             widgets: attack == "todaydates"
                 ? []
                 // A fanout: 128 kinds of 200 control characters each (ROGUE_FANOUT).
@@ -217,11 +220,14 @@ case "todaydates":
 case "logflood":
     // 200 log frames of 256 KiB each: 50 MB of text for the host's memory and log (without a
     // budget, every byte of it was kept), of control characters, each six bytes as the log
-    // writes it; then diagnostics as fast as the socket takes them, each with 4 KiB of them.
+    // writes it; then diagnostics as fast as the socket takes them, each with 4 KiB of them;
+    // then 50,000 empty messages.
     let text = String(repeating: "\u{1}", count: 256 << 10)
     for _ in 0..<200 { send(.log(LogRecord(level: .info, message: text))) }
     let detail = String(repeating: "\u{1}", count: 4096)
     for _ in 0..<2_000 { send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, milliseconds: 1, message: detail))) }
+    // And 50,000 empty messages: no text to count, each an event line of its own.
+    for _ in 0..<50_000 { send(.log(LogRecord(level: .info, message: ""))) }
 case "reloadflood":
     // A reload of a kind of 512 KiB, then reload requests as fast as the socket takes them.
     send(.reloadTimelines(kind: String(repeating: "k", count: 512 << 10)))

@@ -156,11 +156,17 @@ struct CommandLineTests {
     func traceEscapesControlCharacters() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString.prefix(8)).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let result = try await Self.run(["run", try Examples.app("RogueControl.app"), "--duration", "2s", "--log", log])
+        let result = try await Self.run([
+            "run", try Examples.app("RogueControl.app"), "--duration", "2s", "--log", log, "--env", "ROGUE_IMPOSTOR=1"
+        ])
         #expect(result.status == 0, "\(result.error)")
         // The log file too, for `cat` and `tail -f`: escaped in its JSON, read back whole.
         let raw = try String(contentsOfFile: log, encoding: .utf8)
         #expect(!raw.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        // The impostor's hello named a bundle of 512 KiB of control characters: refused, cut.
+        let lines = raw.split(separator: "\n")
+        #expect(lines.contains { $0.contains("com.example.roguecontrol.impostor") && $0.contains("protocolViolation") })
+        #expect(lines.allSatisfy { $0.utf8.count <= 16 << 10 }, "a line of \(lines.map(\.utf8.count).max() ?? 0) bytes")
         let forged = "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J\u{1B}[H\n     9.999s  all invariants held\u{202E}txt.exe"
         #expect(try RunLog.read([log])[0].events.contains { $0.kind == .log && $0.string("message") == forged })
         let trace = result.output

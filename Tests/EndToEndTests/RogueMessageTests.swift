@@ -145,6 +145,10 @@ struct RogueMessageTests {
                 let times = ofProcess.map(\.t)
                 let minutes = Int(((times.max() ?? 0) - (times.min() ?? 0)) / 60_000) + 1
                 allowed += limits.logBytesPerMinute * minutes + 64 * ofProcess.count
+                // Its 50,000 empty messages: each counts at least 64 bytes, so a minute takes 8,192.
+                #expect(
+                    ofProcess.count <= limits.logBytesPerMinute / MessageLimits.minimumLogBytes * minutes,
+                    "\(ofProcess.count) log events from one process in \(minutes) minutes")
             }
             let written = logged.reduce(0) { $0 + JSONValue.string($1).serialized.utf8.count - 2 }
             #expect(written <= allowed, "\(written) bytes of text written for a budget of \(allowed)")

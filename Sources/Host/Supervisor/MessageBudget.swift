@@ -118,7 +118,8 @@ struct MessageBudget {
         let limits = self.limits // read once: the details below are made only for a drop
         switch kind {
         case .log:
-            let counted = bytes
+            // However short its text, a message is an event line of its own.
+            let counted = max(bytes, MessageLimits.minimumLogBytes)
             if logBytesThisMinute + counted > limits.logBytesPerMinute {
                 return note(kind, bytes: bytes, "over the log budget of \(limits.logBytesPerMinute >> 10) KiB a minute", now: now)
             }

@@ -43,6 +43,10 @@ public struct MessageLimits: Sendable, Hashable {
     /// its task ends or the process does.
     public var inlineTaskBytes = 4 << 20
 
+    /// What a log or error message counts toward its budgets at least, whatever its text: each
+    /// is an event line of its own (a flood of empty messages is not free).
+    public static let minimumLogBytes = 64
+
     /// A `Logger`'s subsystem or category longer than this is cut in the event log.
     public static let loggerNameBytes = 256
 

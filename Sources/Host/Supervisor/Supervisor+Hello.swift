@@ -12,7 +12,9 @@ extension Supervisor {
             return protocolViolation(process, of: ext, text)
         }
         guard hello.bundleIdentifier == ext.identifier else {
-            return protocolViolation(process, of: ext, "said hello as \(hello.bundleIdentifier), but its bundle is \(ext.identifier)")
+            // The name it gave is its own text: cut, as every name of an extension's in the log.
+            let named = MessageBudget.cut(hello.bundleIdentifier, to: HelloLimits.nameBytes)
+            return protocolViolation(process, of: ext, "said hello as \(named), but its bundle is \(ext.identifier)")
         }
         guard hello.role == ext.bundle.role else {
             return protocolViolation(
