@@ -18,9 +18,8 @@ struct LocationBoundsTests {
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
-            let done = try await host.waitFor("log", timeout: .seconds(60)) {
-                $0.bundle == Self.locator && $0.string("message") == "located"
-            }
+            // It exits when it has sent them all.
+            let done = try await host.waitFor("exited", timeout: .seconds(60)) { $0.bundle == Self.locator }
             let events = await host.events().filter { $0.bundle == Self.locator && $0.pid == done.pid }
             Self.check(events)
         }
