@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The host's store of installed apps, as iOS keeps its own copy of every installed bundle:
 /// installing places the `.app` in the host's data directory (hard links where the file system
@@ -11,6 +12,12 @@ enum BundleStore {
     /// Places `app` (whose bundle identifier is `identifier`) under `store` and returns the path
     /// of the stored copy. A symbolic link in the bundle that leads out of it is refused: the
     /// host would read through it, and the extension could read what it leads to.
+    ///
+    /// The bundle is its author's, and may hold anything: it is walked by descriptor, never
+    /// through a link swapped in meanwhile, and holds only directories, regular files and
+    /// links (a FIFO, socket or device is refused, naming it). What is copied is created by
+    /// the host and given its mode by descriptor, without setuid, setgid or sticky bits: a
+    /// root host makes no setuid copy of an author's executable.
     static func place(_ app: String, identifier: String, in store: String) throws -> String {
         let fm = FileManager.default
         let source = URL(fileURLWithPath: app).standardizedFileURL.resolvingSymlinksInPath()
@@ -19,29 +26,116 @@ enum BundleStore {
         try checkLinks(in: source)
         if fm.fileExists(atPath: slot.path) { try fm.removeItem(at: slot) }
         try fm.createDirectory(at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        guard let walker = fm.enumerator(atPath: source.path) else { return destination.path }
-        for case let relative as String in walker {
-            let from = source.appendingPathComponent(relative).path
-            let to = destination.appendingPathComponent(relative).path
-            let type = try fm.attributesOfItem(atPath: from)[.type] as? FileAttributeType
-            switch type {
-            case .typeDirectory?:
-                try fm.createDirectory(atPath: to, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            case .typeSymbolicLink?:
-                try fm.createSymbolicLink(atPath: to, withDestinationPath: try fm.destinationOfSymbolicLink(atPath: from))
+        let shown = source.lastPathComponent
+        let from = try directory(open(source.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), shown)
+        defer { close(from) }
+        let to = try directory(open(destination.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), destination.path)
+        defer { close(to) }
+        try copyEntries(of: from, to: to, shown: shown, depth: 0)
+        return destination.path
+    }
+
+    /// Directories of a bundle, nested, at most.
+    static let maximumDepth = 64
+
+    /// Copies the entries of directory `from` into directory `to` (named `shown` in errors).
+    private static func copyEntries(of from: Int32, to: Int32, shown: String, depth: Int) throws {
+        guard depth < maximumDepth else {
+            throw BundleError(file: shown, message: "is nested more than \(maximumDepth) directories deep in the bundle; flatten it")
+        }
+        for name in try entries(of: from, shown: shown) {
+            let path = shown + "/" + name
+            var info = stat()
+            guard fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw failure("cannot be read", path) }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                guard mkdirat(to, name, 0o755) == 0 else { throw failure("cannot be copied", path) }
+                let sub = try directory(openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), path)
+                defer { close(sub) }
+                let subCopy = try directory(openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), path)
+                defer { close(subCopy) }
+                try copyEntries(of: sub, to: subCopy, shown: path, depth: depth + 1)
+            case S_IFLNK:
+                var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let length = readlinkat(from, name, &target, target.count - 1)
+                guard length >= 0, symlinkat(target, to, name) == 0 else { throw failure("cannot be copied", path) }
+            case S_IFREG:
+                try copyFile(name, of: from, to: to, shown: path)
             default:
-                // A link shares the original's mode: an executable closed to others (mode 0700)
-                // is copied instead and opened, so the extension's user can run it.
-                let mode = (try fm.attributesOfItem(atPath: from)[.posixPermissions] as? Int) ?? 0
-                if mode & 0o005 == 0o005 || mode & 0o111 == 0 {
-                    do { try fm.linkItem(atPath: from, toPath: to) } catch { try fm.copyItem(atPath: from, toPath: to) }
-                } else {
-                    try fm.copyItem(atPath: from, toPath: to)
-                    try fm.setAttributes([.posixPermissions: mode | 0o055], ofItemAtPath: to)
-                }
+                throw BundleError(
+                    file: path,
+                    message: "is \(BundleFile.kind(of: info.st_mode)); a bundle holds only directories, regular files and symbolic links")
             }
         }
-        return destination.path
+    }
+
+    /// Places regular file `name` of `from` in `to`: a hard link where it can be, else a copy.
+    private static func copyFile(_ name: String, of from: Int32, to: Int32, shown: String) throws {
+        let source = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard source >= 0 else { throw failure("cannot be read", shown) }
+        defer { close(source) }
+        var info = stat()
+        guard fstat(source, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw BundleError(file: shown, message: "changed while it was installed; install the bundle again")
+        }
+        let mode = info.st_mode & 0o777
+        let special = info.st_mode & (S_ISUID | S_ISGID | S_ISVTX) != 0
+        // A link shares the original's inode and mode: fine for a file others may read and run,
+        // or one that is not executable; not for one with setuid or setgid bits. An executable
+        // closed to others (mode 0700) is copied instead and opened, so the extension's user
+        // can run it.
+        let executableClosed = mode & 0o111 != 0 && mode & 0o005 != 0o005
+        if !special && !executableClosed, linkat(AT_FDCWD, "/proc/self/fd/\(source)", to, name, AT_SYMLINK_FOLLOW) == 0 { return }
+        let copy = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard copy >= 0 else { throw failure("cannot be copied", shown) }
+        defer { close(copy) }
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let n = read(source, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw failure("cannot be read", shown) }
+            if n == 0 { break }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { write(copy, $0.baseAddress! + written, n - written) }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else { throw failure("cannot be copied", shown) }
+                written += w
+            }
+        }
+        guard fchmod(copy, executableClosed ? mode | 0o055 : mode) == 0 else { throw failure("cannot be copied", shown) }
+    }
+
+    /// The names in directory `fd`, without `.` and `..`.
+    private static func entries(of fd: Int32, shown: String) throws -> [String] {
+        let listing = dup(fd)
+        guard listing >= 0, let stream = fdopendir(listing) else {
+            if listing >= 0 { close(listing) }
+            throw failure("cannot be listed", shown)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `fd`, a directory just opened, or the error naming `shown`.
+    private static func directory(_ fd: Int32, _ shown: String) throws -> Int32 {
+        guard fd >= 0 else {
+            throw errno == ELOOP || errno == ENOTDIR
+                ? BundleError(file: shown, message: "changed while it was installed; install the bundle again")
+                : failure("cannot be opened", shown)
+        }
+        return fd
+    }
+
+    /// An error naming `shown` and what `errno` says.
+    private static func failure(_ what: String, _ shown: String) -> BundleError {
+        BundleError(
+            file: shown, message: "\(what) (\(String(cString: strerror(errno)))); check its permissions and the data directory's disk")
     }
 
     /// Throws when a symbolic link in `bundle` resolves to a place outside it.

@@ -12,24 +12,7 @@ struct PropertyListDictionary {
     /// Reads and parses the property list at `absolutePath`; its top level must be a dictionary.
     /// XML, binary and OpenStep formats are accepted.
     static func read(_ absolutePath: String, file: String, remedy: String) throws(BundleError) -> PropertyListDictionary {
-        var link = stat()
-        if lstat(absolutePath, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
-            throw BundleError(file: file, message: "is a symbolic link; a bundle's property lists must be files of its own")
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
-            throw BundleError(file: file, message: "is missing; \(remedy)")
-        }
-        guard !isDirectory.boolValue else {
-            throw BundleError(file: file, message: "is a directory; it must be a property list file. \(remedy)")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: absolutePath))
-        } catch {
-            throw BundleError(file: file, message: "cannot be read (\(Self.reason(error))); check its permissions")
-        }
-        return try parse(data, file: file)
+        try parse(BundleFile.read(absolutePath, file: file, remedy: remedy), file: file)
     }
 
     /// Parses `data` as a property list whose top level is a dictionary.
