@@ -42,6 +42,25 @@ struct EntryJSONTests {
         }
     }
 
+    @Test(
+        "JSON nested 512 levels (what Foundation parses) is written as a string: its event's line reads back, where two levels more made the whole log unreadable; 64 levels stay JSON"
+    )
+    func deeplyNested() throws {
+        for (levels, asJSON) in [(511, false), (512, false), (EntryLog.maximumDepth, true)] {
+            let sent = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            let entry = EntryPayload(date: 0, json: Array(sent.utf8), text: nil)
+            for fields: [(String, JSONValue)] in [
+                [("bundle", "com.example.own"), ("entry", .raw(entryJSON(entry)))],
+                [("bundle", "com.example.own"), ("entries", .array(EntryLog.timeline([entry]).json))]
+            ] {
+                let line = HostEvent(t: 1, name: "activation.end", fields: fields).jsonLine
+                let read = try #require(HostEvent(jsonLine: line), "a line of \(levels) levels does not read back")
+                #expect(read.bundle == "com.example.own")
+                #expect(line.contains(#""["#) != asJSON, "\(levels) levels written \(asJSON ? "as a string" : "as JSON")")
+            }
+        }
+    }
+
     @Test("valid JSON is written as the same value")
     func sameValue() throws {
         let sent = #"{"round":22,"id":9007199254740993,"players":[{"name":"Ada","points":51.5}],"live":true,"note":null}"#

@@ -9,6 +9,9 @@ enum EntryLog {
     static let entryBytes = 64 << 10
     /// The entries and texts of one `timeline` event, in all.
     static let timelineBytes = 64 << 10
+    /// How deep an entry's JSON may nest and be written as JSON; deeper, it is written as a
+    /// string. A real entry nests a few levels.
+    static let maximumDepth = 64
 
     /// The bytes an entry's JSON (as ``validJSON(_:)`` writes it) and its text take in a line,
     /// escapes counted.
@@ -71,13 +74,35 @@ func entryJSON(_ entry: EntryPayload) -> String {
 /// which a lenient parser (UTF-16 or UTF-32 detected without a byte-order mark, a trailing
 /// comma) could take while they close the entry and write fields of the extension's choosing
 /// into the log's line. JSON is UTF-8 without a byte-order mark and without NUL (RFC 8259);
-/// anything else is logged as a string. The value written is on one line, what a terminal acts
-/// on escaped as the log escapes it.
+/// anything else is logged as a string, and so is a value nested more than
+/// ``EntryLog/maximumDepth`` levels: inside its event's line it must still read back (a reader
+/// such as Foundation's refuses a line nested past 512). The value written is on one line, what
+/// a terminal acts on escaped as the log escapes it.
 func validJSON(_ bytes: [UInt8]) -> String {
     guard !bytes.contains(0), bytes.starts(with: [0xEF, 0xBB, 0xBF]) == false, String(validating: bytes, as: UTF8.self) != nil,
-        let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+        depth(of: object) <= EntryLog.maximumDepth
     else {
         return JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized
     }
     return JSONValue(foundation: object).serialized
+}
+
+/// How deep arrays and objects nest in `value` (a scalar: 0); walked with a stack of its own.
+private func depth(of value: Any) -> Int {
+    var deepest = 0
+    var stack: [(Any, Int)] = [(value, 0)]
+    while let (value, level) = stack.popLast() {
+        let children: [Any]
+        if let array = value as? [Any] {
+            children = array
+        } else if let object = value as? [String: Any] {
+            children = Array(object.values)
+        } else {
+            continue
+        }
+        deepest = max(deepest, level + 1)
+        for child in children { stack.append((child, level + 1)) }
+    }
+    return deepest
 }
