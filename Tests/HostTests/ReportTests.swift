@@ -50,6 +50,33 @@ struct ReportTests {
             a.otherEvents.contains { $0.name == "location.delivered" && $0.count == 1 }, "an event kind the report does not know is kept")
     }
 
+    @Test(
+        "twelve timelines of views of 23,000 text runs: each drawing bounded, the page's drawings within their budget, the rest left out and said; an entry's text in a title is clipped"
+    )
+    func heavyViewsBounded() throws {
+        var events = ReportFixture.events()
+        let heavy = WidgetDrawingTests.runFlood().json
+        for n in 0..<12 {
+            events.append(
+                HostEvent(
+                    t: Double(20 + n), name: "timeline",
+                    fields: [
+                        ("bundle", "com.example.leaderboard.widget"), ("kind", "Leaderboard"), ("family", "systemSmall"),
+                        ("entries", .array([.raw("{}")])), ("entryDates", .array([.string(ReportFixture.iso(Double(20 + n)))])),
+                        ("policy", "never"), ("texts", .array([.string(String(repeating: "&", count: 60_000))])),
+                        ("views", .array([heavy]))
+                    ]))
+        }
+        var report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: events)])
+        report.limits.drawingBytes = 2 << 20
+        let html = report.render()
+        // Two drawings (light, dark) an entry: at most 256 KiB each, drawn until 2 MiB were.
+        #expect(html.utf8.count <= 6 << 20, "a page of \(html.utf8.count) bytes")
+        #expect(html.contains("parts left out"))
+        #expect(html.contains("entries are not drawn"))
+        #expect(!html.contains(String(repeating: "&amp;", count: 1_000)), "an entry's text of 60,000 characters went whole into a title")
+    }
+
     @Test("the page is one self-contained file with the run's parts in it")
     func page() throws {
         let report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: ReportFixture.events())])

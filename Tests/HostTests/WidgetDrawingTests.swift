@@ -107,6 +107,25 @@ struct WidgetDrawingTests {
         #expect(!svg.contains("<script"))
         try XMLDocument.check(svg)
     }
+
+    /// A view of one text node with 23,000 empty runs — within the 1 MiB a view takes in the log.
+    static func runFlood() -> ViewRendering {
+        let run = TextRun(text: "", size: 0, paint: .named(""), width: 0)
+        let text = TextLayout(
+            alignment: .leading, lines: [TextLine(x: 0, baseline: 10, width: 0, runs: Array(repeating: run, count: 23_000))])
+        let node = ViewNode(kind: .text, x: 0, y: 0, width: 170, height: 170, text: text)
+        return ViewRendering(
+            light: ViewTree(width: 170, height: 170, cornerRadius: 22, family: "systemSmall", nodes: [node]), nanoseconds: 0)
+    }
+
+    @Test("a text of 23,000 runs is drawn up to 256 KiB, the rest counted on the drawing; it stays well-formed")
+    func drawingBounded() throws {
+        let read = try #require(ViewRendering(json: Self.runFlood().json))
+        let svg = WidgetDrawing(read, appearance: .light).svg(at: 0, standalone: true)
+        #expect(svg.utf8.count <= (256 + 8) << 10, "a drawing of \(svg.utf8.count) bytes")
+        #expect(svg.contains("parts left out"))
+        try XMLDocument.check(svg)
+    }
 }
 
 extension XMLDocument {

@@ -17,9 +17,12 @@ package enum HTMLText {
         return out
     }
 
-    /// `text` cut to `limit` characters with an ellipsis.
+    /// `text` cut to `limit` Unicode scalars with an ellipsis (scalars, not characters: one
+    /// character may carry thousands of combining marks).
     package static func clip(_ text: String, _ limit: Int) -> String {
-        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return text }
+        return String(String.UnicodeScalarView(scalars.prefix(max(0, limit - 1)))) + "…"
     }
 
     /// A number for SVG coordinates: at most two decimals.

@@ -59,6 +59,10 @@ public struct WidgetDrawing: Sendable {
             index = canvas.draw(tree.nodes, index, depth: 0)
         }
         if accessory { canvas.body += "</g>" }
+        if canvas.leftOut > 0 {
+            canvas.body +=
+                "<text class=\"left-out\" x=\"4\" y=\"\(n(max(12, h - 4)))\" font-size=\"10\" fill=\"#FF3B30\">\(canvas.leftOut) parts left out: a drawing takes at most \(Canvas.maximumBytes >> 10) KiB</text>"
+        }
         if !canvas.defs.isEmpty { out += "<defs>\(canvas.defs)</defs>" }
         out += canvas.body + "</svg>"
         return out
@@ -73,6 +77,18 @@ private struct Canvas {
     var defs = ""
     var body = ""
     var nextID = 0
+    /// Nodes and text runs not drawn: the drawing was full.
+    var leftOut = 0
+
+    /// The most a drawing writes: a view of 20,000 nodes, or a text of thousands of runs, is
+    /// drawn up to this and the rest counted — a real widget's drawing takes a few KiB, and a
+    /// report draws hundreds of them.
+    static let maximumBytes = 256 << 10
+    /// Gradient stops and dash lengths drawn, at most, each.
+    static let maximumStops = 64
+
+    /// Whether the drawing has written all it may.
+    var isFull: Bool { body.utf8.count + defs.utf8.count >= Self.maximumBytes }
 
     init(appearance: WidgetDrawing.Appearance, prefix: String, now: Double) {
         self.appearance = appearance
@@ -90,6 +106,14 @@ private struct Canvas {
         let node = nodes[index]
         let frame = (x: Double(node.x), y: Double(node.y), w: Double(node.width), h: Double(node.height))
         var next = index + 1
+        if isFull {
+            // Full: this node and its children are counted, not drawn.
+            leftOut += 1
+            for _ in 0..<node.childCount where next < nodes.count && depth < ViewTreeCodec.maximumDepth {
+                next = draw(nodes, next, depth: depth + 1)
+            }
+            return next
+        }
         switch node.kind {
         case .group:
             var attributes = ""
@@ -177,7 +201,9 @@ private struct Canvas {
             let strokePaint = paint(stroke.paint, frame)
             attributes += " fill=\"none\" stroke=\"\(strokePaint)\" stroke-width=\"\(n(Double(stroke.lineWidth)))\""
             if stroke.roundCap { attributes += " stroke-linecap=\"round\"" }
-            if !stroke.dash.isEmpty { attributes += " stroke-dasharray=\"\(stroke.dash.map { n(Double($0)) }.joined(separator: " "))\"" }
+            if !stroke.dash.isEmpty {
+                attributes += " stroke-dasharray=\"\(stroke.dash.prefix(Self.maximumStops).map { n(Double($0)) }.joined(separator: " "))\""
+            }
             if node.flags.contains(.strokeInside) { inset = Double(stroke.lineWidth) / 2 }
         } else {
             let fill = paint(node.fill ?? .color(ColorPair(light: RGBA(0x000000FF), dark: RGBA(0xFFFFFFFF))), frame)
@@ -196,6 +222,10 @@ private struct Canvas {
             var x = frame.x + Double(line.x)
             let baseline = frame.y + Double(line.baseline)
             for run in line.runs {
+                if isFull {
+                    leftOut += 1
+                    continue
+                }
                 let width = Double(run.width)
                 let size = Double(run.size)
                 if redacted {
@@ -333,7 +363,7 @@ private struct Canvas {
     /// A fill or stroke value: a colour, or a reference to a gradient made for `frame`.
     mutating func paint(_ paint: ViewPaint, _ frame: (x: Double, y: Double, w: Double, h: Double) = (0, 0, 0, 0)) -> String {
         func stops(_ stops: [GradientStopPayload]) -> String {
-            stops.map { stop in
+            stops.prefix(Self.maximumStops).map { stop in
                 let c = color(stop.color)
                 return
                     "<stop offset=\"\(n(Double(min(max(stop.location, 0), 1))))\" stop-color=\"\(c.rgb)\" stop-opacity=\"\(n(c.alpha))\"/>"

@@ -19,6 +19,8 @@ extension HTMLReport {
             "layout of the view tree the extension rendered (frames, text runs at the widths it measured, colours, images by name and size), "
         )
         page.raw("not Apple's pixels. Hover an entry for its data.</p>")
+        var drawnBytes = 0
+        var framesLeftOut = 0
         for (w, widget) in drawable.prefix(limits.drawnWidgets).enumerated() {
             page.raw(
                 "<div class=\"filmstrip\" data-widget=\"\(e(widget.name))\"><div class=\"strip-title\"><b>\(e(widget.name))</b> of \(e(widget.bundle))</div><div class=\"frames\">"
@@ -34,17 +36,23 @@ extension HTMLReport {
             frames += timed.suffix(limits.drawnEntriesPerWidget)
             var notes: Set<String> = []
             for (f, frame) in frames.enumerated() {
+                guard drawnBytes < limits.drawingBytes else {
+                    framesLeftOut += 1
+                    continue
+                }
                 guard let view = frame.entry.view else { continue }
                 notes.formUnion(view.light.notes)
                 let scale = Double(view.light.width) > 400 ? 0.5 : 1
                 let at = frame.entry.seconds ?? 0
                 let data =
-                    "\(frame.label) · entry \(frame.entry.date ?? "?")\(frame.entry.text.map { "\n“\($0)”" } ?? "")\n\(HTMLText.clip(frame.entry.json, 2000))"
+                    "\(frame.label) · entry \(frame.entry.date ?? "?")\(frame.entry.text.map { "\n“\(HTMLText.clip($0, 500))”" } ?? "")\n\(HTMLText.clip(frame.entry.json, 2000))"
                 page.raw("<figure class=\"frame\" title=\"\(e(data))\" data-entry=\"\(e(HTMLText.clip(frame.entry.json, 2000)))\">")
                 for appearance in WidgetDrawing.Appearance.allCases {
                     let drawing = WidgetDrawing(
                         view, appearance: appearance, idPrefix: "r\(runIndex)w\(w)f\(f)\(appearance.rawValue.prefix(1))")
-                    page.raw(drawing.svg(at: at, scale: scale))
+                    let svg = drawing.svg(at: at, scale: scale)
+                    drawnBytes += svg.utf8.count
+                    page.raw(svg)
                 }
                 page.raw(
                     "<figcaption>\(e(frame.label)) · render \(RunAnalysis.formatMs(Double(view.nanoseconds) / 1e6))</figcaption></figure>")
@@ -55,6 +63,11 @@ extension HTMLReport {
             }
             for note in notes.sorted() { page.raw("<p class=\"note view-note\">⚠ \(e(note))</p>") }
             page.raw("</div>")
+        }
+        if framesLeftOut > 0 {
+            page.raw(
+                "<p class=\"note\">\(framesLeftOut) entries are not drawn: the page's drawings take at most \(limits.drawingBytes >> 20) MiB.</p>"
+            )
         }
         if drawable.count > limits.drawnWidgets {
             page.raw("<p class=\"note\">The first \(limits.drawnWidgets) of \(drawable.count) widgets are drawn.</p>")

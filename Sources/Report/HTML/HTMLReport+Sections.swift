@@ -29,7 +29,7 @@ extension HTMLReport {
                 drawn += 1
                 let label = segment.entry.text ?? segment.entry.json
                 let title =
-                    "\(TimeAxis.label(segment.start)) – \(TimeAxis.label(segment.end)) · entry \(segment.entry.date ?? "?")\n\(segment.entry.text.map { "“\($0)”\n" } ?? "")\(HTMLText.clip(segment.entry.json, 600))"
+                    "\(TimeAxis.label(segment.start)) – \(TimeAxis.label(segment.end)) · entry \(segment.entry.date ?? "?")\n\(segment.entry.text.map { "“\(HTMLText.clip($0, 500))”\n" } ?? "")\(HTMLText.clip(segment.entry.json, 600))"
                 page.raw(
                     "<svg class=\"seg p\(parity)\" data-t0=\"\(segment.start)\" data-t1=\"\(segment.end)\" x=\"\(f(axis.x(segment.start)))\" y=\"\(f(y))\""
                 )
@@ -57,7 +57,7 @@ extension HTMLReport {
                 for entry in timeline.entries.prefix(20) {
                     let when = entry.t.map { "t=" + TimeAxis.label(max(0, $0)) } ?? (entry.date ?? "?")
                     page.raw("<li><span class=\"when\" title=\"\(e(entry.date ?? ""))\">\(e(when))</span> ")
-                    if let text = entry.text { page.raw("<span class=\"text\">\(e(text))</span> ") }
+                    if let text = entry.text { page.raw("<span class=\"text\">\(e(HTMLText.clip(text, 500)))</span> ") }
                     page.raw("<code>\(e(HTMLText.clip(entry.json, 160)))</code></li>")
                 }
                 if timeline.entries.count > 20 { page.raw("<li class=\"note\">\(timeline.entries.count - 20) more entries</li>") }

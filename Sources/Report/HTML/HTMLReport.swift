@@ -35,6 +35,9 @@ public struct HTMLReport: Sendable {
         public var drawnWidgets = 60
         /// Entries drawn per widget (the latest), besides its placeholder.
         public var drawnEntriesPerWidget = 12
+        /// Bytes of drawings per page: past them, the rest are left out (a drawing takes at
+        /// most 256 KiB, a real widget's a few KiB).
+        public var drawingBytes = 32 << 20
 
         public init() {}
     }
