@@ -77,6 +77,26 @@ struct ReportTests {
         #expect(!html.contains(String(repeating: "&amp;", count: 1_000)), "an entry's text of 60,000 characters went whole into a title")
     }
 
+    @Test("a log whose host-written fields were edited (the clock, an outcome) still makes no markup of them")
+    func editedHostFields() {
+        let events = ReportFixture.events().map { event -> HostEvent in
+            switch event.name {
+            case "run.start":
+                return HostEvent(
+                    t: event.t, name: event.name,
+                    fields: event.fields.map { $0.0 == "clock" ? ("clock", "<img src=x onerror=alert(1)>") : $0 })
+            case "activation.end":
+                return HostEvent(
+                    t: event.t, name: event.name,
+                    fields: event.fields.map { $0.0 == "outcome" ? ("outcome", "\"><script>x()</script>") : $0 })
+            default:
+                return event
+            }
+        }
+        let html = HTMLReport(runs: [RunLog(source: "run.jsonl", events: events)]).render()
+        #expect(!html.contains("<img") && !html.contains("<script>x()"))
+    }
+
     @Test("the page is one self-contained file with the run's parts in it")
     func page() throws {
         let report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: ReportFixture.events())])

@@ -51,7 +51,7 @@ extension HTMLReport {
                     let activation = analysis.activations[a]
                     drawnBars += 1
                     let t1 = activation.end ?? end
-                    let classes = "act k-\(Self.cssName(activation.kind)) o-\(activation.outcome ?? "open")"
+                    let classes = "act k-\(Self.cssName(activation.kind)) o-\(Self.cssName(activation.outcome ?? "open"))"
                     body.raw(
                         "<rect class=\"\(classes)\" data-t0=\"\(activation.start)\" data-t1=\"\(t1)\" x=\"\(f(axis.x(activation.start)))\"")
                     body.raw(

@@ -165,7 +165,7 @@ public struct HTMLReport: Sendable {
         page.raw("<section class=\"run\" id=\"run-\(index)\"><h2>\(HTMLText.escape(analysis.run.label)) ")
         page.raw(analysis.passed ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">fail</span>")
         page.raw(
-            "</h2><p class=\"sub\">\(HTMLText.escape(analysis.run.source)) · \(analysis.run.clock) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>"
+            "</h2><p class=\"sub\">\(HTMLText.escape(analysis.run.source)) · \(HTMLText.escape(analysis.run.clock)) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>"
         )
         gantt(analysis, runIndex: index, &page)
         widgets(analysis, runIndex: index, &page)
