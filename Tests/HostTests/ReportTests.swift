@@ -164,8 +164,45 @@ struct ReportTests {
         #expect {
             try RunLog.read(path)
         } throws: { error in
-            (error as? RunLogError)?.description == "\(path):4 is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")"
+            (error as? RunLogError)?.description
+                == "\(path):4 is not an event of a Sandglass log (a JSON object with \"event\" and \"t\", milliseconds since the run's start)"
         }
+    }
+
+    @Test(
+        "an edited log is bad input, not a trap: a time past 100 years is named by its line; a pid past 32 bits, an attempt of 2^63-1 and an activation ended after its process was spawned again are drawn"
+    )
+    func editedLog() throws {
+        let path = try ReportFixture.write(Array(ReportFixture.events().prefix(3)) + [HostEvent(t: 1e300, name: "exited", fields: [])])
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        #expect {
+            try RunLog.read(path)
+        } throws: { error in
+            (error as? RunLogError)?.description.hasPrefix("\(path):4 is not an event") == true
+        }
+        let b = "com.example.leaderboard.widget"
+        let edited =
+            ReportFixture.events() + [
+                HostEvent(t: 20, name: "spawned", fields: [("bundle", .string(b)), ("pid", 3_000_000_000)]),
+                HostEvent(t: 21, name: "spawned", fields: [("bundle", .string(b)), ("pid", 5)]),
+                HostEvent(
+                    t: 22, name: "activation.start", fields: [("bundle", .string(b)), ("pid", 5), ("activation", 9), ("kind", "timeline")]),
+                HostEvent(t: 23, name: "spawned", fields: [("bundle", .string(b)), ("pid", 5)]),
+                HostEvent(
+                    t: 24, name: "activation.end",
+                    fields: [("bundle", .string(b)), ("pid", 5), ("activation", 9), ("kind", "timeline"), ("outcome", "ok"), ("ms", 1e300)]),
+                HostEvent(
+                    t: 25, name: "download.started", fields: [("bundle", .string(b)), ("session", "s"), ("taskId", 1), ("attempt", 1)]),
+                HostEvent(
+                    t: 26, name: "download.retry",
+                    fields: [("bundle", .string(b)), ("session", "s"), ("taskId", 1), ("attempt", .int(Int64.max))]),
+                HostEvent(t: 27, name: "pid.far", fields: [("pid", .int(Int64.max))])
+            ]
+        let html = HTMLReport(runs: [RunLog(source: "run.jsonl", events: edited)]).render()
+        #expect(html.hasSuffix("</html>\n") || html.hasSuffix("</html>"))
+        var converter = TraceEventConverter(pidOffset: 1_000_000)
+        let trace = edited.flatMap { converter.convert($0) }
+        #expect(!trace.isEmpty)
     }
 
     @Test(

@@ -4,8 +4,15 @@ import Foundation
 extension HostEvent {
     /// The event of one JSON line, `nil` when the line is not a JSON object with `t` and `event`.
     public init?(jsonLine line: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-            let name = object["event"] as? String, let t = (object["t"] as? NSNumber)?.doubleValue
+        self.init(jsonLine: Data(line.utf8))
+    }
+
+    /// The event of one JSON line's bytes: `nil` unless it is an object with `event` and a `t`
+    /// of milliseconds since the run's start, within the 100 years a run clock reaches.
+    public init?(jsonLine line: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+            let name = object["event"] as? String, let t = (object["t"] as? NSNumber)?.doubleValue,
+            t >= 0, t <= Double(RunClock.farFuture) / 1e6
         else { return nil }
         let fields = object.filter { $0.key != "t" && $0.key != "event" }
             .sorted { $0.key < $1.key }
@@ -27,7 +34,9 @@ extension HostEvent {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             guard let event = HostEvent(jsonLine: String(line)) else {
                 throw EventLogReadError(
-                    description: "\(path):\(index + 1) is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")")
+                    description:
+                        "\(path):\(index + 1) is not an event of a Sandglass log (a JSON object with \"event\" and \"t\", milliseconds since the run's start)"
+                )
             }
             events.append(event)
         }

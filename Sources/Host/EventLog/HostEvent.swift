@@ -40,7 +40,7 @@ public struct HostEvent: Sendable, Hashable, CustomStringConvertible {
     /// The extension's bundle identifier, when the event concerns one.
     public var bundle: String? { string("bundle") }
     /// The process id, when the event concerns a process.
-    public var pid: Int32? { int("pid").map { Int32($0) } }
+    public var pid: Int32? { int("pid").flatMap { Int32(exactly: $0) } }
 
     /// The JSON line (without the newline).
     public var jsonLine: String {
@@ -63,6 +63,7 @@ public struct HostEvent: Sendable, Hashable, CustomStringConvertible {
 
 /// `t` with at most three decimals (microseconds), without a trailing `.0`.
 package func format3(_ value: Double) -> String {
+    let value = value.isFinite ? min(max(value, -1e15), 1e15) : 0
     let micro = (value * 1000).rounded()
     let whole = Int64(micro / 1000)
     let frac = Int64(abs(micro.truncatingRemainder(dividingBy: 1000)))

@@ -28,6 +28,7 @@ final class TerminalTrace: EventSink {
 public enum TraceRenderer {
     /// `   12.345s` within the first hour, `2d 03:04:05` beyond.
     public static func stamp(_ ms: Double) -> String {
+        let ms = ms.isFinite ? min(max(ms, -1e15), 1e15) : 0
         if ms < 3_600_000 {
             let s = String(format: "%.3fs", ms / 1000)
             return String(repeating: " ", count: max(0, 10 - s.count)) + s

@@ -103,7 +103,10 @@ extension RunAnalysis {
                             start: e.t, attempts: Int(e.int("attempt") ?? 1)))
                 }
             case .downloadRetry:
-                if let index = openDownloads[downloadKey(e)] { downloads[index].attempts = Int(e.int("attempt") ?? 1) + 1 }
+                if let index = openDownloads[downloadKey(e)] {
+                    let attempt = Int(e.int("attempt") ?? 1)
+                    downloads[index].attempts = attempt < .max ? attempt + 1 : attempt
+                }
             case .downloadFinished, .downloadFailed:
                 let index =
                     openDownloads.removeValue(forKey: downloadKey(e))

@@ -216,6 +216,8 @@ public struct RunAnalysis: Sendable {
 
     /// `0.5 ms`, `12.3 ms`, `1.24 s`, `3 min 20 s`, `2 h 5 min`, `1 d 3 h`.
     public static func formatMs(_ ms: Double) -> String {
+        // A duration from a log (edited, perhaps): what is not finite or past 10^15 ms is not drawn as one.
+        let ms = ms.isFinite ? min(max(ms, -1e15), 1e15) : 0
         if ms < 10 { return String(format: "%.2f ms", ms) }
         if ms < 1000 { return String(format: "%.1f ms", ms) }
         if ms < 60_000 { return String(format: "%.2f s", ms / 1000) }

@@ -73,7 +73,9 @@ public struct RunLog: Sendable {
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
             guard let event = parse(Data(line)) else {
                 throw RunLogError(
-                    description: "\(path):\(lineNumber) is not an event of a Sandglass log (a JSON object with \"t\" and \"event\")")
+                    description:
+                        "\(path):\(lineNumber) is not an event of a Sandglass log (a JSON object with \"event\" and \"t\", milliseconds since the run's start)"
+                )
             }
             if event.kind == .runStart && !current.isEmpty {
                 runs.append(RunLog(source: path, events: current))
@@ -90,14 +92,7 @@ public struct RunLog: Sendable {
 
     /// The event of one JSON line, `nil` when the line is not an object with `t` and `event`.
     static func parse(_ line: Data) -> HostEvent? {
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-            let name = object["event"] as? String,
-            let t = (object["t"] as? NSNumber)?.doubleValue
-        else { return nil }
-        let fields = object.filter { $0.key != "t" && $0.key != "event" }
-            .sorted { $0.key < $1.key }
-            .map { ($0.key, JSONValue(foundation: $0.value)) }
-        return HostEvent(t: t, name: name, fields: fields)
+        HostEvent(jsonLine: line)
     }
 }
 

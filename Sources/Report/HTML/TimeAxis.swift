@@ -44,6 +44,7 @@ struct TimeAxis {
 
     /// `250ms`, `12s`, `5m`, `5m30s`, `2h`, `1d6h`.
     static func label(_ ms: Double) -> String {
+        let ms = ms.isFinite ? min(max(ms, -1e15), 1e15) : 0
         if ms == 0 { return "0" }
         if ms < 1000 { return "\(Int(ms))ms" }
         if ms < 60_000 {

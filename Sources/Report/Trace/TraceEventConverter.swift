@@ -53,7 +53,7 @@ public struct TraceEventConverter: Sendable {
             out.append(Self.metadata("process_sort_index", pid: hostPid, tid: nil, sortIndex: 0))
             out.append(Self.metadata("thread_name", pid: hostPid, tid: Self.lifecycleThread, name: "host events"))
         }
-        let pid = event.int("pid").map { $0 + pidOffset }
+        let pid = event.int("pid").map { $0 &+ pidOffset }
         switch event.kind {
         case .spawned:
             guard let pid else { break }
@@ -86,7 +86,7 @@ public struct TraceEventConverter: Sendable {
                 out.append(instant(event, pid: pid, tid: Self.lifecycleThread, scope: "t"))
                 break
             }
-            lanes[pid]?[open.lane] = false
+            if let count = lanes[pid]?.count, open.lane < count { lanes[pid]?[open.lane] = false }
             out.append(activationSlice(start: open.event, end: event, at: open.t, until: event.t, pid: pid, lane: open.lane))
         case .killed:
             out.append(
