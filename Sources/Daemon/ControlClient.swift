@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandglassHost
 
 /// Sends one request to a daemon's control socket and reads its answer (blocking, with a
 /// deadline): what `sandglass ctl` and tests use.
@@ -10,8 +11,17 @@ import Glibc
 public struct ControlClient: Sendable {
     /// The socket's path.
     public let path: String
-    /// How long to wait for the answer.
+    /// How long to wait for the whole answer.
     public var timeout: Duration = .seconds(60)
+    /// The users whose daemon it talks to: root and its own. Whatever listens on the path is
+    /// asked who it is (`SO_PEERCRED`); another user's socket — one squatting a guessable path
+    /// in /tmp — is refused before anything is sent.
+    public var trustedUsers: Set<uid_t> = [0, geteuid()]
+    /// Whether it also talks to the owner of the directory the socket is in, who chose to put
+    /// a daemon's socket there (a daemon run as `nobody` in a directory of nobody's).
+    public var trustsDirectoryOwner = true
+    /// The longest answer it reads.
+    public static let maximumAnswer = 16 << 20
 
     public init(path: String) {
         self.path = path
@@ -31,7 +41,7 @@ public struct ControlClient: Sendable {
         } catch {
             throw ControlError(
                 description:
-                    "the daemon on \(path) answered something that is not a response: \(String(decoding: answer.prefix(200), as: UTF8.self))"
+                    "the daemon on \(path) answered something that is not a response: \(TraceRenderer.printable(String(decoding: answer.prefix(200), as: UTF8.self)))"
             )
         }
     }
@@ -71,13 +81,28 @@ public struct ControlClient: Sendable {
         return fd
     }
 
-    /// Writes `line` and reads until the daemon closes the connection.
+    /// Writes `line` and reads until the daemon closes the connection, within ``timeout`` in
+    /// all and at most ``maximumAnswer`` bytes.
     private func exchange(_ line: Data) throws(ControlError) -> Data {
         let fd = try Self.connected(path)
         defer { close(fd) }
+        var peer = ControlPeer.Credentials()
+        var size = socklen_t(MemoryLayout<ControlPeer.Credentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 else {
+            throw ControlError(description: "cannot tell who listens on \(path): \(String(cString: strerror(errno)))")
+        }
+        var directory = stat()
+        let owner =
+            stat((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, &directory) == 0
+            ? directory.st_uid : nil
+        guard trustedUsers.contains(peer.uid) || (trustsDirectoryOwner && owner == peer.uid) else {
+            throw ControlError(
+                description:
+                    "\(path) is served by uid \(peer.uid), neither root nor you nor the owner of its directory: another user's socket; nothing was sent. Pass --control with a path in a directory only you can write (such as $XDG_RUNTIME_DIR)"
+            )
+        }
         let seconds = timeout.components.seconds
-        var limit = timeval(tv_sec: Int(seconds), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = ContinuousClock.now + timeout
         let written = line.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
@@ -91,6 +116,12 @@ public struct ControlClient: Sendable {
         var answer = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
+            // One deadline for the whole answer: a trickle of bytes does not extend it.
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw ControlError(description: "the daemon on \(path) did not answer within \(seconds) s") }
+            let (whole, attoseconds) = left.components
+            var limit = timeval(tv_sec: Int(whole), tv_usec: max(1, Int(attoseconds / 1_000_000_000_000)))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
             let n = recv(fd, &buffer, buffer.count, 0)
             if n == 0 { break }
             if n < 0 {
@@ -101,6 +132,10 @@ public struct ControlClient: Sendable {
                 throw ControlError(description: "reading the answer from \(path) failed: \(String(cString: strerror(errno)))")
             }
             answer.append(contentsOf: buffer[0..<n])
+            guard answer.count <= Self.maximumAnswer else {
+                throw ControlError(
+                    description: "the daemon on \(path) answered more than \(Self.maximumAnswer >> 20) MiB; not a control answer")
+            }
         }
         guard !answer.isEmpty else { throw ControlError(description: "the daemon on \(path) closed the connection without an answer") }
         return answer

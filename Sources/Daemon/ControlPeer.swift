@@ -19,7 +19,7 @@ struct ControlPeer {
     static let peerPidfdOption: Int32 = 77
 
     /// `struct ucred` (SO_PEERCRED), which Swift's Glibc does not import.
-    private struct Credentials {
+    struct Credentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0

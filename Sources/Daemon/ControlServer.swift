@@ -58,7 +58,8 @@ public final class ControlServer: Service, Sendable {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        guard chmod(path, 0o600) == 0 else {
+        // Made 0600 by the umask already; made sure of without following a link swapped in.
+        guard fchmodat(AT_FDCWD, path, 0o600, AT_SYMLINK_NOFOLLOW) == 0 else {
             try? await server.channel.close()
             throw ControlError(
                 description: "cannot make the control socket \(path) private (chmod 0600): \(String(cString: strerror(errno)))")
@@ -125,12 +126,19 @@ public final class ControlServer: Service, Sendable {
         return ((try? encoder.encode(response)) ?? Data("{\"ok\":false,\"message\":\"cannot encode the response\"}".utf8)) + Data("\n".utf8)
     }
 
-    /// Removes a socket file nobody listens on; refuses to touch a live socket or another file.
+    /// Removes a socket file nobody listens on; refuses to touch a live socket, another
+    /// user's, or another file.
     private static func removeStaleSocket(at path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw ControlError(description: "\(path) exists and is not a socket; choose another --control path")
+        }
+        guard info.st_uid == geteuid() else {
+            throw ControlError(
+                description:
+                    "\(path) is a socket of uid \(info.st_uid), not yours: another user's, which the daemon neither reuses nor removes; choose another --control path (in a directory only you can write, such as $XDG_RUNTIME_DIR)"
+            )
         }
         if ControlClient.acceptsConnections(path) {
             throw ControlError(
@@ -138,6 +146,9 @@ public final class ControlServer: Service, Sendable {
                     "another process is already listening on \(path) (`sandglass ctl status --control \(path)` shows a daemon's pid); stop it or choose another --control path"
             )
         }
-        unlink(path)
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw ControlError(
+                description: "cannot remove the stale socket \(path): \(String(cString: strerror(errno))); choose another --control path")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SandglassDaemon
+import SandglassHost
 
 /// `sandglass ctl`: talks to a running `sandglass serve` through its control socket.
 struct CtlCommand: ParsableCommand {
@@ -40,14 +41,20 @@ struct CtlCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("sandglass ctl: \(error.description)\n".utf8))
                 throw ExitCode(1)
             }
+            // What the daemon says goes to a terminal with what a terminal acts on written out,
+            // line by line (a socket at the path may not be the daemon's).
+            func printable(_ text: String) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false).map { TraceRenderer.printable(String($0)) }
+                    .joined(separator: "\n")
+            }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
                 say(String(decoding: (try? encoder.encode(response)) ?? Data(), as: UTF8.self))
             } else if response.ok {
-                say(show(response))
+                say(printable(show(response)))
             } else {
-                FileHandle.standardError.write(Data("sandglass ctl: \(response.message)\n".utf8))
+                FileHandle.standardError.write(Data("sandglass ctl: \(printable(response.message))\n".utf8))
             }
             if !response.ok { throw ExitCode(1) }
         }
