@@ -442,6 +442,22 @@ case "locator":
         nanosleep(&pace, nil)
     }
     _exit(0)
+case "nester":
+    // Directories nested in its container whose path is past PATH_MAX (20 of 250-byte names),
+    // a FIFO and a link to /etc at the bottom (ROGUE_NESTER): a removal by path stops there,
+    // and the run's temporary data directory would stay behind.
+    guard env("ROGUE_NESTER") != nil else { break }
+    let name = String(repeating: "n", count: 250)
+    var dir = open(".", O_RDONLY | O_DIRECTORY)
+    for _ in 0..<20 where dir >= 0 {
+        mkdirat(dir, name, 0o700)
+        let next = openat(dir, name, O_RDONLY | O_DIRECTORY)
+        close(dir)
+        dir = next
+    }
+    mkfifoat(dir, "pipe", 0o600)
+    symlinkat("/etc", dir, "etc")
+    send(.log(LogRecord(level: .info, message: dir >= 0 ? "nested" : "could not nest, errno \(errno)")))
 case "terminal":
     // Text for the operator's terminal, through the host's trace: a clipboard write (OSC 52), a
     // screen clear, a line that forges a verdict, and a right-to-left override; logged and printed.

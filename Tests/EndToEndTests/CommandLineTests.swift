@@ -184,6 +184,28 @@ struct CommandLineTests {
         #expect(trace.contains("printed: \\u{1B}]52;c;cHduZWQ=\\u{7}\\u{1B}[2J\\u{1B}[H\n"))
     }
 
+    @Test(
+        "run removes its temporary data directory whatever an extension wrote in its container: directories nested past PATH_MAX, a FIFO, a link to /etc"
+    )
+    func temporaryDataDirectoryGoes() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nester-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let log = scratch + ".jsonl"
+        defer {
+            DirectoryTree.remove(scratch)
+            try? FileManager.default.removeItem(atPath: log)
+        }
+        let result = try await Self.run(
+            ["run", try Examples.app("RogueControl.app"), "--duration", "2s", "--log", log, "--quiet", "--env", "ROGUE_NESTER=1"],
+            environment: ["TMPDIR": scratch])
+        #expect(result.status == 0, "\(result.error)")
+        let events = try RunLog.read([log])[0].events
+        #expect(events.contains { $0.kind == .log && $0.string("message") == "nested" }, "the nester did not nest")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch)
+        #expect(left.isEmpty, "left in the temporary directory: \(left); \(result.error)")
+        #expect(FileManager.default.fileExists(atPath: "/etc/passwd"))
+    }
+
     @Test("a bad option is bad input: exit 2 with the parser's message")
     func badOption() async throws {
         let result = try await Self.run(["run", "X.app", "--duration", "soon"])

@@ -42,11 +42,11 @@ func withHost(
         let trace = await host.events().compactMap { e in TraceRenderer.render(e).map { TraceRenderer.stamp(e.t) + "  " + $0 } }
         FileHandle.standardError.write(Data(("--- trace of the failed test ---\n" + trace.joined(separator: "\n") + "\n").utf8))
         await host.shutdown()
-        try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
+        DirectoryTree.remove(configuration.dataDirectory)
         throw error
     }
     await host.shutdown()
-    try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
+    DirectoryTree.remove(configuration.dataDirectory)
 }
 
 extension HostConfiguration {

@@ -43,7 +43,8 @@ enum BundleStore {
         guard depth < maximumDepth else {
             throw BundleError(file: shown, message: "is nested more than \(maximumDepth) directories deep in the bundle; flatten it")
         }
-        for name in try entries(of: from, shown: shown) {
+        guard let names = DirectoryTree.names(of: from) else { throw failure("cannot be listed", shown) }
+        for name in names {
             let path = shown + "/" + name
             var info = stat()
             guard fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw failure("cannot be read", path) }
@@ -104,22 +105,6 @@ enum BundleStore {
             }
         }
         guard fchmod(copy, executableClosed ? mode | 0o055 : mode) == 0 else { throw failure("cannot be copied", shown) }
-    }
-
-    /// The names in directory `fd`, without `.` and `..`.
-    private static func entries(of fd: Int32, shown: String) throws -> [String] {
-        let listing = dup(fd)
-        guard listing >= 0, let stream = fdopendir(listing) else {
-            if listing >= 0 { close(listing) }
-            throw failure("cannot be listed", shown)
-        }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// `fd`, a directory just opened, or the error naming `shown`.

@@ -85,7 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
         func wantsSingle(_ figure: String) -> Bool { wants(figure) && part.owns(0) }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer { removeTemporaryDataDirectory(scratch) }
 
         var report = BenchReport(machine: machineSummary(), quick: quick || smoke, shard: part)
         say("Sandglass bench\(quick ? " (quick)" : "")\(shard.map { " · shard \($0)" } ?? "") — \(report.machine)\n")

@@ -23,7 +23,7 @@ enum DensityFigures {
         configuration.schedulesWidgets = false
         configuration.budgetOverrides.idle = .seconds(3600)
         let host = try await ExtensionHost(configuration)
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
         try await host.install(app)
         let emptyKiB = ProcessStats.residentKiB() ?? 0
 

@@ -42,7 +42,7 @@ enum KillFigures {
         // Every kill is a failure the extension is to blame for: no backoff, never permanent.
         configuration.relaunchBackoff = RelaunchBackoff(initial: .zero, maximum: .zero, permanentFailureCount: 0)
         let host = try await ExtensionHost(configuration)
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
         try await host.install(bench.examples + "/Hanging.app")
         let executable = bench.examples + "/Hanging.app/PlugIns/HangingWidget.appex/HangingWidget"
 

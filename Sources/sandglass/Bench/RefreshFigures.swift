@@ -15,7 +15,7 @@ enum RefreshFigures {
         var configuration = HostConfiguration.temporary()
         configuration.budgetOverrides.idle = .seconds(600)
         let host = try await ExtensionHost(configuration)
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
         try await host.install(bench.examples + SpawnFigures.app)
         await host.start()
         _ = try await host.waitForEvent(timeout: .seconds(30)) { $0.kind == .timeline && $0.string("kind") == widget }

@@ -16,7 +16,7 @@ enum RenderFigures {
         configuration.budgetOverrides.idle = .seconds(600)
         configuration.schedulesWidgets = false
         let host = try await ExtensionHost(configuration)
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
         try await host.install(bench.examples + "/Leaderboard.app")
         await host.start()
         var evaluation = Distribution(), encoding = Distribution(), roundTrip = Distribution()

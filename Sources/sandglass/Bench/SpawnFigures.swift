@@ -51,7 +51,7 @@ enum SpawnFigures {
             try await host.install(bench.examples + app)
             hosts.append((name, host, configuration))
         }
-        defer { for (_, _, configuration) in hosts { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) } }
+        defer { for (_, _, configuration) in hosts { removeTemporaryDataDirectory(configuration.dataDirectory) } }
 
         var launches = Array(repeating: Distribution(), count: hosts.count)
         let rounds = bench.samples(quick: 100, full: 400)

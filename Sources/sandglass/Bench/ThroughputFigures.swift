@@ -42,7 +42,7 @@ enum ThroughputFigures {
                 replySize: 256, duration: window)
             let second = await host.measureThroughput(of: bundles, for: window)
             await host.shutdown()
-            try? FileManager.default.removeItem(atPath: configuration.dataDirectory)
+            removeTemporaryDataDirectory(configuration.dataDirectory)
             let rate = max(Double(first.timelines) / first.seconds, Double(second.timelines) / second.seconds)
             let rawRate = Double(raw.roundTrips) / raw.seconds
             rows.append(

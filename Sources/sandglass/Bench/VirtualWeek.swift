@@ -72,7 +72,7 @@ struct VirtualWeek {
         configuration.clock = .virtual
         if warm { configuration.budgetOverrides.idle = .seconds(Int64(days + 1) * 86_400) }
         let host = try await ExtensionHost(configuration)
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
         let app = try await host.install(examples + "/Fleet.app")
         let started = ContinuousClock.now
         await host.start()

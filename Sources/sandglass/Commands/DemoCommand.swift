@@ -42,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.budgetOverrides.idle = .seconds(2)
         configuration.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/262144?chunk=16384&interval=200")
         let host = try await ExtensionHost(configuration)
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+        defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
         try await host.install(examplesDir + "/Leaderboard.app")
         try await host.install(examplesDir + "/Hanging.app")
         try await host.install(examplesDir + "/Downloader.app")

@@ -58,7 +58,7 @@ struct RenderCommand: AsyncParsableCommand {
                 throw BadInput("--family \(family): expected one of \(families.joined(separator: ", "))")
             }
             var configuration = HostConfiguration.temporary()
-            defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
+            defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
             configuration.schedulesWidgets = false
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {

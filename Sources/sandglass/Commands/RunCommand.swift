@@ -124,7 +124,7 @@ struct RunCommand: AsyncParsableCommand {
             // A temporary data directory goes when the command ends, however it ends (a bundle
             // that does not install included).
             let temporary = dataDirectory == nil ? configuration.dataDirectory : nil
-            defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+            defer { if let temporary { removeTemporaryDataDirectory(temporary) } }
             var loaded: Scenario?
             if let scenario {
                 do {

@@ -80,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
             // A temporary data directory goes when the command ends, however it ends (a bundle
             // that does not install included).
             let temporary = dataDirectory == nil ? configuration.dataDirectory : nil
-            defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+            defer { if let temporary { removeTemporaryDataDirectory(temporary) } }
             configuration.clock = clock.mode
             configuration.logPath = log
             configuration.eventHistoryLimit = eventHistory

@@ -106,7 +106,7 @@ struct StressCommand: AsyncParsableCommand {
             say("\(summary)")
             if summary.held {
                 if dataDirectory == nil {
-                    try? FileManager.default.removeItem(atPath: directory)
+                    removeTemporaryDataDirectory(directory)
                 }
                 return 0
             }
