@@ -263,6 +263,11 @@ case "torrent":
         Frame.encode(n % 2 == 0 ? .reloadAllTimelines : .log(LogRecord(level: .info, message: "torrent")))
     }
     while true { writeAll(frames) }
+case "deluge":
+    // Log frames of 1 MiB without end: past its log budget each is dropped and counted by
+    // number, 2,000 a second — gigabytes a second for the host's loop to read and decode.
+    let frame = Frame.encode(.log(LogRecord(level: .info, message: String(repeating: "d", count: (1 << 20) - 64))))
+    while true { writeAll(frame) }
 case "requestflood":
     // Requests the host must answer, far past any real extension's rate.
     for n in 0..<20_000 { send(.getTasks(RequestID(UInt64(n + 2)), session: "flood")) }

@@ -17,6 +17,7 @@ struct RogueMessageTests {
     static let hoard = "com.example.rogue.hoard"
     static let crowd = "com.example.rogue.crowd"
     static let denials = "com.example.rogue.denials"
+    static let deluge = "com.example.rogue.deluge"
 
     @Test(
         "log and reload floods are throttled; a flood without end, a request flood, unread answers and an unread inline download are killed (resource); other schemes, non-token methods and tasks past a session's limit are refused"
@@ -51,6 +52,11 @@ struct RogueMessageTests {
                 $0.bundle == Self.torrent && $0.string("reason") == "resource"
             }
             #expect(torrent.string("detail")?.contains("the host drops or coalesces") == true, "\(torrent)")
+            // Frames of a megabyte without end: killed for the bytes, though each counts as one frame dropped.
+            let deluge = try await host.waitFor("killed", timeout: .seconds(120)) {
+                $0.bundle == Self.deluge && $0.string("reason") == "resource"
+            }
+            #expect(deluge.string("detail")?.contains("MiB of frames a second") == true, "\(deluge)")
             // Denied calls without end: each answered, told in events up to a rate, the rest in counts.
             let storm = try await host.waitFor("messages.throttled", timeout: .seconds(120)) {
                 $0.bundle == Self.denials && $0.string("kind") == "denial"

@@ -41,6 +41,9 @@ final class Channel {
     /// The process on the deadline thread, told while this channel reads and handles input.
     var killTarget: DeadlineKiller.Target?
 
+    /// Bytes read from the peer, in all.
+    private(set) var bytesReceived = 0
+
     /// Bytes queued but not yet written.
     var pendingOutput: Int { outbound.count - outboundStart }
     /// Bytes the output buffer holds: what waits, and what was written but not yet let go of.
@@ -162,6 +165,7 @@ final class Channel {
         while isOpen, read < Self.maximumReadPerTurn {
             let n = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
+                bytesReceived += n
                 readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 do {
                     while isOpen, let message = try decoder.next() { onEvent(.message(message)) }

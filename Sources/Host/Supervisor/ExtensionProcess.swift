@@ -92,6 +92,8 @@ final class ExtensionProcess {
     var pingProbe: PingProbe?
     /// What it may still send unasked (logs, reloads, diagnostics, requests).
     var messageBudget: MessageBudget
+    /// Of the bytes its channel read, those charged to its budget so far.
+    var bytesCharged = 0
 
     init(launched: LaunchedProcess, spawnedAt: UInt64, lifecycle: Lifecycle, messageLimits: MessageLimits) {
         self.lifecycle = lifecycle

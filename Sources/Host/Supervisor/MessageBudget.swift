@@ -68,6 +68,8 @@ struct MessageBudget {
     private var dropTokens: Double
     private var dropRefilled: UInt64
     private var dropped: [Kind: Dropped] = [:]
+    private var inboundTokens: Double
+    private var inboundRefilled: UInt64
 
     init(limits: MessageLimits, now: UInt64) {
         self.limits = limits
@@ -76,6 +78,8 @@ struct MessageBudget {
         requestRefilled = now
         dropTokens = Double(limits.droppedBurst)
         dropRefilled = now
+        inboundTokens = Double(limits.inboundBurstBytes)
+        inboundRefilled = now
         minuteStart = now
         secondStart = now
     }
@@ -157,6 +161,22 @@ struct MessageBudget {
             requestTokens -= 1
             return .accept
         }
+    }
+
+    /// Charges `bytes` the process's frames took on the wire: `.accept`, or `.kill` once they
+    /// come faster than their bucket refills.
+    mutating func received(_ bytes: Int, now: UInt64) -> Verdict {
+        inboundTokens = min(
+            Double(limits.inboundBurstBytes),
+            inboundTokens + Double(now &- inboundRefilled) / 1e9 * Double(limits.inboundBytesPerSecond))
+        inboundRefilled = now
+        inboundTokens -= Double(bytes)
+        guard inboundTokens >= 0 else {
+            return .kill(
+                "sent the host more than \(limits.inboundBytesPerSecond >> 20) MiB of frames a second after a burst of \(limits.inboundBurstBytes >> 20) MiB"
+            )
+        }
+        return .accept
     }
 
     /// Charges `bytes` of text an event of the process writes (a diagnostic's detail) to the

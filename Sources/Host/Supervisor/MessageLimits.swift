@@ -24,6 +24,13 @@ public struct MessageLimits: Sendable, Hashable {
     /// Frames dropped or coalesced per second after that burst; faster, the process is killed
     /// (`resource`): each costs the host's loop its decoding however little it keeps of it.
     public var droppedPerSecond = 2_000
+    /// Bytes of frames of every kind at once: a burst this large passes (a real extension
+    /// sends a few MiB a minute at most: a timeline reply is at most 1 MiB).
+    public var inboundBurstBytes = 256 << 20
+    /// Bytes of frames per second after that burst; faster, the process is killed (`resource`):
+    /// each byte costs the host's loop its reading and decoding, whatever it keeps, and frames
+    /// the host drops are counted only by number (a megabyte each is as cheap to send as a byte).
+    public var inboundBytesPerSecond = 32 << 20
     /// Background tasks not ended or whose events wait, per session: a `createTask` past it is
     /// refused (a task created and cancelled at once stays in the journal while its event waits).
     public var sessionTasks = 1000

@@ -116,6 +116,13 @@ extension Supervisor {
     /// and told in `messages.throttled` about once a second; a flood of requests kills the
     /// process (`resource`).
     private func admit(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        // What its frames took on the wire since the last message: bytes of every kind count.
+        let fresh = process.channel.bytesReceived - process.bytesCharged
+        process.bytesCharged = process.channel.bytesReceived
+        if case .kill(let why) = process.messageBudget.received(fresh, now: sg_monotonic_ns()) {
+            kill(process, of: ext, .resource, detail: why)
+            return false
+        }
         let kind = MessageBudget.kind(of: message)
         // What a text costs is what the log writes of it: cut, then escaped.
         let limit = settings.messageLimits.logMessageBytes
