@@ -69,11 +69,11 @@ public final class ControlServer: Service, Sendable {
 
     /// Serves connections until graceful shutdown.
     public func run() async throws {
-        try await acceptConnections(of: server) { await self.serve($0) }
+        try await acceptConnections(of: server) { await self.serve($0, requested: $1) }
         unlink(path)
     }
 
-    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, requested: @escaping @Sendable () -> Void) async {
         // A client that connects and says nothing is closed; the timer ends with the request line.
         let channel = connection.channel
         let idle = channel.eventLoop.scheduleTask(in: Self.requestTimeout) { channel.close(promise: nil) }
@@ -93,6 +93,7 @@ public final class ControlServer: Service, Sendable {
                     pending.writeImmutableBuffer(chunk)
                     if let newline = pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
                         idle.cancel()
+                        requested()
                         let line = pending.getSlice(at: pending.readerIndex, length: newline - pending.readerIndex) ?? ByteBuffer()
                         let response = await self.respond(to: Data(line.readableBytesView))
                         try await outbound.write(ByteBuffer(bytes: response))

@@ -46,12 +46,15 @@ public final class MetricsServer: Service, Sendable {
 
     /// Serves requests until graceful shutdown.
     public func run() async throws {
-        try await acceptConnections(of: server) { await self.serve($0) }
+        try await acceptConnections(of: server) { await self.serve($0, requested: $1) }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        // Any local user may connect: one that says nothing is closed, so that connections held
-        // open never take every slot from the scrapes.
+    private func serve(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, requested: @escaping @Sendable () -> Void
+    ) async {
+        // Any local user may connect: one that says nothing is closed, and gives its slot to a
+        // newcomer when all are taken, so that connections held open never keep a scrape out.
+        // The deadline covers the answer too: a client that asks and never reads is closed.
         let channel = connection.channel
         let idle = channel.eventLoop.scheduleTask(in: ControlServer.requestTimeout) { channel.close(promise: nil) }
         defer { idle.cancel() }
@@ -63,7 +66,7 @@ public final class MetricsServer: Service, Sendable {
                     case .head(let request): head = request
                     case .body: break
                     case .end:
-                        idle.cancel()
+                        requested()
                         guard let request = head else { return }
                         let (status, body, type) = self.answer(request)
                         var headers = HTTPHeaders()

@@ -27,6 +27,20 @@ struct ControlSocketLimitTests {
         // nothing held every scrape off for good.
         let scrapers = try (0..<64).map { _ in try Self.connect(port: metricsPort) }
         defer { scrapers.forEach { close($0) } }
+        // While they are all open, a scrape is answered: the oldest silent one gives way.
+        let scrape = try Self.connect(port: metricsPort)
+        defer { close(scrape) }
+        let request = Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        #expect(send(scrape, request, request.count, Int32(MSG_NOSIGNAL)) == request.count)
+        var answer: [UInt8] = []
+        try await eventually(timeout: 20, "the scrape is answered") {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(scrape, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 { answer += buffer[0..<n] }
+            return answer.count >= 12 || n == 0
+        }
+        #expect(
+            String(decoding: answer.prefix(12), as: UTF8.self) == "HTTP/1.1 200", "\(String(decoding: answer.prefix(200), as: UTF8.self))")
 
         // 200 clients connect and say nothing: past 64 they are closed at once, the rest when
         // their request does not come; the daemon's descriptors do not grow with them.
