@@ -79,6 +79,27 @@ struct AppGroupTests {
                 #expect("\(error)".contains("Library/Caches/passwd") && "\(error)".contains("symbolic link"))
             }
         }
+        // A FIFO, and a file past what the host reads (sparse: 65 MiB of nothing): refused, each
+        // named, nothing waited on, nothing read whole.
+        try FileManager.default.removeItem(atPath: seed + "/Library/Caches/passwd")
+        #expect(mkfifo(seed + "/Library/Caches/pipe", 0o644) == 0)
+        try await withHost({ $0.appGroupSeeds[Self.group] = seed }) { host in
+            await #expect {
+                try await host.install(Examples.app("Relay.app"))
+            } throws: { error in
+                "\(error)".contains("Library/Caches/pipe is a FIFO")
+            }
+        }
+        try FileManager.default.removeItem(atPath: seed + "/Library/Caches/pipe")
+        #expect(FileManager.default.createFile(atPath: seed + "/Library/Caches/huge.bin", contents: nil))
+        #expect(truncate(seed + "/Library/Caches/huge.bin", 65 << 20) == 0)
+        try await withHost({ $0.appGroupSeeds[Self.group] = seed }) { host in
+            await #expect {
+                try await host.install(Examples.app("Relay.app"))
+            } throws: { error in
+                "\(error)".contains("Library/Caches/huge.bin is 68157440 bytes")
+            }
+        }
     }
 
     @Test("another app's extension naming the same group gets a container of its own and cannot read Relay's")

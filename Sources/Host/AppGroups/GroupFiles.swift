@@ -119,32 +119,25 @@ enum GroupFiles {
             return nil
         }
         defer { close(dir) }
-        let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let fd = openat(dir, name, RegularFile.openFlags)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw .errno(group, "opening \(relative.debugDescription)")
         }
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            throw AppGroupError(group, "\(relative.debugDescription) is not a regular file")
-        }
-        guard st.st_size <= limit else {
-            throw AppGroupError(group, "\(relative.debugDescription) is \(st.st_size) bytes, over the \(limit)-byte limit the host reads")
-        }
-        var data = Data(count: Int(st.st_size))
-        var total = 0
-        let ok = data.withUnsafeMutableBytes { bytes -> Bool in
-            while total < bytes.count {
-                let n = Glibc.read(fd, bytes.baseAddress! + total, bytes.count - total)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return n == 0 }
-                total += n
+        do {
+            return try RegularFile.contents(of: fd, limit: limit)
+        } catch {
+            switch error {
+            case .notRegular:
+                throw AppGroupError(group, "\(relative.debugDescription) is not a regular file")
+            case .tooLarge(let size):
+                throw AppGroupError(group, "\(relative.debugDescription) is \(size) bytes, over the \(limit)-byte limit the host reads")
+            case .unreadable(let code):
+                errno = code
+                throw .errno(group, "reading \(relative.debugDescription)")
             }
-            return true
         }
-        guard ok else { throw .errno(group, "reading \(relative.debugDescription)") }
-        return data.prefix(total)
     }
 
     /// Removes the file (or link) `relative`, or the empty directory; nothing when missing.

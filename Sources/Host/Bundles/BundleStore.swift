@@ -65,14 +65,14 @@ enum BundleStore {
             default:
                 throw BundleError(
                     file: path,
-                    message: "is \(BundleFile.kind(of: info.st_mode)); a bundle holds only directories, regular files and symbolic links")
+                    message: "is \(RegularFile.kind(of: info.st_mode)); a bundle holds only directories, regular files and symbolic links")
             }
         }
     }
 
     /// Places regular file `name` of `from` in `to`: a hard link where it can be, else a copy.
     private static func copyFile(_ name: String, of from: Int32, to: Int32, shown: String) throws {
-        let source = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let source = openat(from, name, RegularFile.openFlags)
         guard source >= 0 else { throw failure("cannot be read", shown) }
         defer { close(source) }
         var info = stat()
