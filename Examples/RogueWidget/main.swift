@@ -172,12 +172,33 @@ case "dates":
 case "numbers":
     // The largest numbers the protocol carries where the host takes a number from the
     // extension: an event handled (id and start 2^64-1) with no delivery in progress, and
-    // diagnostics naming request 2^64-1; then it answers as a widget.
+    // diagnostics naming request 2^64-1; then it answers as a widget, and after its first
+    // timeline names in diagnostics every request the host issued before it to others.
     send(.eventHandled(identifier: "far", eventID: .max, delegateStartedNs: .max))
     send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: RequestID(.max), milliseconds: 1, message: "far")))
     send(.diagnostic(DiagnosticReport(code: .completionCalledTwice, requestID: RequestID(.max), message: "far")))
     let entry = EntryPayload(date: 0, json: Array("{}".utf8), text: "numbers")
-    serveAsWidget(entry: entry, timeline: TimelinePayload(entries: [entry], policy: .never))
+    var own: Set<RequestID> = []
+    var named = false
+    serve { message in
+        switch message {
+        case .timelineRequest(let request, _):
+            own.insert(request)
+            send(.timelineReply(request, TimelinePayload(entries: [entry], policy: .never)))
+            guard !named else { return }
+            named = true
+            for id in (1..<request.rawValue).map({ RequestID($0) }) where !own.contains(id) {
+                send(.diagnostic(DiagnosticReport(code: .mainThreadBlocked, requestID: id, milliseconds: 1, message: "another's")))
+            }
+        case .placeholderRequest(let request, _), .snapshotRequest(let request, _):
+            own.insert(request)
+            send(.entryReply(request, entry))
+        case .ping(let value):
+            send(.pong(value))
+        default:
+            break
+        }
+    }
 case "fanout":
     // reloadAllTimelines at the 10 a second the host takes (ROGUE_FANOUT), for 3 s, answering
     // nothing: each request is one for each of its 128 widgets, whose reloads are all under way

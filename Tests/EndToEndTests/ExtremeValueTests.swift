@@ -43,9 +43,11 @@ struct ExtremeValueTests {
         #expect(timeline["policy"] as? String == "after")
         let update = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "update.result", today) }
         #expect(update["verdict"] as? String == "mainThreadBlocked", "\(update)")
-        // Numbers of 2^64-1 first, then a timeline: the host took them without a trap, and
-        // named no activation the host did not issue.
-        _ = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) { event($0, "timeline", numbers) }
+        // Numbers of 2^64-1 first, then a timeline, then the requests issued to others: the host
+        // took them without a trap, and named no activation it did not issue to this process.
+        _ = try await HostRestartTests.waitInLog(dir + "/first.jsonl", of: first) {
+            event($0, "mainThread.blocked", numbers) && $0["detail"] as? String == "another's"
+        }
         let reports = HostRestartTests.events(dir + "/first.jsonl").filter {
             ($0["bundle"] as? String) == numbers
                 && ["mainThread.blocked", "update.misuse", "event.handled"].contains($0["event"] as? String)

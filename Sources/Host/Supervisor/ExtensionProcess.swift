@@ -92,6 +92,17 @@ final class ExtensionProcess {
     var pingProbe: PingProbe?
     /// What it may still send unasked (logs, reloads, diagnostics, requests).
     var messageBudget: MessageBudget
+    /// The ids of its latest activations (at most ``recentRequestCount``), newest last: what a
+    /// report of its may name.
+    private(set) var recentRequests: [RequestID] = []
+    static let recentRequestCount = 16
+
+    /// Activation `id` was issued to it.
+    func issued(_ id: RequestID) {
+        recentRequests.append(id)
+        if recentRequests.count > Self.recentRequestCount { recentRequests.removeFirst() }
+    }
+
     /// Of the bytes its channel read, those charged to its budget so far.
     var bytesCharged = 0
 

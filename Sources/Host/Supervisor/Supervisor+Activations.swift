@@ -34,6 +34,7 @@ extension Supervisor {
         }
         let id = RequestID(nextRequest)
         nextRequest += 1
+        process.issued(id)
         let budget = kind.budget(in: ext.budgets)
         let message: Message
         switch kind {

@@ -188,9 +188,9 @@ final class TodayScheduler {
     func diagnostic(_ report: DiagnosticReport, from process: ExtensionProcess, of ext: ManagedExtension) {
         clock.assertInLoop()
         var fields: [(String, JSONValue)] = [("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid)))]
-        // The activation it names, when the host has issued that id (the id is the extension's to
-        // choose; a report may come after its activation ended).
-        if let id = report.requestID, id.rawValue < supervisor.nextRequest { fields.append(("activation", .int(Int64(id.rawValue)))) }
+        // The activation it names, when the host issued that id to this process, lately (the id
+        // is the extension's to choose; a report may come after its activation ended).
+        if let id = report.requestID, process.recentRequests.contains(id) { fields.append(("activation", .int(Int64(id.rawValue)))) }
         let widget = widgets.first { $0.ext === ext }
         switch report.code {
         case .mainThreadBusy, .mainThreadBlocking, .mainThreadBlocked:
