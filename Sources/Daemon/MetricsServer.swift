@@ -85,8 +85,30 @@ public final class MetricsServer: Service, Sendable {
         }
     }
 
+    /// Whether a request naming `hostHeader` is answered by a server bound to `bound`: on a
+    /// loopback address, only one for a loopback name — a web page whose name was rebound to
+    /// 127.0.0.1 (DNS rebinding) names itself, and is refused; on another address, any.
+    static func answers(hostHeader: String, boundTo bound: String) -> Bool {
+        let loopback = bound == "localhost" || bound == "::1" || bound.hasPrefix("127.")
+        guard loopback else { return true }
+        var name = hostHeader.lowercased()
+        if name.hasPrefix("[") {
+            name = String(name.dropFirst().prefix { $0 != "]" })
+        } else if let colon = name.lastIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        var address = in_addr()
+        let loopbackLiteral = inet_pton(AF_INET, name, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+        return name == "localhost" || name == "::1" || loopbackLiteral
+    }
+
     private func answer(_ request: HTTPRequestHead) -> (HTTPResponseStatus, String, String) {
         let path = request.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.uri
+        if let name = request.headers.first(name: "host"), !Self.answers(hostHeader: name, boundTo: host) {
+            return (
+                .forbidden, "the metrics answer requests for a loopback name, not \(name.debugDescription)\n", "text/plain; charset=utf-8"
+            )
+        }
         guard request.method == .GET || request.method == .HEAD else {
             return (.methodNotAllowed, "only GET\n", "text/plain; charset=utf-8")
         }

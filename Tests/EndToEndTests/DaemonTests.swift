@@ -90,6 +90,11 @@ struct DaemonTests {
         #expect(metrics.contains("sandglass_spawns_total{bundle=\"\(bundle)\"} 1"))
         #expect(metrics.contains("sandglass_activation_duration_seconds_bucket"))
         #expect(try Self.get(port: port, path: "/nothing").hasPrefix("HTTP/1.1 404"))
+        // A page in a browser whose name was rebound to 127.0.0.1 asks with its own name: refused.
+        for name in ["evil.example", "127.evil.example:\(port)"] {
+            #expect(try Self.get(port: port, path: "/metrics", host: name).hasPrefix("HTTP/1.1 403"), "\(name)")
+        }
+        #expect(try Self.get(port: port, path: "/metrics", host: "localhost:\(port)").hasPrefix("HTTP/1.1 200"))
 
         // The reload relaunches the extension: a new process, a new timeline.
         let reload = try await CommandLineTests.run(["ctl", "reload", "--control", socket])
@@ -363,7 +368,7 @@ struct DaemonTests {
     }
 
     /// A plain HTTP/1.1 GET on 127.0.0.1: the whole response, status line first.
-    static func get(port: Int, path: String) throws -> String {
+    static func get(port: Int, path: String, host: String = "127.0.0.1") throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Subprocess.Failure("socket failed") }
         defer { close(fd) }
@@ -377,7 +382,7 @@ struct DaemonTests {
         guard connected == 0 else { throw Subprocess.Failure("cannot connect to 127.0.0.1:\(port)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { throw Subprocess.Failure("send failed") }
         var response = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 16_384)
