@@ -10,12 +10,22 @@
 public struct FrameDecoder: Sendable {
     /// The largest length prefix accepted.
     public let maximumLength: Int
+    /// The message types accepted; any other is refused at its type byte.
+    public let accepted: Set<MessageType>
     private var buffer: [UInt8] = []
     private var start = 0
     private var failure: ProtocolError?
 
+    /// A decoder of frames up to `maximumLength` bytes, of every type.
     public init(maximumLength: Int = Frame.defaultMaximumLength) {
+        self.init(maximumLength: maximumLength, accepting: Set(MessageType.allCases))
+    }
+
+    /// A decoder of frames up to `maximumLength` bytes of the `accepted` types (the host's:
+    /// ``MessageType/sentByExtensions``).
+    public init(maximumLength: Int = Frame.defaultMaximumLength, accepting accepted: Set<MessageType>) {
         self.maximumLength = maximumLength
+        self.accepted = accepted
     }
 
     /// Bytes received but not yet returned as messages.
@@ -50,8 +60,11 @@ public struct FrameDecoder: Sendable {
         guard length <= maximumLength else { throw .oversizeFrame(length: length, limit: maximumLength) }
         guard length > 0 else { throw .emptyFrame }
         // The type byte is checked as soon as it arrives, before the payload.
-        if available > Frame.lengthSize, MessageType(rawValue: buffer[start + Frame.lengthSize]) == nil {
-            throw .unknownMessageType(buffer[start + Frame.lengthSize])
+        if available > Frame.lengthSize {
+            guard let type = MessageType(rawValue: buffer[start + Frame.lengthSize]) else {
+                throw .unknownMessageType(buffer[start + Frame.lengthSize])
+            }
+            guard accepted.contains(type) else { throw .unexpectedMessageType(type) }
         }
         guard available >= Frame.lengthSize + length else { return nil }
         let typeByte = buffer[start + Frame.lengthSize]

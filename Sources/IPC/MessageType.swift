@@ -57,6 +57,17 @@ public enum MessageType: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case locationUpdate = 0x72
     case locationFailure = 0x73
 
+    /// The messages only the host sends; an extension sends the others (`error` goes both ways).
+    public static let sentByHostOnly: Set<MessageType> = [
+        .welcome, .placeholderRequest, .snapshotRequest, .timelineRequest, .performUpdateRequest, .widgetConfiguration,
+        .currentConfigurations, .ping, .sessionAttached, .sessionInvalidated, .backgroundEventsRequest, .allEventsDelivered,
+        .taskCreated, .taskList, .taskProgress, .taskResponse, .taskData, .downloadFinished, .taskCompleted,
+        .locationAuthorization, .locationUpdate, .locationFailure
+    ]
+
+    /// The messages an extension sends: what the host's decoder accepts.
+    public static let sentByExtensions = Set(allCases).subtracting(sentByHostOnly)
+
     /// The case name (`timelineRequest`, `downloadFinished`, …).
     public var description: String { String(describing: Self.names[self] ?? "0x\(String(rawValue, radix: 16))") }
 

@@ -6,6 +6,9 @@ public enum ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     case emptyFrame
     /// The type byte names no message.
     case unknownMessageType(UInt8)
+    /// The type byte names a message that goes the other way (one only the host sends, at the
+    /// host): refused at that byte, before its payload is read or decoded.
+    case unexpectedMessageType(MessageType)
     /// The payload does not decode as its type says.
     case malformedPayload(MessageType, reason: String, offset: Int, payloadSize: Int)
     /// A well-formed message arrived where the protocol does not allow it.
@@ -19,6 +22,8 @@ public enum ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
             "empty frame: the length prefix is 0, a frame needs at least its 1-byte type"
         case .unknownMessageType(let byte):
             "unknown message type 0x\(String(byte, radix: 16, uppercase: true))"
+        case .unexpectedMessageType(let type):
+            "sent \(type), which only the other end sends"
         case .malformedPayload(let type, let reason, let offset, let size):
             "malformed \(type) payload: \(reason) at byte \(offset) of \(size)"
         case .outOfOrder(let type, let reason):

@@ -60,6 +60,22 @@ struct FrameRejectionTests {
         }
     }
 
+    @Test(
+        "at the host, a message only the host sends is refused at its type byte, before its payload (a megabyte of currentConfigurations decodes to 30 MB); an extension's waits for its payload"
+    )
+    func hostOnlyTypes() throws {
+        for type in MessageType.allCases {
+            var decoder = FrameDecoder(accepting: MessageType.sentByExtensions)
+            decoder.append(Wire.header(1 << 20) + [type.rawValue])
+            if MessageType.sentByHostOnly.contains(type) {
+                #expect(throws: ProtocolError.unexpectedMessageType(type)) { try decoder.next() }
+            } else {
+                #expect(try decoder.next() == nil, "\(type)")
+            }
+        }
+        #expect(MessageType.sentByExtensions.isSuperset(of: [.hello, .error, .log, .pong, .createTask, .timelineReply]))
+    }
+
     @Test("every known type byte waits for its payload")
     func knownTypesWait() throws {
         for type in MessageType.allCases {

@@ -52,7 +52,7 @@ final class Channel {
     init(fd: Int32, loop: EventLoop, maximumFrameLength: Int, maximumOutbound: Int = 8 << 20, onEvent: @escaping (Event) -> Void) {
         self.fd = fd
         self.loop = loop
-        self.decoder = FrameDecoder(maximumLength: maximumFrameLength)
+        self.decoder = FrameDecoder(maximumLength: maximumFrameLength, accepting: MessageType.sentByExtensions)
         self.maximumOutbound = maximumOutbound
         self.onEvent = onEvent
         loop.register(fd, events: UInt32(SG_EPOLLIN | SG_EPOLLRDHUP)) { [unowned self] mask in self.handle(mask) }
