@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -130,6 +131,11 @@ long sg_seccomp_build_default(int use_notify, void *out, size_t cap) {
     }
     // Only Unix-domain sockets: every network request goes through the host.
     if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX))) < 0) goto out;
+    // socketpair creates sockets of its family too (AF_TIPC's work, and loading a family's module).
+    if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX))) < 0) goto out;
+    // No typing into a terminal's input, nor its console tricks (the command is an unsigned int).
+    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCSTI))) < 0) goto out;
+    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCLINUX))) < 0) goto out;
     // Threads yes (CLONE_THREAD), processes no.
     if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0))) < 0) goto out;
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0)) < 0) goto out;

@@ -85,7 +85,9 @@ static int child_main(void *arg) {
         if (write(req->cgroup_procs_fds[i], "0", 1) != 1) child_fail(a, SG_STEP_CGROUP);
     }
     a->cgroup_join_ns = now_ns() - join_started;
-    if (req->new_process_group && setpgid(0, 0) != 0) child_fail(a, SG_STEP_PROCESS_GROUP);
+    // A session of its own, not only a process group: without the host's controlling terminal,
+    // /dev/tty is not its to open, nor a TIOCSTI to type into the operator's shell.
+    if (req->new_process_group && setsid() < 0) child_fail(a, SG_STEP_PROCESS_GROUP);
     // Drop to the extension's user with raw system calls: glibc's setuid() would signal the
     // parent's threads, whose memory this child shares. Before PR_SET_PDEATHSIG, which a
     // change of credentials clears.
@@ -105,6 +107,10 @@ static int child_main(void *arg) {
     if (l->cpu_seconds && set_limit(RLIMIT_CPU, l->cpu_seconds, l->cpu_seconds + 1) != 0) child_fail(a, SG_STEP_RLIMIT);
     if (l->data_bytes && set_limit(RLIMIT_DATA, l->data_bytes, l->data_bytes) != 0) child_fail(a, SG_STEP_RLIMIT);
     if (l->file_size_bytes && set_limit(RLIMIT_FSIZE, l->file_size_bytes, l->file_size_bytes) != 0) child_fail(a, SG_STEP_RLIMIT);
+    // Threads of its uid, where no pids cgroup counts them (RLIMIT_NPROC counts per real uid).
+    if (l->tasks && set_limit(RLIMIT_NPROC, l->tasks, l->tasks) != 0) child_fail(a, SG_STEP_RLIMIT);
+    // No real-time scheduling, no raised priority, whatever the host's own limits allow it.
+    if (l->cpu_seconds && (set_limit(RLIMIT_RTPRIO, 0, 0) != 0 || set_limit(RLIMIT_NICE, 0, 0) != 0)) child_fail(a, SG_STEP_RLIMIT);
 
     if (req->cwd && chdir(req->cwd) != 0) child_fail(a, SG_STEP_CHDIR);
 
@@ -264,7 +270,7 @@ const char *sg_spawn_step_name(int step) {
     case SG_STEP_NONE: return "none";
     case SG_STEP_CLONE: return "clone";
     case SG_STEP_CGROUP: return "joining the cgroup";
-    case SG_STEP_PROCESS_GROUP: return "setpgid";
+    case SG_STEP_PROCESS_GROUP: return "setsid";
     case SG_STEP_PARENT_DEATH_SIGNAL: return "PR_SET_PDEATHSIG";
     case SG_STEP_PARENT_GONE: return "parent check (the host exited during spawn)";
     case SG_STEP_RLIMIT: return "setrlimit";

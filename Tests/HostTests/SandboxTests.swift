@@ -215,6 +215,40 @@ struct SandboxTests {
         }
     }
 
+    @Test("without a pids cgroup, an extension of its own uid still starts no thread past its task limit (RLIMIT_NPROC)")
+    func taskLimitWithoutCgroups() async throws {
+        var policy = SandboxPolicy.standard
+        policy.cgroups = false
+        policy.maxTasks = 8
+        try #require(
+            policy.extensionUser.isPerExtension, "extensions share the host's uid here: RLIMIT_NPROC would count the host's threads")
+        try await withRunner { runner in
+            let threads = try await runner.run(["threads", "32"], policy: policy)
+            #expect(threads.status == 0)
+            #expect((threads.int("started") ?? 32) < 8, "\(threads.lines)")
+            #expect(threads.int("rc") == Int(EAGAIN))
+        }
+    }
+
+    @Test("socketpair of a family other than AF_UNIX fails with EACCES: an internet pair, and TIPC's, which it implements")
+    func socketpairDenied() async throws {
+        try await withRunner { runner in
+            let pairs = try await runner.run(["socketpair-inet"])
+            #expect(pairs.int("inet") == -1 && pairs.int("inetErrno") == Int(EACCES), "\(pairs.lines)")
+            #expect(pairs.int("tipc") == -1 && pairs.int("tipcErrno") == Int(EACCES), "\(pairs.lines)")
+        }
+    }
+
+    @Test("an extension has a session of its own, without the host's terminal: TIOCSTI is denied whatever it is asked on")
+    func noTerminal() async throws {
+        try await withRunner { runner in
+            let tty = try await runner.run(["tty"])
+            #expect(tty.int("sid") == tty.int("pid"), "\(tty.lines)")
+            #expect(tty.int("fd") == -1, "it opened a terminal: \(tty.lines)")
+            #expect(tty.int("typed") == -1 && tty.int("typedErrno") == Int(EPERM), "\(tty.lines)")
+        }
+    }
+
     @Test("the child joins its memory and pids groups whole; past its task limit no thread starts")
     func taskLimit() async throws {
         let controller = CgroupController.probe(tag: "sandglass-probe-\(getpid())")

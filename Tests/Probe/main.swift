@@ -53,6 +53,20 @@ case "hello":
 case "socket-inet":
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
+case "socketpair-inet":
+    // A pair of internet sockets (SCTP's SEQPACKET), and of TIPC's, which it implements.
+    var fds: [Int32] = [-1, -1]
+    let inet = socketpair(AF_INET, Int32(SOCK_SEQPACKET.rawValue), Int32(IPPROTO_SCTP), &fds)
+    let inetErrno = inet < 0 ? errno : 0
+    let tipc = socketpair(30 /* AF_TIPC */, Int32(SOCK_DGRAM.rawValue), 0, &fds)
+    say("inet=\(inet) inetErrno=\(inetErrno) tipc=\(tipc) tipcErrno=\(tipc < 0 ? errno : 0)")
+case "tty":
+    // The controlling terminal, and a character typed into its input.
+    let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
+    let openErrno = fd < 0 ? errno : 0
+    var byte: CChar = 0x20
+    let typed = ioctl(fd >= 0 ? fd : 0, UInt(TIOCSTI), &byte)
+    say("fd=\(fd) openErrno=\(openErrno) typed=\(typed) typedErrno=\(typed < 0 ? errno : 0) sid=\(getsid(0)) pid=\(getpid())")
 case "socket-unix":
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")

@@ -19,6 +19,7 @@ typedef struct sg_rlimits {
     uint64_t data_bytes;       ///< RLIMIT_DATA, a loose backstop (memory is enforced by cgroup or watchdog).
     uint64_t open_files;       ///< RLIMIT_NOFILE.
     uint64_t file_size_bytes;  ///< RLIMIT_FSIZE.
+    uint64_t tasks;            ///< RLIMIT_NPROC, set when the extension has a uid of its own (0: left as it is).
 } sg_rlimits;
 
 /// Everything the child needs between clone and execve. Nothing here is allocated after clone.

@@ -24,6 +24,6 @@ struct SeccompProgram: Sendable {
 
     /// The errno a denied call gets, by syscall name (the same as the errno-only filter gives).
     static func errno(forDenied syscall: String) -> Int32 {
-        syscall == "socket" ? EACCES : EPERM
+        syscall == "socket" || syscall == "socketpair" ? EACCES : EPERM
     }
 }

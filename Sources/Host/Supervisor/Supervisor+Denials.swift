@@ -86,9 +86,12 @@ func errnoName(_ e: Int32) -> String {
 /// A readable form of the arguments of a denied call that matter (`socket(AF_INET)`).
 func deniedCallDetail(_ syscall: String, _ note: sg_notification) -> String? {
     switch syscall {
-    case "socket":
-        let families: [UInt64: String] = [2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET"]
-        return "socket(\(families[note.args.0] ?? "family \(note.args.0)"))"
+    case "socket", "socketpair":
+        let families: [UInt64: String] = [2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET", 30: "AF_TIPC"]
+        return "\(syscall)(\(families[note.args.0] ?? "family \(note.args.0)"))"
+    case "ioctl":
+        let requests: [UInt64: String] = [0x5412: "TIOCSTI", 0x541C: "TIOCLINUX"]
+        return "ioctl(\(requests[note.args.1 & 0xffff_ffff] ?? "0x\(String(note.args.1, radix: 16))"))"
     case "clone":
         return "clone(flags 0x\(String(note.args.0, radix: 16)))"
     default:
