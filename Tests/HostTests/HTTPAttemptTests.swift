@@ -371,4 +371,34 @@ struct HTTPAttemptTests {
         #expect(error.code == -1202, "\(error.message)")
         #expect(!transient)
     }
+
+    @Test(
+        "an extension's request cannot frame itself: a Content-Length of 0 before a body that is a second request does not make the next app's request on the reused connection its body"
+    )
+    func noSmuggling() async throws {
+        try await withServer { server, transport, path in
+            let smuggled = Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n".utf8)
+            let first = HTTPAttempt(
+                transport: transport, readTimeout: .seconds(30),
+                request: HTTPRequestPayload(
+                    url: server.url("/echo"), method: "POST",
+                    headers: [HeaderField("Content-Length", "0"), HeaderField("Connection", "keep-alive")], body: smuggled),
+                resumeFrom: 0, validator: nil, owner: TransferOwner(app: "com.example.a", name: "a"))
+            let firstSink = FileSink(path: path + "-a", existing: 0) { _, _ in }
+            _ = await first.run(into: firstSink)
+            firstSink.close()
+            // Another app's request to the same origin, with its credentials.
+            let second = HTTPAttempt(
+                transport: transport, readTimeout: .seconds(30),
+                request: HTTPRequestPayload(url: server.url("/json"), headers: [HeaderField("Authorization", "Bearer B-SECRET")]),
+                resumeFrom: 0, validator: nil, owner: TransferOwner(app: "com.example.b", name: "b"))
+            let secondSink = FileSink(path: path + "-b", existing: 0) { _, _ in }
+            _ = await second.run(into: secondSink)
+            secondSink.close()
+            let received = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path + "-b"))) ?? Data(), as: UTF8.self)
+            #expect(!received.contains("GET /json"), "app b's request went to app a's smuggled request: \(received.prefix(200))")
+            let bodies = server.requests.map { String(decoding: $0.body, as: UTF8.self) }
+            #expect(!bodies.contains { $0.contains("GET /json") }, "the server took app b's request as a body: \(bodies)")
+        }
+    }
 }

@@ -153,7 +153,7 @@ final class HTTPTransfer: @unchecked Sendable {
     func open(on multi: UnsafeMutableRawPointer) -> Bool {
         lastActivity = sg_monotonic_ns()
         onWireSince = lastActivity
-        let lines = request.headers.map { strdup("\($0.name): \($0.value)") }
+        let lines = RequestPolicy.headersSent(request).map { strdup("\($0.name): \($0.value)") }
         defer { lines.forEach { free($0) } }
         var error = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()

@@ -31,6 +31,22 @@ enum RequestPolicy {
         return nil
     }
 
+    /// Headers the host sets itself and never sends as an extension gave them: the message's
+    /// framing and the connection's (hop-by-hop) headers. Apple reserves the same: the system
+    /// "may ignore the value you set". A `Content-Length: 0` before a body that is a whole
+    /// second request would otherwise end the request early on a connection the host then
+    /// reuses, whose next request — another app's, with its credentials — becomes that second
+    /// request's body.
+    static let reservedHeaders: Set<String> = [
+        "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer",
+        "proxy-connection", "proxy-authorization", "proxy-authenticate"
+    ]
+
+    /// The headers of `request` the host sends: all but ``reservedHeaders``.
+    static func headersSent(_ request: HTTPRequestPayload) -> [HeaderField] {
+        request.headers.filter { !reservedHeaders.contains($0.name.lowercased()) }
+    }
+
     /// RFC 9110 `token`: one or more of `!#$%&'*+-.^_`|~`, digits and letters.
     static func isToken(_ text: String) -> Bool {
         !text.isEmpty
