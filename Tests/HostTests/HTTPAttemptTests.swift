@@ -401,4 +401,30 @@ struct HTTPAttemptTests {
             #expect(!bodies.contains { $0.contains("GET /json") }, "the server took app b's request as a body: \(bodies)")
         }
     }
+
+    @Test(
+        "a response in a transfer coding other than chunked (gzip) is refused, not decoded: a few KB on the wire could be gigabytes decoded"
+    )
+    func transferCodingRefused() async throws {
+        try await withServer { _, transport, path in
+            // A server of raw bytes: the fixture's HTTP encoder writes no transfer coding but chunked.
+            let body = Gzip.stored([UInt8](repeating: 0, count: 100_000))
+            let response =
+                Array(
+                    "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n\(String(body.count, radix: 16))\r\n"
+                        .utf8)
+                + body + Array("\r\n0\r\n\r\n".utf8)
+            let server = try RawHTTPServer(response: response)
+            defer { server.close() }
+            let outcome = await attempt(transport, "http://127.0.0.1:\(server.port)/coded").run(
+                into: FileSink(path: path, existing: 0) { _, _ in })
+            guard case .failed(let error, let transient, _, _) = outcome else {
+                Issue.record("the host decoded the transfer coding: \(outcome)")
+                return
+            }
+            #expect(error.code == -1016, "\(error)")
+            #expect(error.message.contains("gzip"), "\(error)")
+            #expect(!transient)
+        }
+    }
 }

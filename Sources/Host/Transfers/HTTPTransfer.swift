@@ -66,6 +66,8 @@ final class HTTPTransfer: @unchecked Sendable {
     private var headerLines = 0
     private var headerBytes = 0
     private var headersOverflowed = false
+    /// A transfer coding the server sent other than chunked (`gzip`, …), which the host refuses.
+    private var refusedCoding: String?
 
     /// The most header lines, and bytes of them, one transfer takes in — redirects' and
     /// trailers included (libcurl bounds a response's headers, not its trailers); past either
@@ -194,6 +196,11 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// The transfer ended (the engine freed its libcurl transfer).
     func finish(_ ending: Event.Ending) {
+        if let coding = refusedCoding {
+            // URLSession does not take a transfer coding but chunked either; libcurl would decode it.
+            let message = "the server sent the body in the transfer coding \(coding.debugDescription), which is not decoded: only chunked"
+            return deliver(.end(.failed(TaskErrorPayload(code: -1016, message: message), transient: false)))
+        }
         guard headersOverflowed else { return deliver(.end(ending)) }
         let message =
             "resource exceeds maximum size (more than \(Self.maximumHeaderLines) header lines or \(Self.maximumHeaderBytes) bytes of them, trailers included)"
@@ -221,6 +228,15 @@ final class HTTPTransfer: @unchecked Sendable {
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // A transfer coding but chunked (gzip, deflate, br, …): libcurl decodes it whatever it
+            // was asked, a few KB on the wire making gigabytes. The transfer ends here.
+            if name.lowercased() == "transfer-encoding",
+                let coding = value.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+                    .first(where: { $0 != "chunked" && !$0.isEmpty })
+            {
+                refusedCoding = MessageBudget.cut(coding, to: 64)
+                return false
+            }
             headers.append(HeaderField(name, value))
         }
         return true
