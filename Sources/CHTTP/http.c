@@ -112,6 +112,12 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     SET(CURLOPT_OPENSOCKETFUNCTION, open_socket);
     SET(CURLOPT_OPENSOCKETDATA, transfer);
     SET(CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+#if LIBCURL_VERSION_NUM >= 0x075700 // 7.87.0
+    // A transfer ended while its name resolves (cancelled, timed out) does not wait for the
+    // resolver's thread: a name server that never answers held the host's HTTP thread, and every
+    // extension's transfers, for about 10 s a time.
+    SET(CURLOPT_QUICK_EXIT, 1L);
+#endif
     SET(CURLOPT_BUFFERSIZE, 128L * 1024L);
     SET(CURLOPT_HTTPHEADER, transfer->headers);
     SET(CURLOPT_HEADERFUNCTION, request->on_header);
