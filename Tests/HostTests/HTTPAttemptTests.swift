@@ -92,6 +92,29 @@ struct HTTPAttemptTests {
         }
     }
 
+    /// This machine's first IPv4 address that is not loopback, if it has one.
+    static let machineAddress: [UInt8]? = LocalAddresses.current().first { $0.count == 4 && $0[0] != 127 }
+
+    @Test(
+        "with loopback denied, the machine's own address is denied too: a connection to it goes over loopback to every service listening on all addresses",
+        .enabled(if: machineAddress != nil, "no IPv4 address but loopback here"))
+    func ownAddressIsLoopback() async throws {
+        let own = try #require(Self.machineAddress)
+        let listener = try RawHTTPServer(
+            response: Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8), anywhere: true)
+        defer { listener.close() }
+        let url = "http://\(own.map(String.init).joined(separator: ".")):\(listener.port)/"
+        try await withServer(connectPolicy: ConnectPolicy(denied: try ConnectPolicy.ranges("loopback"))) { _, transport, path in
+            let error = try #require(await denial(transport, url, path), "the machine's own address was fetched with loopback denied")
+            #expect(error.code == -1004 && error.message.contains("an address of this machine"), "\(error.message)")
+        }
+        // Allowed by the standard policy, which allows loopback.
+        try await withServer { _, transport, path in
+            let outcome = await attempt(transport, url).run(into: FileSink(path: path, existing: 0) { _, _ in })
+            guard case .completed = outcome else { Issue.record("\(outcome)"); return }
+        }
+    }
+
     @Test("a redirect to a denied address is refused at its connection; an allowed exception connects")
     func deniedRedirect() async throws {
         let denied = ConnectPolicy(denied: [try AddressRange("127.0.0.2")])

@@ -86,6 +86,15 @@ public struct ConnectPolicy: Sendable, Hashable {
         return "\(AddressRange.text(address)) is in \(range), where the host does not connect for an extension"
     }
 
+    /// Why the host does not connect to `address`, one of this machine's own (`local`): with
+    /// loopback denied, none of them — a connection to the machine's own address goes over
+    /// loopback and reaches every service listening on all its addresses.
+    public func refusal(ofLocal address: [UInt8], among local: [[UInt8]]) -> String? {
+        guard local.contains(address), refusal(of: [127, 0, 0, 1]) != nil else { return nil }
+        return
+            "\(AddressRange.text(address)) is an address of this machine, reached over loopback, where the host does not connect for an extension"
+    }
+
     private static func ranges(_ list: (String, String)...) -> [AddressRange] {
         list.map { try! AddressRange($0.0, label: $0.1) }
     }
@@ -119,7 +128,9 @@ final class ConnectGuard: Sendable {
         let guarded = Unmanaged<ConnectGuard>.fromOpaque(context).takeUnretainedValue()
         let reason: String?
         if let address = address(pointer, length: Int(length)) {
-            reason = guarded.policy.refusal(of: address.bytes, port: address.port)
+            reason =
+                guarded.policy.refusal(of: address.bytes, port: address.port)
+                ?? guarded.policy.refusal(ofLocal: address.bytes, among: LocalAddresses.current())
         } else {
             reason = "an address of family \(pointer.pointee.sa_family) is not IP"
         }

@@ -9,11 +9,12 @@ final class RawHTTPServer: @unchecked Sendable {
     private let fd: Int32
     private let done = DispatchSemaphore(value: 0)
 
-    init(response: [UInt8]) throws {
+    /// Listening on 127.0.0.1, or on every address (`anywhere`).
+    init(response: [UInt8], anywhere: Bool = false) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        address.sin_addr.s_addr = anywhere ? 0 : UInt32(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
