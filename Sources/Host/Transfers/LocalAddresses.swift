@@ -1,3 +1,4 @@
+import CHTTP
 import Glibc
 
 /// The addresses of this machine's interfaces (IPv4 and IPv6), read with `getifaddrs` when asked:
