@@ -111,7 +111,7 @@ int sg_seccomp_notify_available(void) {
     return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0 ? 1 : 0;
 }
 
-long sg_seccomp_build_default(int use_notify, void *out, size_t cap) {
+long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t cap) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) return -ENOMEM;
     long rc = 0;
@@ -146,9 +146,15 @@ long sg_seccomp_build_default(int use_notify, void *out, size_t cap) {
     // No stacked filters (answered by the kernel: a notification could be answered by its own listener).
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 0)) < 0) goto out;
     if ((rc = add_prctl_rules(ctx, deny)) < 0) goto out;
-    // Executable memfds: only sealed non-executable ones (MFD_NOEXEC_SEAL, never MFD_EXEC).
-    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_EXEC, MFD_EXEC))) < 0) goto out;
-    if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_NOEXEC_SEAL, 0))) < 0) goto out;
+    if (allow_memfd) {
+        // Executable memfds: only sealed non-executable ones (MFD_NOEXEC_SEAL, never MFD_EXEC).
+        if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_EXEC, MFD_EXEC))) < 0) goto out;
+        if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MFD_NOEXEC_SEAL, 0))) < 0) goto out;
+    } else {
+        // No memory cgroup counts a memfd's pages, and the resident-memory watchdog does not see
+        // those written and not mapped (or mapped and never touched): none at all.
+        if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 0)) < 0) goto out;
+    }
     // personality: only the query personality(0xffffffff) (glibc, Foundation); no READ_IMPLIES_EXEC,
     // no ADDR_NO_RANDOMIZE.
     if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(personality), 1, SCMP_A0(SCMP_CMP_NE, 0xffffffffULL))) < 0) goto out;

@@ -135,6 +135,17 @@ struct SandboxTests {
         }
     }
 
+    @Test("without a memory cgroup, no memfd at all: its pages would be counted nowhere")
+    func noMemfdWithoutCgroups() async throws {
+        var policy = SandboxPolicy.standard
+        policy.cgroups = false
+        try await withRunner { runner in
+            let memfd = try await runner.run(["memfd"], policy: policy)
+            #expect(memfd.int("noexec") == -Int(EPERM), "\(memfd.lines)")
+            #expect(memfd.int("plain") == -Int(EPERM))
+        }
+    }
+
     @Test("no exec of a descriptor or of an executable memfd; sealed non-executable memfds work")
     func noExecOfMemory() async throws {
         try await withRunner { runner in

@@ -16,12 +16,13 @@ final class Sandbox {
     /// A sandbox; `dataDirectory` names the host's cgroups after the data directory it serves.
     init(policy: SandboxPolicy, dataDirectory: String? = nil) throws(SandboxError) {
         self.policy = policy
+        cgroups = policy.cgroups ? CgroupController.probe(tag: CgroupController.defaultTag(dataDirectory: dataDirectory)) : .disabled
         if policy.seccomp {
-            seccomp = try SeccompProgram.shared.get()
+            // Memfds only where a memory cgroup counts them.
+            seccomp = try (cgroups.layout == nil ? SeccompProgram.withoutMemfds : SeccompProgram.shared).get()
         } else {
             seccomp = nil
         }
-        cgroups = policy.cgroups ? CgroupController.probe(tag: CgroupController.defaultTag(dataDirectory: dataDirectory)) : .disabled
         landlockABI = policy.landlock ? Landlock.abi : 0
         devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw SandboxError(.channel, errno: errno, "stdin (/dev/null)") }

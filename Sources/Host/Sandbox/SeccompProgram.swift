@@ -11,13 +11,19 @@ struct SeccompProgram: Sendable {
     /// false on kernels without them, where denials are a plain errno.
     let usesNotifications: Bool
 
-    /// The default policy (see seccomp_filter.c), compiled on first use.
-    static let shared: Result<SeccompProgram, SandboxError> = compile()
+    /// The default policy (see seccomp_filter.c), compiled on first use: with sealed
+    /// non-executable memfds, for extensions whose memory a cgroup counts.
+    static let shared: Result<SeccompProgram, SandboxError> = compile(memfds: true)
+    /// The default policy without any memfd, for extensions whose memory only the resident-memory
+    /// watchdog measures: a memfd's pages written and not mapped are resident nowhere it looks.
+    static let withoutMemfds: Result<SeccompProgram, SandboxError> = compile(memfds: false)
 
-    private static func compile() -> Result<SeccompProgram, SandboxError> {
+    private static func compile(memfds: Bool) -> Result<SeccompProgram, SandboxError> {
         let notify = sg_seccomp_notify_available() == 1
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let size = buffer.withUnsafeMutableBytes { sg_seccomp_build_default(notify ? 1 : 0, $0.baseAddress, $0.count) }
+        let size = buffer.withUnsafeMutableBytes {
+            sg_seccomp_build_default(notify ? 1 : 0, memfds ? 1 : 0, $0.baseAddress, $0.count)
+        }
         guard size > 0 else { return .failure(SandboxError(.seccompCompile, errno: Int32(-size), "default policy")) }
         return .success(SeccompProgram(bytes: Array(buffer.prefix(Int(size))), usesNotifications: notify))
     }
