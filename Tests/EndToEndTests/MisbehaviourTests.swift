@@ -56,6 +56,25 @@ struct MisbehaviourTests {
             await host.start()
             let killed = try await host.waitFor("killed") { $0.string("reason") == "memory" }
             #expect((killed.string("detail") ?? "").contains("watchdog"))
+            // Its 64 MiB are touched and freed within a few milliseconds: caught by a reading, or
+            // by its peak at its reply — never taken as its answer.
+            let end = try await host.waitFor("activation.end") { $0.bundle == killed.bundle && $0.string("kind") == "timeline" }
+            #expect(end.string("outcome") == "killed" && end.string("reason") == "memory", "\(end)")
+        }
+    }
+
+    @Test("a memory spike between two of the watchdog's readings is caught at the reply, by the process's peak: its answer is not taken")
+    func memorySpikeBetweenReadings() async throws {
+        try await withHost({
+            $0.sandbox.cgroups = false
+            $0.sandbox.watchdogInterval = .seconds(3600) // no reading comes: only the peak can tell
+        }) { host in
+            try await host.install(Examples.app("MemoryHog.app"))
+            await host.start()
+            let end = try await host.waitFor("activation.end") { $0.string("kind") == "timeline" }
+            #expect(end.string("outcome") == "killed" && end.string("reason") == "memory", "\(end)")
+            let killed = await host.events().first { $0.kind == .killed && $0.bundle == end.bundle }
+            #expect(killed?.string("detail")?.contains("peak resident memory") == true, "\(String(describing: killed))")
         }
     }
 

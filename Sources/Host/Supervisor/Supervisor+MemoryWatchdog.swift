@@ -22,4 +22,22 @@ extension Supervisor {
         }
         arm()
     }
+
+    /// At an activation's reply, where the watchdog measures memory: whether the process's peak
+    /// resident size (VmHWM) passed its budget between two readings — a spike of a few
+    /// milliseconds, allocated and freed within one interval (or while the loop was late), which
+    /// the samples missed. If so it is killed (`memory`) and its answer not taken: jetsam would
+    /// have killed it at the spike.
+    func killedForPeak(_ process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        guard process.watchdogTimer != nil else { return false }
+        process.samplePeak()
+        let peak = Int(clamping: process.sampledPeakKiB) << 10
+        guard peak > ext.budgets.memoryBytes else { return false }
+        kill(
+            process, of: ext, .memory,
+            detail:
+                "peak resident memory \(peak >> 10) KiB over the \(ext.budgets.memoryBytes >> 10) KiB budget between two readings (watchdog)"
+        )
+        return true
+    }
 }

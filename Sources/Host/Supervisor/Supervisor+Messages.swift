@@ -203,6 +203,7 @@ extension Supervisor {
             return protocolViolation(process, of: ext, "answered the \(pending.kind.rawValue) request \(id) with \(message.type)")
         }
         hooks.stepReached(.replyRead, ext, process)
+        if killedForPeak(process, of: ext) { return }
         end(id, of: process, ext: ext, outcome)
     }
 
