@@ -107,6 +107,10 @@ struct HTTPAttemptTests {
         try await withServer(connectPolicy: ConnectPolicy(denied: try ConnectPolicy.ranges("loopback"))) { _, transport, path in
             let error = try #require(await denial(transport, url, path), "the machine's own address was fetched with loopback denied")
             #expect(error.code == -1004 && error.message.contains("an address of this machine"), "\(error.message)")
+            // The same address written as IPv6.
+            let mapped = "http://[::ffff:\(own.map(String.init).joined(separator: "."))]:\(listener.port)/"
+            let viaMapped = try #require(await denial(transport, mapped, path), "the machine's own address, IPv4-mapped, was fetched")
+            #expect(viaMapped.code == -1004, "\(viaMapped.message)")
         }
         // Allowed by the standard policy, which allows loopback.
         try await withServer { _, transport, path in

@@ -90,7 +90,12 @@ public struct ConnectPolicy: Sendable, Hashable {
     /// loopback denied, none of them — a connection to the machine's own address goes over
     /// loopback and reaches every service listening on all its addresses.
     public func refusal(ofLocal address: [UInt8], among local: [[UInt8]]) -> String? {
-        guard local.contains(address), refusal(of: [127, 0, 0, 1]) != nil else { return nil }
+        // Written as IPv6 (`::ffff:a.b.c.d`), an IPv4 address of the machine is the same one.
+        let forms = [address] + (AddressRange.embeddedIPv4(address).map { [$0] } ?? [])
+        let loopback: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+        guard forms.contains(where: local.contains), refusal(of: [127, 0, 0, 1]) != nil || refusal(of: loopback) != nil,
+            !allowed.contains(where: { $0.contains(address) })
+        else { return nil }
         return
             "\(AddressRange.text(address)) is an address of this machine, reached over loopback, where the host does not connect for an extension"
     }
