@@ -110,7 +110,7 @@ static int child_main(void *arg) {
     // Threads of its uid, where no pids cgroup counts them (RLIMIT_NPROC counts per real uid).
     if (l->tasks && set_limit(RLIMIT_NPROC, l->tasks, l->tasks) != 0) child_fail(a, SG_STEP_RLIMIT);
     // No real-time scheduling, no raised priority, whatever the host's own limits allow it.
-    if (l->cpu_seconds && (set_limit(RLIMIT_RTPRIO, 0, 0) != 0 || set_limit(RLIMIT_NICE, 0, 0) != 0)) child_fail(a, SG_STEP_RLIMIT);
+    if (l->no_priority && (set_limit(RLIMIT_RTPRIO, 0, 0) != 0 || set_limit(RLIMIT_NICE, 0, 0) != 0)) child_fail(a, SG_STEP_RLIMIT);
 
     if (req->cwd && chdir(req->cwd) != 0) child_fail(a, SG_STEP_CHDIR);
 

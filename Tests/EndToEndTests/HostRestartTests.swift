@@ -42,8 +42,9 @@ struct HostRestartTests {
             try? FileManager.default.removeItem(atPath: dir)
         }
         let app = try Examples.app("Downloader.app")
-        // About 6 s of body: the host is killed well before the end, even on a loaded machine.
-        let url = server.url("/bytes/400000?chunk=4096&interval=60")
+        // About 20 s of body: the host is killed well before the end, even on a loaded machine
+        // (at 6 s, a test starved by the suites beside it saw its first progress only after the end).
+        let url = server.url("/bytes/400000?chunk=4096&interval=200")
         func run(log: String, duration: String) throws -> ChildProcess {
             try ChildProcess(
                 CommandLineTests.sandglass,

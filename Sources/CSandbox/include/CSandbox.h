@@ -20,6 +20,7 @@ typedef struct sg_rlimits {
     uint64_t open_files;       ///< RLIMIT_NOFILE.
     uint64_t file_size_bytes;  ///< RLIMIT_FSIZE.
     uint64_t tasks;            ///< RLIMIT_NPROC, set when the extension has a uid of its own (0: left as it is).
+    int no_priority;           ///< RLIMIT_RTPRIO and RLIMIT_NICE 0: no real-time scheduling, no raised priority.
 } sg_rlimits;
 
 /// Everything the child needs between clone and execve. Nothing here is allocated after clone.
@@ -39,7 +40,7 @@ typedef struct sg_spawn_request {
     int landlock_ruleset_fd;      ///< from sg_landlock_create, or -1
     const int *cgroup_procs_fds;  ///< open join files (v1 `tasks`, v2 `cgroup.procs`) the child writes "0" to (joins before anything else)
     int cgroup_procs_count;
-    int new_process_group;        ///< setpgid(0, 0)
+    int new_process_group;        ///< setsid(): a session and process group of its own, no controlling terminal
     int uid;                      ///< run as this user (setresuid), or -1 to stay
     int gid;                      ///< run with this group (setresgid), or -1 to stay
     const unsigned int *supplementary_gids; ///< the supplementary groups with `gid` (the app groups it shares), or NULL

@@ -12,7 +12,8 @@ public struct SandboxPolicy: Sendable, Hashable {
     public var cgroups = true
     /// rlimits (core 0, cpu, nofile, fsize, data as a loose backstop).
     public var rlimits = true
-    /// New process group, PR_SET_PDEATHSIG, no_new_privs, closed fds: always on unless `bare`.
+    /// A session of its own (no controlling terminal), PR_SET_PDEATHSIG, no_new_privs, closed fds:
+    /// always on unless `bare`.
     public var isolation = true
 
     /// RLIMIT_NOFILE.

@@ -62,8 +62,10 @@ enum Spawner {
             limits.data_bytes = policy.dataLimit(memoryBytes: request.memoryBytes)
             limits.open_files = policy.openFiles
             limits.file_size_bytes = policy.fileSizeBytes
-            // A uid of its own: its threads counted by the kernel too, where no cgroup counts them.
-            if request.user != nil { limits.tasks = UInt64(policy.maxTasks) }
+            limits.no_priority = 1
+            // A uid of its own — not one extensions share, nor the host's: its threads counted by
+            // the kernel too (RLIMIT_NPROC counts every task of the uid, system-wide).
+            if request.user != nil && policy.extensionUser.isPerExtension { limits.tasks = UInt64(policy.maxTasks) }
         }
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var result = sg_spawn_result()
