@@ -14,12 +14,15 @@ public enum DirectoryTree {
             return nil
         }
         defer { closedir(stream) }
+        // The copy shares the open directory's offset: from the start, however often it was read.
+        rewinddir(stream)
         var names: [String] = []
-        while let entry = readdir(stream) {
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else { return errno == 0 ? names : nil } // an error is not the end
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names
     }
 
     /// Removes the directory at `path` with everything in it, going on past what it cannot
@@ -35,11 +38,11 @@ public enum DirectoryTree {
             // Not a directory (a file, a link): the name goes, not what it leads to.
             return unlink(path) == 0 || errno == ENOENT ? [] : [path]
         }
-        var left: [String] = []
-        empty(fd, shown: path, &left)
+        var remover = Remover(top: fd, shown: path)
+        remover.emptyTop()
         close(fd)
-        if rmdir(path) != 0 && errno != ENOENT { left.append(path) }
-        return left
+        if rmdir(path) != 0 && errno != ENOENT { remover.left.append(path) }
+        return remover.left
     }
 
     /// Removes `relativePath` under the directory `root` — a file, or a directory with what it
@@ -60,42 +63,82 @@ public enum DirectoryTree {
         defer { close(fd) }
         var info = stat()
         guard fstatat(fd, last, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return [] }
-        var left: [String] = []
         let shown = root + "/" + relativePath
-        if info.st_mode & S_IFMT == S_IFDIR {
-            let sub = openat(fd, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if sub >= 0 {
-                empty(sub, shown: shown, &left)
-                close(sub)
-            }
-            if unlinkat(fd, last, AT_REMOVEDIR) != 0 && errno != ENOENT { left.append(shown) }
-        } else if unlinkat(fd, last, 0) != 0 && errno != ENOENT {
-            left.append(shown)
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return unlinkat(fd, last, 0) != 0 && errno != ENOENT ? [shown] : []
         }
+        let sub = openat(fd, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        var left: [String] = []
+        if sub >= 0 {
+            var remover = Remover(top: sub, shown: shown)
+            remover.emptyTop()
+            left = remover.left
+            close(sub)
+        }
+        if unlinkat(fd, last, AT_REMOVEDIR) != 0 && errno != ENOENT { left.append(shown) }
         return left
     }
 
-    /// Removes what the directory open as `fd` (named `shown`) holds.
-    private static func empty(_ fd: Int32, shown: String, _ left: inout [String]) {
-        guard let names = names(of: fd) else { return left.append(shown) }
-        for name in names {
-            var info = stat()
-            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR {
-                // A directory closed to its owner (mode 0) is opened again for removal: the host's
-                // own user owns it when extensions run as that user.
-                var sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                if sub < 0 && errno == EACCES && fchmodat(fd, name, 0o700, 0) == 0 {
-                    sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                }
-                if sub >= 0 {
-                    empty(sub, shown: shown + "/" + name, &left)
-                    close(sub)
-                }
-                if unlinkat(fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT { left.append(shown + "/" + name) }
-            } else if unlinkat(fd, name, 0) != 0 && errno != ENOENT {
-                left.append(shown + "/" + name)
+    /// Levels a walk goes down before it moves a directory up to the top of the tree: no walk
+    /// holds more descriptors or stack frames than this, however deep an extension nested
+    /// its directories (thousands of levels of one-letter names fit its quota).
+    static let flattenDepth = 64
+
+    /// The removal of what one directory holds, by descriptor.
+    private struct Remover {
+        /// The directory being emptied (the tree's top), open.
+        let top: Int32
+        let shown: String
+        var left: [String] = []
+        private var moved = 0
+
+        init(top: Int32, shown: String) {
+            self.top = top
+            self.shown = shown
+        }
+
+        /// Empties the top, pass after pass while directories were moved up to it.
+        mutating func emptyTop() {
+            while true {
+                let before = moved
+                _ = fchmod(top, 0o700)
+                guard let names = DirectoryTree.names(of: top) else { return left.append(shown) }
+                for name in names { remove(name, in: top, shown: shown + "/" + name, depth: 1) }
+                if moved == before { return }
             }
+        }
+
+        /// Removes entry `name` of the directory open as `fd`.
+        private mutating func remove(_ name: String, in fd: Int32, shown: String, depth: Int) {
+            var info = stat()
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                if unlinkat(fd, name, 0) != 0 && errno != ENOENT { left.append(shown) }
+                return
+            }
+            if depth >= DirectoryTree.flattenDepth {
+                // Deep enough: moved up to the top, and removed from there in the next pass.
+                if renameat(fd, name, top, ".sandglass-removing-\(moved + 1)") == 0 {
+                    moved += 1
+                    return
+                }
+            }
+            // A directory closed to its owner (mode 0, or 0500) is opened again for removal: the
+            // host's own user owns it when extensions run as that user.
+            var sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if sub < 0 && errno == EACCES && fchmodat(fd, name, 0o700, 0) == 0 {
+                sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            if sub >= 0 {
+                _ = fchmod(sub, 0o700)
+                if let names = DirectoryTree.names(of: sub) {
+                    for child in names { remove(child, in: sub, shown: shown + "/" + child, depth: depth + 1) }
+                } else {
+                    left.append(shown)
+                }
+                close(sub)
+            }
+            if unlinkat(fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT { left.append(shown) }
         }
     }
 }

@@ -11,10 +11,16 @@ enum AppGroupSeed {
         let fd = open(source, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw AppGroupError(group.identifier, "the seed \(source) is not a directory") }
         defer { close(fd) }
-        try copyDirectory(fd, shown: source, relative: "", into: group)
+        try copyDirectory(fd, shown: source, relative: "", into: group, depth: 0)
     }
 
-    private static func copyDirectory(_ fd: Int32, shown: String, relative: String, into group: AppGroup) throws {
+    /// Directories of a seed, nested, at most.
+    static let maximumDepth = 64
+
+    private static func copyDirectory(_ fd: Int32, shown: String, relative: String, into group: AppGroup, depth: Int) throws {
+        guard depth < maximumDepth else {
+            throw AppGroupError(group.identifier, "the seed's \(shown) is nested more than \(maximumDepth) directories deep")
+        }
         guard let names = DirectoryTree.names(of: fd) else { throw AppGroupError.errno(group.identifier, "listing the seed's \(shown)") }
         for name in names.sorted() {
             let path = shown + "/" + name
@@ -29,7 +35,7 @@ enum AppGroupSeed {
                 guard sub >= 0 else { throw AppGroupError.errno(group.identifier, "opening the seed's \(path)") }
                 defer { close(sub) }
                 try makeDirectory(target, in: group)
-                try copyDirectory(sub, shown: path, relative: target, into: group)
+                try copyDirectory(sub, shown: path, relative: target, into: group, depth: depth + 1)
             case S_IFREG:
                 let file = openat(fd, name, RegularFile.openFlags)
                 guard file >= 0 else { throw AppGroupError.errno(group.identifier, "opening the seed's \(path)") }

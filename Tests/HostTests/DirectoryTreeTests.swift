@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SandglassHost
+
+/// What an extension leaves in its container, removed by the host: by descriptor, at any depth,
+/// never through a link, whatever the modes.
+@Suite("Directory trees")
+struct DirectoryTreeTests {
+    /// A fresh directory in the temporary directory.
+    private func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tree-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Nests `levels` directories named `name` under `path`; at the bottom, a FIFO, a link to
+    /// `outside` and a directory of mode 0.
+    private func nest(_ levels: Int, named name: String, under path: String, linkTo outside: String) {
+        var fd = open(path, O_RDONLY | O_DIRECTORY)
+        for _ in 0..<levels where fd >= 0 {
+            mkdirat(fd, name, 0o700)
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY)
+            close(fd)
+            fd = next
+        }
+        mkfifoat(fd, "pipe", 0o600)
+        symlinkat(outside, fd, "outside")
+        mkdirat(fd, "closed", 0)
+        close(fd)
+    }
+
+    @Test(
+        "a tree nested 3,000 levels deep, and one past PATH_MAX, go whole, from a task's small stack: no walk holds more than 64 descriptors; what a link leads to stays"
+    )
+    func deepTrees() async throws {
+        let canary = try scratch()
+        defer { DirectoryTree.remove(canary) }
+        FileManager.default.createFile(atPath: canary + "/precious", contents: Data("precious".utf8))
+        for (levels, name) in [(3_000, "d"), (20, String(repeating: "n", count: 250))] {
+            let tree = try scratch()
+            nest(levels, named: name, under: tree, linkTo: canary)
+            let left = await Task.detached { DirectoryTree.remove(tree) }.value
+            #expect(left.isEmpty, "\(left.prefix(3))")
+            #expect(!FileManager.default.fileExists(atPath: tree), "\(levels) levels of \(name.count)-byte names stayed")
+        }
+        #expect(FileManager.default.fileExists(atPath: canary + "/precious"))
+    }
+}
