@@ -135,7 +135,8 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     if (request->has_body) {
         SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
         SET(CURLOPT_COPYPOSTFIELDS, request->body_length ? (const char *)request->body : "");
-    } else if (strcmp(method, "POST") == 0) {
+    } else if (strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 || strcmp(method, "PATCH") == 0) {
+        // An empty body said as such (Content-Length: 0): the extension's own header is not sent.
         SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
         SET(CURLOPT_COPYPOSTFIELDS, "");
     }

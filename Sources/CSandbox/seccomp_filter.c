@@ -50,6 +50,8 @@ static const char *const denied_syscalls[] = {
     "vhangup", "lookup_dcookie", "nfsservctl", "uselib", "ustat", "sysfs", "_sysctl", "modify_ldt",
     "mbind", "migrate_pages", "move_pages", "set_mempolicy", "set_mempolicy_home_node",
     "process_madvise", "remap_file_pages",
+    // Secret memory: pages no memory watchdog reads, like a memfd's.
+    "memfd_secret",
 };
 
 // The prctl options an extension may use: naming threads (Foundation, Dispatch), naming

@@ -86,18 +86,18 @@ struct ControlClientTests {
     }
 
     @Test("a socket another user serves is refused before anything is sent to it")
-    func anotherUsersSocket() throws {
+    func anotherUsersSocket() async throws {
         let impostor = try Impostor(answer: #"{"ok":true,"message":"killed"}"# + "\n")
-        defer { impostor.close() }
         var client = ControlClient(path: impostor.path)
         // The socket's user (this one) is not among them, nor is /tmp's owner.
         client.trustedUsers = [geteuid() == 65534 ? 65533 : 65534]
         client.trustsDirectoryOwner = false
-        #expect {
-            try client.send(ControlRequest(command: "kill", bundle: "com.example.victim"))
-        } throws: { error in
-            "\(error)".contains("is served by uid \(geteuid()), neither root nor you nor the owner of its directory")
+        let refusal = try await offThePool { [client] in
+            Swift.Result { try client.send(ControlRequest(command: "kill", bundle: "com.example.victim")) }
         }
+        try await offThePool { impostor.close() }
+        guard case .failure(let error) = refusal else { Issue.record("another user's socket was answered"); return }
+        #expect("\(error)".contains("is served by uid \(geteuid()), neither root nor you nor the owner of its directory"), "\(error)")
         #expect(impostor.bytesReceived == 0, "the request went to another user's socket")
     }
 
@@ -108,8 +108,8 @@ struct ControlClientTests {
             (#"{"ok":false,"message":"\u001b]0;title\u0007refused"}"#, false)
         ] {
             let impostor = try Impostor(answer: answer + "\n")
-            defer { impostor.close() }
             let result = try await CommandLineTests.run(["ctl", "status", "--control", impostor.path])
+            try await offThePool { impostor.close() }
             #expect(result.status == (ok ? 0 : 1), "\(result.error)")
             let printed = ok ? result.output : result.error
             #expect(printed.contains("\\u{1B}"), "\(printed)")
@@ -118,16 +118,15 @@ struct ControlClientTests {
     }
 
     @Test("an answer that trickles in ends at the client's deadline, however often a byte comes")
-    func trickle() throws {
+    func trickle() async throws {
         let impostor = try Impostor(answer: #"{"ok":true,"message":"slow"}"# + "\n", pace: .milliseconds(100))
-        defer { impostor.close() }
         var client = ControlClient(path: impostor.path)
         client.timeout = .seconds(1)
-        #expect {
-            try client.send(ControlRequest(command: "status"))
-        } throws: { error in
-            "\(error)".contains("did not answer within 1 s")
-        }
+        // Blocking calls, each on a thread of its own: not on the pool the other suites run on.
+        let outcome = try await offThePool { [client] in Swift.Result { try client.send(ControlRequest(command: "status")) } }
+        try await offThePool { impostor.close() }
+        guard case .failure(let error) = outcome else { Issue.record("a trickling answer was taken"); return }
+        #expect("\(error)".contains("did not answer within 1 s"), "\(error)")
     }
 
     @Test("a stale socket file of another user is neither reused nor removed", .enabled(if: getuid() == 0))

@@ -331,10 +331,12 @@ final class EventDelivery {
     ) -> [EventRecord] {
         var batch: [(event: EventRecord, stamp: EventStamp, frame: [UInt8])] = []
         var bytes = 0
+        // Half the channel's limit, less what already waits in it (an offer's list of tasks).
+        let budget = process.channel.maximumOutbound / 2 - process.channel.pendingOutput
         for event in events {
             let stamp = EventStamp(eventID: UInt64(event.id ?? 0), attempt: event.deliveries + 1)
             let frame = Frame.encode(message(for: event, of: key, stamp))
-            if !batch.isEmpty && bytes + frame.count > process.channel.maximumOutbound / 2 { break }
+            if !batch.isEmpty && bytes + frame.count > budget { break }
             bytes += frame.count
             batch.append((event, stamp, frame))
         }
