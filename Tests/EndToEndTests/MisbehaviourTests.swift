@@ -68,12 +68,13 @@ struct MisbehaviourTests {
         try await withHost({
             $0.sandbox.cgroups = false
             $0.sandbox.watchdogInterval = .seconds(3600) // no reading comes: only the peak can tell
+            $0.budgetOverrides.launch = .seconds(10) // a launch late under the suite's load is not this test's
         }) { host in
             try await host.install(Examples.app("MemoryHog.app"))
             await host.start()
             let end = try await host.waitFor("activation.end") { $0.string("kind") == "timeline" }
             #expect(end.string("outcome") == "killed" && end.string("reason") == "memory", "\(end)")
-            let killed = await host.events().first { $0.kind == .killed && $0.bundle == end.bundle }
+            let killed = await host.events().first { $0.kind == .killed && $0.bundle == end.bundle && $0.string("reason") == "memory" }
             #expect(killed?.string("detail")?.contains("peak resident memory") == true, "\(String(describing: killed))")
         }
     }

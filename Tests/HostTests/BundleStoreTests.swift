@@ -32,6 +32,16 @@ struct BundleStoreTests {
         #expect(stat(fixture.path(executable), &info) == 0 && Int(info.st_mode & 0o7777) == mode)
     }
 
+    @Test("a link's target, read as the copy reads it, stays within the bundle: relative, never above its root")
+    func linkTargets() {
+        #expect(BundleStore.staysInside("LeaderboardWidget", depth: 2))
+        #expect(BundleStore.staysInside("../Resources/./x", depth: 1))
+        #expect(BundleStore.staysInside("../../Info.plist", depth: 2))
+        #expect(!BundleStore.staysInside("../../../etc/passwd", depth: 2))
+        #expect(!BundleStore.staysInside("a/../../..", depth: 1))
+        #expect(!BundleStore.staysInside("/etc/passwd", depth: 3))
+    }
+
     @Test("a FIFO in the bundle is refused, naming it; nothing blocks on it")
     func fifoRefused() throws {
         let fixture = try BundleFixture()

@@ -35,6 +35,22 @@ enum BundleStore {
         return destination.path
     }
 
+    /// Whether a link's `target`, in a directory `depth` levels below the bundle's root, stays
+    /// within the bundle, read as written: relative, never climbing above the root.
+    static func staysInside(_ target: String, depth: Int) -> Bool {
+        guard !target.hasPrefix("/") else { return false }
+        var level = depth
+        for part in target.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": level -= 1
+            default: level += 1
+            }
+            if level < 0 { return false }
+        }
+        return true
+    }
+
     /// Directories of a bundle, nested, at most.
     static let maximumDepth = 64
 
@@ -59,7 +75,19 @@ enum BundleStore {
             case S_IFLNK:
                 var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
                 let length = readlinkat(from, name, &target, target.count - 1)
-                guard length >= 0, symlinkat(target, to, name) == 0 else { throw failure("cannot be copied", path) }
+                guard length >= 0 else { throw failure("cannot be copied", path) }
+                // The target read here, not the one checked by path before: a link swapped in
+                // meanwhile is held to the same rule, and an absolute one would lead back into
+                // the author's tree, which the author may change after the install.
+                let text = String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                guard Self.staysInside(text, depth: depth) else {
+                    throw BundleError(
+                        file: path,
+                        message:
+                            "is a symbolic link to \(text.debugDescription), outside the bundle as it is stored; make it relative, within the bundle"
+                    )
+                }
+                guard symlinkat(target, to, name) == 0 else { throw failure("cannot be copied", path) }
             case S_IFREG:
                 try copyFile(name, of: from, to: to, shown: path)
             default:
