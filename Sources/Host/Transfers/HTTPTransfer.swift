@@ -257,6 +257,19 @@ final class HTTPTransfer: @unchecked Sendable {
         return bytes.count
     }
 
+    /// What the extension sees of `outcome`: as ``ending(_:_:)`` says, except that a denied
+    /// connection names the address it was denied only when the URL named that address itself.
+    /// A name's address (after DNS, or a redirect's) is the host's resolver's answer: told, it
+    /// would make the host a lookup service for the names of networks the policy denies.
+    func ending(_ outcome: sg_http_outcome, _ message: String) -> Event.Ending {
+        guard outcome == SG_HTTP_DENIED, let first = message.split(separator: " ").first,
+            let denied = AddressRange.address(String(first))
+        else { return Self.ending(outcome, message) }
+        let host = URLComponents(string: request.url)?.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) ?? ""
+        guard AddressRange.address(host) != denied else { return Self.ending(outcome, message) }
+        return Self.ending(outcome, "an address its name or a redirect led to" + message.dropFirst(first.count))
+    }
+
     /// The maps from an outcome of libcurl to what the extension sees.
     static func ending(_ outcome: sg_http_outcome, _ message: String) -> Event.Ending {
         func failed(_ code: Int, _ text: String, transient: Bool) -> Event.Ending {

@@ -191,7 +191,7 @@ final class HTTPTransport: @unchecked Sendable {
                 guard let context else { continue }
                 let transfer = Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
                 transfer.responseArrivedIfNot()
-                end(transfer, HTTPTransfer.ending(outcome, message.map { String(cString: $0) } ?? ""))
+                end(transfer, transfer.ending(outcome, message.map { String(cString: $0) } ?? ""))
             }
             // Transfers that timed out waiting for the server; and how long until the next may.
             let now = sg_monotonic_ns()
