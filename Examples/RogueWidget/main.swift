@@ -383,7 +383,9 @@ case "hoarder":
     // calls the completion handler after each `allEventsDelivered`.
     guard let url = env("ROGUE_HOARDER"), let last = env("ROGUE_HOARDER_LAST") else { break }
     let count = 600
-    let first = open("hoarded", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600) >= 0
+    // Its container says whether a process of it hoarded already (written once it has: a
+    // first process killed before that leaves the hoarding to the next).
+    let first = access("hoarded", F_OK) != 0
     var hoarding = first
     send(.attachSession(SessionConfigurationPayload(identifier: "hoard")))
     if first {
@@ -398,6 +400,7 @@ case "hoarder":
             }
         }
         send(.log(LogRecord(level: .info, message: "hoarded \(count)")))
+        close(open("hoarded", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600))
         send(.getTasks(RequestID(UInt64(count + 1)), session: "hoard"))
     }
     var taken = 0

@@ -183,6 +183,7 @@ struct SessionBoundsTests {
             $0.extensionEnvironment["ROGUE_HOARDER"] = server.url("/bytes/10?etag=16000&gate=hoard")
             $0.extensionEnvironment["ROGUE_HOARDER_LAST"] = server.url("/bytes/10?etag=16000")
             $0.messageLimits.sessionsPerApp = 1000 // the Cycler's 200 sessions must not take the Hoarder's
+            $0.budgetOverrides.launch = .seconds(10) // a first launch late under the suite's load is not this test's
         }) { host in
             try await host.install(Examples.app("RogueSessions.app"))
             await host.start()
