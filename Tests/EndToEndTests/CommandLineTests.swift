@@ -196,7 +196,10 @@ struct CommandLineTests {
             try? FileManager.default.removeItem(atPath: log)
         }
         let result = try await Self.run(
-            ["run", try Examples.app("RogueControl.app"), "--duration", "2s", "--log", log, "--quiet", "--env", "ROGUE_NESTER=1"],
+            [
+                "run", try Examples.app("RogueControl.app"), "--duration", "4s", "--budget", "launch=10s", "--log", log, "--quiet",
+                "--env", "ROGUE_NESTER=1"
+            ],
             environment: ["TMPDIR": scratch])
         #expect(result.status == 0, "\(result.error)")
         let events = try RunLog.read([log])[0].events
