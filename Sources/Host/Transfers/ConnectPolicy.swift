@@ -86,18 +86,22 @@ public struct ConnectPolicy: Sendable, Hashable {
         return "\(AddressRange.text(address)) is in \(range), where the host does not connect for an extension"
     }
 
-    /// Why the host does not connect to `address`, one of this machine's own (`local`): with
-    /// loopback denied, none of them — a connection to the machine's own address goes over
-    /// loopback and reaches every service listening on all its addresses.
-    public func refusal(ofLocal address: [UInt8], among local: [[UInt8]]) -> String? {
+    /// Why the host does not connect to `address`, one of this machine's own (`local`, read only
+    /// when it matters): with loopback denied, none of them — a connection to the machine's own
+    /// address goes over loopback and reaches every service listening on all its addresses.
+    public func refusal(ofLocal address: [UInt8], among local: () -> [[UInt8]]) -> String? {
+        guard deniesLoopback, !allowed.contains(where: { $0.contains(address) }) else { return nil }
         // Written as IPv6 (`::ffff:a.b.c.d`), an IPv4 address of the machine is the same one.
         let forms = [address] + (AddressRange.embeddedIPv4(address).map { [$0] } ?? [])
-        let loopback: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
-        guard forms.contains(where: local.contains), refusal(of: [127, 0, 0, 1]) != nil || refusal(of: loopback) != nil,
-            !allowed.contains(where: { $0.contains(address) })
-        else { return nil }
+        let addresses = local()
+        guard forms.contains(where: addresses.contains) else { return nil }
         return
             "\(AddressRange.text(address)) is an address of this machine, reached over loopback, where the host does not connect for an extension"
+    }
+
+    /// Whether loopback (`127.0.0.1` or `::1`) is denied.
+    var deniesLoopback: Bool {
+        refusal(of: [127, 0, 0, 1]) != nil || refusal(of: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]) != nil
     }
 
     private static func ranges(_ list: (String, String)...) -> [AddressRange] {
@@ -135,7 +139,7 @@ final class ConnectGuard: Sendable {
         if let address = address(pointer, length: Int(length)) {
             reason =
                 guarded.policy.refusal(of: address.bytes, port: address.port)
-                ?? guarded.policy.refusal(ofLocal: address.bytes, among: LocalAddresses.current())
+                ?? guarded.policy.refusal(ofLocal: address.bytes, among: LocalAddresses.current)
         } else {
             reason = "an address of family \(pointer.pointee.sa_family) is not IP"
         }
