@@ -116,10 +116,11 @@ extension Supervisor {
     /// and told in `messages.throttled` about once a second; a flood of requests kills the
     /// process (`resource`).
     private func admit(_ message: Message, from process: ExtensionProcess, of ext: ManagedExtension) -> Bool {
+        let now = sg_monotonic_ns()
         // What its frames took on the wire since the last message: bytes of every kind count.
         let fresh = process.channel.bytesReceived - process.bytesCharged
         process.bytesCharged = process.channel.bytesReceived
-        if case .kill(let why) = process.messageBudget.received(fresh, now: sg_monotonic_ns()) {
+        if case .kill(let why) = process.messageBudget.received(fresh, now: now) {
             kill(process, of: ext, .resource, detail: why)
             return false
         }
@@ -137,7 +138,6 @@ extension Supervisor {
         case .error(let report): bytes = written(report.message)
         default: break
         }
-        let now = sg_monotonic_ns()
         let verdict = process.messageBudget.admit(kind, bytes: bytes, now: now)
         tellThrottled(process, of: ext, now: now)
         switch verdict {
