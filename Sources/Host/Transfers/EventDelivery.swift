@@ -324,7 +324,8 @@ final class EventDelivery {
     }
 
     /// Sends a batch of `events` of the session — the first of them, as many as fit in half the
-    /// channel's ``Channel/maximumOutbound`` (at least one) — each counted as one more delivery,
+    /// channel's ``Channel/maximumOutbound`` less what already waits in it (at least one) — each
+    /// counted as one more delivery,
     /// then `allEventsDelivered`. Returns the batch.
     private func send(
         _ events: [EventRecord], of key: SessionRegistry.Key, to process: ExtensionProcess, of ext: ManagedExtension
