@@ -1,5 +1,5 @@
 // The default seccomp policy, built with libseccomp once in the parent and exported as BPF.
-// Default allow; the denials of the README's "The sandbox": no internet sockets, no ptrace, mount,
+// Default allow; the denials of the README's "The sandbox": no sockets of its own, no ptrace, mount,
 // namespaces, module loading, bpf, perf, keyring, process_vm_*, no new processes (threads
 // allowed; clone3 answers ENOSYS so that glibc falls back to clone), no io_uring (it could open
 // sockets behind seccomp's back), and no further seccomp filters (a stacked USER_NOTIF filter
@@ -131,10 +131,26 @@ long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t
         if (nr == __NR_SCMP_ERROR) continue;   // not on this architecture
         if ((rc = seccomp_rule_add(ctx, deny, nr, 0)) < 0) goto out;
     }
-    // Only Unix-domain sockets: every network request goes through the host.
+    // No sockets of its own, of any family: every network request goes through the host, and a
+    // Unix socket reaches whatever the system serves by path (journald's /dev/log, D-Bus, a
+    // container runtime's socket), which no Landlock right covers, or by abstract name. The one
+    // socket an extension needs is its IPC channel, fd 3, connected before exec.
+    // A Unix one is answered by the kernel, unreported: glibc's nscd client tries one whenever a
+    // user or group is looked up (Foundation's UserDefaults does), and syslog() another.
     if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX))) < 0) goto out;
-    // socketpair creates sockets of its family too (AF_TIPC's work, and loading a family's module).
+    if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX))) < 0) goto out;
+    // socketpair: only Unix stream and seqpacket pairs, which can reach nothing but each other.
+    // Another family creates sockets of its own (AF_TIPC's work, and loading a family's module);
+    // a datagram pair's sendto/sendmsg with an address reaches any named datagram socket.
     if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX))) < 0) goto out;
+    if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socketpair), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX),
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_DGRAM))) < 0) goto out;
+    // Nor naming, connecting or serving one: a pair's socket bound to an abstract name would take
+    // that name from whatever service binds it later.
+    static const int socket_calls[] = { SCMP_SYS(bind), SCMP_SYS(connect), SCMP_SYS(listen), SCMP_SYS(accept), SCMP_SYS(accept4) };
+    for (size_t i = 0; i < sizeof socket_calls / sizeof *socket_calls; i++) {
+        if ((rc = seccomp_rule_add(ctx, deny_socket, socket_calls[i], 0)) < 0) goto out;
+    }
     // No typing into a terminal's input, nor its console tricks (the command is an unsigned int).
     if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCSTI))) < 0) goto out;
     if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCLINUX))) < 0) goto out;
@@ -145,6 +161,12 @@ long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t
     // blocks without writing a byte — with KEEP_SIZE past RLIMIT_FSIZE too — and would fill the
     // host's disk between two measures of the container. posix_fallocate falls back to writes.
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EOPNOTSUPP), SCMP_SYS(fallocate), 0)) < 0) goto out;
+    // A raised priority (a negative nice value: libdispatch gives a user-initiated worker -4) is
+    // taken as the hint iOS takes a QoS for, and not applied: answered 0 by the kernel, the call
+    // skipped. RLIMIT_NICE 0 would refuse it, and libdispatch would report the refusal through
+    // syslog, at every launch. The value is an int: its sign bit is bit 31 of the register.
+    if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(setpriority), 1,
+                               SCMP_A2(SCMP_CMP_MASKED_EQ, 0x80000000ULL, 0x80000000ULL))) < 0) goto out;
     // No stacked filters (answered by the kernel: a notification could be answered by its own listener).
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 0)) < 0) goto out;
     if ((rc = add_prctl_rules(ctx, deny)) < 0) goto out;

@@ -147,9 +147,9 @@ struct DaemonTests {
     }
 
     @Test(
-        "serve as an ordinary user: its extensions run as that user too, yet one cannot use the control socket — refused, recorded, nothing done",
+        "serve as an ordinary user: its extensions run as that user too, yet one cannot reach the control socket — no socket of its own, nothing done",
         .enabled(if: getuid() == 0 && DeployTests.setpriv != nil, "needs root and setpriv (util-linux) to run serve as another user"))
-    func controlSocketRefusesExtensions() async throws {
+    func controlSocketOutOfReach() async throws {
         let dir = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // The daemon's user (nobody) owns the directory; the bundles are copies it can read.
@@ -178,8 +178,10 @@ struct DaemonTests {
             }
             return answer != nil
         }
+        // The sandbox gives it no socket to connect with (the daemon would refuse it too, as one
+        // of its children: ControlPeerTests).
         let said = answer?.string("message") ?? ""
-        #expect(said.contains(#""ok":false"#) && said.contains("one of this daemon's extensions"), "\(said)")
+        #expect(said == "control answered: socket failed, errno \(EACCES)", "\(said)")
         // The operator (root here) is still served.
         let status = try await CommandLineTests.run(["ctl", "status", "--control", socket])
         #expect(status.status == 0, "\(status.error)")
@@ -188,10 +190,7 @@ struct DaemonTests {
         let events = try RunLog.read([log])[0].events
         #expect(!events.contains { $0.kind == .killed && $0.string("reason") == "chaos" }, "an extension had another killed")
         #expect(!events.contains { $0.kind == .containerOverQuota }, "a container measured over its quota as another user")
-        // The refusal of the process that logged the answer (under load an earlier process of it
-        // may have been killed at its budget after asking, before its answer was logged).
-        let refused = try #require(events.first { $0.kind == .controlRefused && $0.pid == answer?.pid })
-        #expect(refused.bundle == "com.example.roguecontrol.control")
+        #expect(!events.contains { $0.kind == .controlRefused }, "an extension reached the control socket")
     }
 
     @Test("the daemon never fetches its own metrics endpoint for an extension: -1004, naming it")

@@ -29,17 +29,47 @@ struct SandboxTests {
         }
     }
 
-    @Test("internet sockets fail with EACCES and the host hears of the denial; Unix sockets work")
-    func internetSocketsDenied() async throws {
+    @Test("no sockets of any family: internet and Unix ones fail with EACCES; the host hears of internet ones (glibc tries a Unix one in every user lookup)")
+    func socketsDenied() async throws {
         try await withRunner { runner in
+            let notifies = (try? SeccompProgram.shared.get())?.usesNotifications == true
             let inet = try await runner.run(["socket-inet"])
             #expect(inet.int("fd") == -1)
             #expect(inet.int("errno") == Int(EACCES))
-            if (try? SeccompProgram.shared.get())?.usesNotifications == true {
-                #expect(inet.denials == ["socket"])
-            }
+            if notifies { #expect(inet.denials == ["socket"]) }
             let unix = try await runner.run(["socket-unix"])
-            #expect((unix.int("fd") ?? -1) >= 0)
+            #expect(unix.int("fd") == -1 && unix.int("errno") == Int(EACCES), "\(unix.lines)")
+            #expect(unix.denials.isEmpty, "\(unix.denials)")
+        }
+    }
+
+    @Test(
+        "what the system serves on Unix sockets anyone may write is out of reach: a stream socket and a datagram socket by path, an abstract name; no abstract name taken"
+    )
+    func systemSocketsOutOfReach() async throws {
+        let services = try SystemServices()
+        defer { services.close() }
+        try await withRunner { runner in
+            let result = try await runner.run(["system-sockets", services.streamPath, services.datagramPath, services.abstractName])
+            #expect(result.int("stream") == -1 && result.int("streamErrno") == Int(EACCES), "\(result.lines)")
+            #expect(result.int("sent") == -1 && result.int("sentErrno") == Int(EACCES), "\(result.lines)")
+            #expect(result.int("abstract") == -1, "\(result.lines)")
+            #expect(result.int("streamPair") == 0, "a stream pair must still work: \(result.lines)")
+            #expect(result.int("bound") == -1 && result.int("boundErrno") == Int(EACCES), "\(result.lines)")
+        }
+        #expect(!services.streamConnected, "the stream service was reached")
+        #expect(!services.datagramReceived, "the datagram service was sent a message")
+        #expect(!services.abstractConnected, "the abstract service was reached")
+        #expect(services.canBind(services.abstractName + "-squatted"), "the probe took an abstract name")
+    }
+
+    @Test("a raised priority is accepted as a hint and not applied (no process outranks the host); a lowered one is applied")
+    func raisedPriorityIgnored() async throws {
+        try await withRunner { runner in
+            let nice = try await runner.run(["nice"])
+            #expect(nice.int("raised") == 0 && nice.int("afterRaise") == 0, "\(nice.lines)")
+            #expect(nice.int("lowered") == 0 && nice.int("afterLower") == 5, "\(nice.lines)")
+            #expect(nice.denials.isEmpty, "\(nice.denials)")
         }
     }
 
@@ -386,15 +416,20 @@ struct SandboxIdentityTests {
 /// tries. Each must fail because A and B run as different uids (and B's Landlock domain).
 @Suite("Cross-extension containment", .serialized, .enabled(if: getuid() == 0))
 struct CrossExtensionTests {
-    /// Runs `body` with A serving (`serve` action: a path socket in its container, its pid in a
-    /// marker file) and B ready to run probes; A is killed afterwards.
+    /// Runs `body` with A serving (`serve` action: its pid in a marker file, and a path socket in
+    /// its container) and B ready to run probes; A is killed afterwards.
     private func withTarget(_ body: (_ a: ProbeRunner, _ b: ProbeRunner, _ pid: Int32, _ socket: String) async throws -> Void) async throws
     {
         let a = try ProbeRunner(identifier: "com.example.a")
         let b = try ProbeRunner(identifier: "com.example.b", sharing: a)
         let marker = a.container + "/Documents/pid"
+        // A listens on a path socket in its container: the test's, owned by A (an extension
+        // cannot make one: socket is denied).
         let socket = a.container + "/tmp/service.sock"
-        let serving = Task { try await a.run(["serve", socket, marker], timeout: .seconds(60)) }
+        let listener = try SystemServices.listen(at: SystemServices.pathAddress(socket), type: SOCK_STREAM)
+        defer { close(listener) }
+        if let identity = a.identity { chown(socket, identity.uid, identity.gid) }
+        let serving = Task { try await a.run(["serve", "-", marker], timeout: .seconds(60)) }
         var pid: Int32 = 0
         let deadline = ContinuousClock.now + .seconds(20)
         while pid == 0, ContinuousClock.now < deadline {
@@ -512,4 +547,84 @@ func finishing(_ runners: ProbeRunner..., body: () async throws -> Void) async t
         throw error
     }
     for runner in runners.reversed() { await runner.finish() }
+}
+
+/// Unix sockets as a system's services serve them, in a directory anyone may search and with
+/// modes anyone may write (D-Bus's system bus, journald's `/dev/log`), and an abstract name.
+/// The probes check, without blocking, whether anything reached them.
+final class SystemServices {
+    let directory: String
+    let streamPath: String
+    let datagramPath: String
+    let abstractName = "sandglass-service-\(getpid())-\(UUID().uuidString.prefix(8))"
+    private let stream: Int32
+    private let datagram: Int32
+    private let abstract: Int32
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("services-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, 0o755)
+        streamPath = directory + "/bus.sock"
+        datagramPath = directory + "/log.sock"
+        stream = try Self.listen(at: Self.pathAddress(streamPath), type: SOCK_STREAM)
+        datagram = try Self.listen(at: Self.pathAddress(datagramPath), type: SOCK_DGRAM)
+        abstract = try Self.listen(at: Self.abstractAddress(abstractName), type: SOCK_STREAM)
+        chmod(streamPath, 0o666)
+        chmod(datagramPath, 0o666)
+    }
+
+    /// Whether a connection waits on the stream socket.
+    var streamConnected: Bool { Self.accepts(stream) }
+    /// Whether a datagram waits on the datagram socket.
+    var datagramReceived: Bool {
+        var byte: UInt8 = 0
+        return recv(datagram, &byte, 1, Int32(MSG_DONTWAIT)) >= 0
+    }
+    /// Whether a connection waits on the abstract socket.
+    var abstractConnected: Bool { Self.accepts(abstract) }
+
+    /// Whether abstract `name` is free to bind.
+    func canBind(_ name: String) -> Bool {
+        guard let fd = try? Self.listen(at: Self.abstractAddress(name), type: SOCK_STREAM) else { return false }
+        Glibc.close(fd)
+        return true
+    }
+
+    func close() {
+        [stream, datagram, abstract].forEach { Glibc.close($0) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private static func accepts(_ fd: Int32) -> Bool {
+        let peer = accept(fd, nil, nil)   // the socket does not block
+        if peer >= 0 { Glibc.close(peer) }
+        return peer >= 0
+    }
+
+    static func pathAddress(_ path: String) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+        return (address, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
+
+    private static func abstractAddress(_ name: String) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { UnsafeMutableRawBufferPointer(rebasing: $0[1...]).copyBytes(from: name.utf8) }
+        return (address, socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.utf8.count))
+    }
+
+    static func listen(at address: (sockaddr_un, socklen_t), type: __socket_type) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var (sun, length) = address
+        let bound = withUnsafePointer(to: &sun) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard fd >= 0, bound == 0, type == SOCK_DGRAM || Glibc.listen(fd, 8) == 0 else {
+            let e = errno
+            if fd >= 0 { Glibc.close(fd) }
+            throw SandboxError(.channel, errno: e, "a test service's socket")
+        }
+        return fd
+    }
 }

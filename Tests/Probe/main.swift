@@ -70,6 +70,61 @@ case "tty":
 case "socket-unix":
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     say("fd=\(fd) errno=\(fd < 0 ? errno : 0)")
+case "system-sockets":
+    // What a system service serves on a Unix socket everyone may write: a stream socket by path
+    // (args[2], like D-Bus), a datagram socket by path (args[3], like journald's /dev/log), an
+    // abstract name (args[4]); and an abstract name of its own, taken before a service binds it.
+    // Each that connects or sends writes a byte.
+    let streamFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var streamErrno = streamFD < 0 ? errno : 0
+    var streamAddress = unixAddress(args[2])
+    var stream: Int32 = -1
+    if streamFD >= 0 {
+        stream = withUnsafePointer(to: &streamAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(streamFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        streamErrno = stream < 0 ? errno : 0
+        if stream == 0 { _ = write(streamFD, "x", 1) }
+    }
+    var pair: [Int32] = [-1, -1]
+    let dgramPair = socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0, &pair)
+    var sent = -1
+    var sentErrno = dgramPair < 0 ? errno : 0
+    if dgramPair == 0 {
+        var address = unixAddress(args[3])
+        sent = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(pair[0], "x", 1, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        sentErrno = sent < 0 ? errno : 0
+    }
+    func abstractAddress(_ name: String) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(name.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i + 1] = b } }
+        return (address, socklen_t(MemoryLayout<sa_family_t>.size + 1 + bytes.count))
+    }
+    var (abstract, abstractLength) = abstractAddress(args[4])
+    let abstractFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var abstractConnect: Int32 = -1
+    var abstractErrno = abstractFD < 0 ? errno : 0
+    if abstractFD >= 0 {
+        abstractConnect = withUnsafePointer(to: &abstract) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(abstractFD, $0, abstractLength) }
+        }
+        abstractErrno = abstractConnect < 0 ? errno : 0
+        if abstractConnect == 0 { _ = write(abstractFD, "x", 1) }
+    }
+    var streamPair: [Int32] = [-1, -1]
+    let streamPairOK = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &streamPair)
+    var (squat, squatLength) = abstractAddress(args[4] + "-squatted")
+    let bound = withUnsafePointer(to: &squat) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(streamPair[0], $0, squatLength) }
+    }
+    say(
+        "stream=\(stream) streamErrno=\(streamErrno) dgramPair=\(dgramPair) sent=\(sent) sentErrno=\(sentErrno) "
+            + "abstract=\(abstractConnect) abstractErrno=\(abstractErrno) streamPair=\(streamPairOK) "
+            + "bound=\(bound) boundErrno=\(bound < 0 ? errno : 0)")
 case "fork":
     let pid = fork()
     if pid == 0 { _exit(0) }
@@ -176,6 +231,14 @@ case "prlimit":
 case "setpriority":
     let rc = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(args[2])!, 19)
     say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "nice":
+    // A raised priority for this thread, as libdispatch asks for a user-initiated worker, and a
+    // lowered one; the nice value in force after each.
+    let raised = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, -4)
+    let raisedErrno = raised < 0 ? errno : 0
+    let afterRaise = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+    let lowered = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+    say("raised=\(raised) raisedErrno=\(raisedErrno) afterRaise=\(afterRaise) lowered=\(lowered) afterLower=\(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))")
 case "setaffinity":
     typealias SetAffinity = @convention(c) (Int32, Int, UnsafeRawPointer?) -> Int32
     let setAffinity = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "sched_setaffinity"), to: SetAffinity.self)

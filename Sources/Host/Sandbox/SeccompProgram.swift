@@ -28,8 +28,11 @@ struct SeccompProgram: Sendable {
         return .success(SeccompProgram(bytes: Array(buffer.prefix(Int(size))), usesNotifications: notify))
     }
 
+    /// The calls denied as sockets are, with EACCES: creating, naming, connecting and serving one.
+    static let socketCalls: Set<String> = ["socket", "socketpair", "bind", "connect", "listen", "accept", "accept4"]
+
     /// The errno a denied call gets, by syscall name (the same as the errno-only filter gives).
     static func errno(forDenied syscall: String) -> Int32 {
-        syscall == "socket" || syscall == "socketpair" ? EACCES : EPERM
+        socketCalls.contains(syscall) ? EACCES : EPERM
     }
 }

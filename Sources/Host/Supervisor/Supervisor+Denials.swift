@@ -87,8 +87,10 @@ func errnoName(_ e: Int32) -> String {
 func deniedCallDetail(_ syscall: String, _ note: sg_notification) -> String? {
     switch syscall {
     case "socket", "socketpair":
-        let families: [UInt64: String] = [2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET", 30: "AF_TIPC"]
-        return "\(syscall)(\(families[note.args.0] ?? "family \(note.args.0)"))"
+        let families: [UInt64: String] = [1: "AF_UNIX", 2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET", 30: "AF_TIPC"]
+        let family = families[note.args.0] ?? "family \(note.args.0)"
+        // A Unix pair is denied for its type alone (a datagram pair reaches named sockets).
+        return syscall == "socketpair" && note.args.0 == 1 ? "socketpair(AF_UNIX, type \(note.args.1 & 0xf))" : "\(syscall)(\(family))"
     case "ioctl":
         let requests: [UInt64: String] = [0x5412: "TIOCSTI", 0x541C: "TIOCLINUX"]
         return "ioctl(\(requests[note.args.1 & 0xffff_ffff] ?? "0x\(String(note.args.1, radix: 16))"))"

@@ -22,6 +22,9 @@ extension Supervisor {
         environment["XDG_CONFIG_HOME"] = ext.container + "/Library/Preferences"
         if let groups = Self.appGroupsEnvironment(ext.appGroups) { environment["SANDGLASS_APP_GROUPS"] = groups }
         environment["PATH"] = "/usr/bin:/bin"
+        // libdispatch's complaints go to the process's standard error, which the run's log
+        // records, not to syslog: its socket to /dev/log is one the sandbox denies.
+        environment["LIBDISPATCH_LOG"] = "stderr"
         return environment
     }
 }
