@@ -29,7 +29,9 @@ struct SandboxTests {
         }
     }
 
-    @Test("no sockets of any family: internet and Unix ones fail with EACCES; the host hears of internet ones (glibc tries a Unix one in every user lookup)")
+    @Test(
+        "no sockets of any family: internet and Unix ones fail with EACCES; the host hears of internet ones (glibc tries a Unix one in every user lookup)"
+    )
     func socketsDenied() async throws {
         try await withRunner { runner in
             let notifies = (try? SeccompProgram.shared.get())?.usesNotifications == true
@@ -597,7 +599,7 @@ final class SystemServices {
     }
 
     private static func accepts(_ fd: Int32) -> Bool {
-        let peer = accept(fd, nil, nil)   // the socket does not block
+        let peer = accept(fd, nil, nil) // the socket does not block
         if peer >= 0 { Glibc.close(peer) }
         return peer >= 0
     }

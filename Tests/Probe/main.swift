@@ -93,7 +93,9 @@ case "system-sockets":
     if dgramPair == 0 {
         var address = unixAddress(args[3])
         sent = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(pair[0], "x", 1, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(pair[0], "x", 1, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         sentErrno = sent < 0 ? errno : 0
     }
@@ -238,7 +240,9 @@ case "nice":
     let raisedErrno = raised < 0 ? errno : 0
     let afterRaise = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
     let lowered = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
-    say("raised=\(raised) raisedErrno=\(raisedErrno) afterRaise=\(afterRaise) lowered=\(lowered) afterLower=\(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))")
+    say(
+        "raised=\(raised) raisedErrno=\(raisedErrno) afterRaise=\(afterRaise) lowered=\(lowered) afterLower=\(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))"
+    )
 case "setaffinity":
     typealias SetAffinity = @convention(c) (Int32, Int, UnsafeRawPointer?) -> Int32
     let setAffinity = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "sched_setaffinity"), to: SetAffinity.self)
