@@ -1,7 +1,7 @@
 // The fork-to-exec path, in the shape measured in research/sandbox-anchors.md:
 // clone(CLONE_VM | CLONE_VFORK | CLONE_PIDFD) like glibc's posix_spawn, then in the child only
-// raw, async-signal-safe calls — cgroup join, process group, PR_SET_PDEATHSIG with a parent
-// check, rlimits, fd layout (0-2 log pipes, 3 the IPC socket), no_new_privs, Landlock, seccomp
+// raw, async-signal-safe calls — cgroup join, the extensions' namespaces, process group,
+// PR_SET_PDEATHSIG with a parent check, rlimits, fd layout (0-2 log pipes, 3 the IPC socket), no_new_privs, Landlock, seccomp
 // last, execve. The child shares the parent's memory until execve, so it reports a failure by
 // writing into the request's result and never allocates.
 #include "CSandbox.h"
@@ -85,6 +85,11 @@ static int child_main(void *arg) {
         if (write(req->cgroup_procs_fds[i], "0", 1) != 1) child_fail(a, SG_STEP_CGROUP);
     }
     a->cgroup_join_ns = now_ns() - join_started;
+    // The extensions' namespaces, while the child still has the host's capabilities: /proc
+    // showing only its own uid's processes, a network of its own. setns of a mount namespace
+    // sets the root and working directory to its root: the chdir to the container comes later.
+    if (req->net_ns_fd >= 0 && setns(req->net_ns_fd, CLONE_NEWNET) != 0) child_fail(a, SG_STEP_NAMESPACES);
+    if (req->mount_ns_fd >= 0 && setns(req->mount_ns_fd, CLONE_NEWNS) != 0) child_fail(a, SG_STEP_NAMESPACES);
     // A session of its own, not only a process group: without the host's controlling terminal,
     // /dev/tty is not its to open, nor a TIOCSTI to type into the operator's shell.
     if (req->new_process_group && setsid() < 0) child_fail(a, SG_STEP_PROCESS_GROUP);
@@ -283,6 +288,7 @@ const char *sg_spawn_step_name(int step) {
     case SG_STEP_EXEC: return "execve";
     case SG_STEP_SETUP: return "preparing the spawn";
     case SG_STEP_CREDENTIALS: return "switching to the extension's user";
+    case SG_STEP_NAMESPACES: return "joining the extensions' mount and network namespaces";
     default: return "unknown step";
     }
 }

@@ -65,6 +65,36 @@ struct SandboxTests {
         #expect(services.canBind(services.abstractName + "-squatted"), "the probe took an abstract name")
     }
 
+    @Test(
+        "/proc shows an extension its own processes only: not the host's connections (TCP or Unix, through its /proc/net or the host's), other processes, or their command lines",
+        .enabled(if: getuid() == 0, "the namespaces that hide them need root"))
+    func procShowsOnlyItsOwn() async throws {
+        let services = try SystemServices()
+        defer { services.close() }
+        let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(tcp) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(tcp, $0, length) == 0 && listen(tcp, 1) == 0 && getsockname(tcp, $0, &length) == 0
+            }
+        }
+        try #require(listening, "a loopback listener: errno \(errno)")
+        let port = String(format: "%04X", UInt16(bigEndian: address.sin_port))
+        try await withRunner { runner in
+            let view = try await runner.run(["proc-view", port, services.streamPath, String(getpid())])
+            #expect(view.int("selfStatus") == 1, "its own entries must read: \(view.lines)")
+            #expect(view.int("tcpSeen") == 0, "the host's TCP listener is in its /proc/net: \(view.lines)")
+            #expect(view.int("hostTCPSeen") == 0, "the host's TCP listener is in /proc/<host>/net: \(view.lines)")
+            #expect(view.int("unixSeen") == 0, "the host's Unix socket is listed: \(view.lines)")
+            #expect(view.int("others") == 0, "it sees other processes: \(view.lines)")
+            #expect(view.int("hostCmdline") == -1, "it reads the host's command line: \(view.lines)")
+        }
+    }
+
     @Test("a raised priority is accepted as a hint and not applied (no process outranks the host); a lowered one is applied")
     func raisedPriorityIgnored() async throws {
         try await withRunner { runner in

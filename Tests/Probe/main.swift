@@ -219,6 +219,30 @@ case "list":
     let dir = opendir(args[2])
     say("ok=\(dir == nil ? 0 : 1) errno=\(dir == nil ? errno : 0)")
     if let dir { closedir(dir) }
+case "proc-view":
+    // What /proc shows of the rest of the machine: whether the host's connections are listed
+    // (args[2]: a TCP port listening on loopback, in /proc/net/tcp's hex; args[3]: a Unix
+    // socket's path), through its own /proc/net and through the host's pid (args[4]); how many
+    // processes it sees that are not its own; whether the host's command line reads.
+    let port = ":" + args[2].uppercased() + " "
+    let host = args[4]
+    let ownNet = readFile("/proc/net/tcp") + readFile("/proc/net/tcp6")
+    let hostNet = readFile("/proc/\(host)/net/tcp") + readFile("/proc/\(host)/net/tcp6")
+    let unix = readFile("/proc/net/unix") + readFile("/proc/\(host)/net/unix")
+    var others = 0
+    if let dir = opendir("/proc") {
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let pid = Int32(name), pid != getpid() { others += 1 }
+        }
+        closedir(dir)
+    }
+    let cmdline = open("/proc/\(host)/cmdline", O_RDONLY)
+    if cmdline >= 0 { close(cmdline) }
+    let status = readFile("/proc/self/status")
+    say(
+        "tcpSeen=\(ownNet.contains(port) ? 1 : 0) hostTCPSeen=\(hostNet.contains(port) ? 1 : 0) unixSeen=\(unix.contains(args[3]) ? 1 : 0) "
+            + "others=\(others) hostCmdline=\(cmdline < 0 ? -1 : 1) selfStatus=\(status.contains("Pid:") ? 1 : 0)")
 case "chmod":
     let rc = chmod(args[2], 0o666)
     say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")

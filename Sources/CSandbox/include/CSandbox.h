@@ -46,6 +46,8 @@ typedef struct sg_spawn_request {
     const unsigned int *supplementary_gids; ///< the supplementary groups with `gid` (the app groups it shares), or NULL
     int supplementary_gid_count;
     int parent_death_signal;      ///< PR_SET_PDEATHSIG, 0 for none
+    int mount_ns_fd;              ///< a mount namespace to join (setns) before anything but the cgroup, or -1
+    int net_ns_fd;                ///< a network namespace to join, or -1
 } sg_spawn_request;
 
 /// The step of the child's setup that failed.
@@ -66,6 +68,7 @@ typedef enum sg_spawn_step {
     SG_STEP_EXEC = 13,
     SG_STEP_SETUP = 14,
     SG_STEP_CREDENTIALS = 15,
+    SG_STEP_NAMESPACES = 16,
 } sg_spawn_step;
 
 typedef struct sg_spawn_result {
@@ -85,6 +88,24 @@ int sg_spawn(const sg_spawn_request *req, sg_spawn_result *res);
 
 /// A readable name for a spawn step.
 const char *sg_spawn_step_name(int step);
+
+// MARK: namespaces (made once per host process)
+
+/// The steps of making the extensions' namespaces.
+#define SG_NAMESPACES_OK 0
+#define SG_NAMESPACES_CLONE 1
+#define SG_NAMESPACES_PROPAGATION 2
+#define SG_NAMESPACES_PROC 3
+#define SG_NAMESPACES_OPEN 4
+
+/// Makes a mount namespace (the host's mounts, /proc a procfs of its own with hidepid=2) and an
+/// empty network namespace, through a helper process that is gone when this returns. On success
+/// (0) `mount_ns` and `net_ns` are their descriptors for setns and `proc_root` an O_PATH
+/// descriptor of that /proc (for Landlock's rule); else -errno and the step that failed.
+int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *failed_step);
+
+/// A readable name for a step of sg_namespaces_create.
+const char *sg_namespaces_step_name(int step);
 
 // MARK: container usage (the host, off its loop thread)
 

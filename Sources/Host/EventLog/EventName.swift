@@ -11,7 +11,8 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     // MARK: The run
 
     /// The first line: `epoch` (the run clock's origin, Unix ms), `clock` (`real` or `virtual`),
-    /// `pid` (the host's), `reloadsPerDay`.
+    /// `pid` (the host's), `reloadsPerDay`, `sandbox` (each layer and what it enforces here:
+    /// `seccomp`, `landlock`, `cgroup`, `memory`, `rlimits`, `namespaces`).
     case runStart = "run.start"
     /// The last line: the run's summary (counts of activations, kills by reason, reloads…).
     case runEnd = "run.end"
@@ -48,8 +49,9 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
     case resumed
     /// The seccomp filter denied a system call: `syscall`.
     case sandboxDenied = "sandbox.denied"
-    /// An extension connected to the control socket of the `serve` daemon that runs it, and was
-    /// refused; told within its budget of denied calls, as `sandbox.denied` is: `detail`.
+    /// A process connected to the control socket of the `serve` daemon as one of its extensions
+    /// (its child), and was refused; told within its budget of denied calls, as `sandbox.denied`
+    /// is: `detail`. A sandboxed extension has no socket to connect with: this is the second wall.
     case controlRefused = "control.refused"
     /// A frame broke the protocol; the extension is killed with reason `protocolViolation`: `error`.
     case protocolViolation = "protocol.violation"

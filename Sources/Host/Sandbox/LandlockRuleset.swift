@@ -12,8 +12,9 @@ enum Landlock {
 
     /// What else a Swift program reads, and may read without learning anything of other apps:
     /// time zones and locales, the files glibc and Foundation open, the random and null
-    /// devices, `/proc` (a rule on `/proc/self` would bind to the host's pid; other processes'
-    /// entries are closed by their owners' uids) and the CPU list glibc counts processors from.
+    /// devices, `/proc` (a rule on `/proc/self` would bind to the host's pid; a root host's
+    /// extensions see a procfs that shows each only its own processes: ``ExtensionNamespaces``)
+    /// and the CPU list glibc counts processors from.
     /// Missing ones are skipped.
     static let systemReadablePaths = [
         "/usr/share/zoneinfo", "/usr/lib/locale",
@@ -48,14 +49,16 @@ enum Landlock {
     /// A ruleset fd confining writes to `writable` (plus `/dev/null`), execution to `executable`
     /// and the system's library directories, and — when `confineReads` — reads to all of
     /// those, the system's files a Swift program needs, the Swift runtime and `readable`.
-    /// The caller closes it.
+    /// `proc` opens the procfs the extension sees (the extensions' namespace's, not the host's,
+    /// when it joins them). The caller closes it.
     static func ruleset(
         writable: [String], executable: [String], readable: [String] = [],
-        confineReads: Bool = true
+        confineReads: Bool = true, proc: String = "/proc"
     ) throws(SandboxError) -> Int32 {
         let writeFiles = ["/dev/null"]
         let execs = executable + systemExecutablePaths
-        let reads = systemReadablePaths + (swiftRuntimeDirectory.map { [$0] } ?? []) + readable
+        let system = systemReadablePaths.map { $0 == "/proc" ? proc : $0 }
+        let reads = system + (swiftRuntimeDirectory.map { [$0] } ?? []) + readable
         let fd = withCStrings(writable) { w in
             withCStrings(writeFiles) { f in
                 withCStrings(execs) { x in

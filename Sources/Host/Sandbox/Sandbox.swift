@@ -9,6 +9,8 @@ final class Sandbox {
     let seccomp: SeccompProgram?
     let cgroups: CgroupController
     let landlockABI: Int
+    /// The extensions' namespaces, or why there are none (nil: the policy turns them off).
+    let namespaces: Result<ExtensionNamespaces, ExtensionNamespaces.Unavailable>?
     private let devNull: Int32
     private var rulesets: [String: Int32] = [:]
     private var groups: [String: ExtensionCgroup] = [:]
@@ -24,6 +26,7 @@ final class Sandbox {
             seccomp = nil
         }
         landlockABI = policy.landlock ? Landlock.abi : 0
+        namespaces = policy.namespaces ? ExtensionNamespaces.make() : nil
         devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw SandboxError(.channel, errno: errno, "stdin (/dev/null)") }
     }
@@ -35,9 +38,22 @@ final class Sandbox {
             "landlock": landlockABI > 0 ? "ABI \(landlockABI)" : (policy.landlock ? "unavailable" : "off"),
             "cgroup": policy.cgroups ? cgroups.summary : "off",
             "memory": memoryEnforcement,
-            "rlimits": policy.rlimits ? "on" : "off"
+            "rlimits": policy.rlimits ? "on" : "off",
+            "namespaces": namespacesSummary
         ]
     }
+
+    /// Whether extensions join the namespaces that hide the rest of the machine in `/proc`.
+    var namespacesSummary: String {
+        switch namespaces {
+        case nil: "off"
+        case .success: "mount and network (/proc shows each extension its own processes)"
+        case .failure(let why): "unavailable: \(why)"
+        }
+    }
+
+    /// The namespaces extensions join, when there are.
+    private var joinedNamespaces: ExtensionNamespaces? { try? namespaces?.get() }
 
     /// `cgroup` when a cgroup enforces the memory budget, else `watchdog`.
     var memoryEnforcement: String { cgroups.layout == nil ? "watchdog" : "cgroup" }
@@ -76,7 +92,8 @@ final class Sandbox {
                 ruleset = fd
             } else {
                 let fd = try Landlock.ruleset(
-                    writable: [container] + sharedDirectories, executable: [executableRoot], readable: policy.readablePaths)
+                    writable: [container] + sharedDirectories, executable: [executableRoot], readable: policy.readablePaths,
+                    proc: joinedNamespaces?.procPath ?? "/proc")
                 rulesets[key] = fd
                 ruleset = fd
             }
@@ -93,7 +110,8 @@ final class Sandbox {
             cgroup: cgroup,
             user: user,
             supplementaryGroups: user == nil ? [] : supplementaryGroups,
-            devNull: devNull
+            devNull: devNull,
+            namespaces: joinedNamespaces
         )
         return (try Spawner.spawn(request), cgroup)
     }
@@ -105,6 +123,7 @@ final class Sandbox {
         for group in groups.values { group.remove() }
         groups.removeAll()
         cgroups.removeBase()
+        joinedNamespaces?.close()
         Glibc.close(devNull)
     }
 }

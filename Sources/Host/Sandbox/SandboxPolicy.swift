@@ -15,6 +15,9 @@ public struct SandboxPolicy: Sendable, Hashable {
     /// A session of its own (no controlling terminal), PR_SET_PDEATHSIG, no_new_privs, closed fds:
     /// always on unless `bare`.
     public var isolation = true
+    /// The extensions' mount and network namespaces, where the host may make them (root): `/proc`
+    /// shows each extension only its own processes, and none of the host's connections.
+    public var namespaces = true
 
     /// RLIMIT_NOFILE.
     public var openFiles: UInt64 = 256
@@ -52,6 +55,7 @@ public struct SandboxPolicy: Sendable, Hashable {
         p.cgroups = false
         p.rlimits = false
         p.isolation = false
+        p.namespaces = false
         p.extensionUser = .host
         return p
     }

@@ -18,6 +18,8 @@ struct SpawnRequest {
     var supplementaryGroups: [UInt32] = []
     /// An open `/dev/null` for stdin.
     var devNull: Int32
+    /// The namespaces to join; nil: the host's.
+    var namespaces: ExtensionNamespaces? = nil
 }
 
 /// A child that exec'd: its pid, the pidfd to wait and kill with, and the host's ends of its
@@ -99,6 +101,8 @@ enum Spawner {
                                     req.gid = request.user.map { Int32(bitPattern: $0.gid) } ?? -1
                                     req.supplementary_gids = groups.baseAddress
                                     req.supplementary_gid_count = Int32(groups.count)
+                                    req.mount_ns_fd = request.namespaces?.mountNamespace ?? -1
+                                    req.net_ns_fd = request.namespaces?.networkNamespace ?? -1
                                     return sg_spawn(&req, &result)
                                 }
                             }

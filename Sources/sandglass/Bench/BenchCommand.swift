@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
             Figures (all by default; --only picks some):
               spawn       sandboxed spawn → hello of the Leaderboard example vs the same binary unsandboxed
-              layers      the same with one layer alone (rlimits, seccomp, Landlock, cgroup, isolation)
+              layers      the same with one layer alone (rlimits, seccomp, Landlock, cgroup, namespaces, isolation)
               ipc         ping round trip through the host's channel vs a raw socketpair echo
               kill        budget deadline → SIGKILL sent vs a raw thread's clock_nanosleep lateness, and
                           deadline → process reaped vs clock_nanosleep → kill → waitpid (load average beside)

@@ -3,7 +3,7 @@ import Foundation
 import SandglassIPC
 
 /// Spawn → hello of the Leaderboard example under the full sandbox, with no sandbox, and with one
-/// layer at a time (rlimits, seccomp, Landlock, cgroup, isolation) — one host per policy, every
+/// layer at a time (rlimits, seccomp, Landlock, cgroup, namespaces, isolation) — one host per policy, every
 /// launch interleaved round-robin so that machine noise hits all alike; then the IPC round trip
 /// through the host's channel against a raw socketpair echo.
 enum SpawnFigures {
@@ -24,6 +24,7 @@ enum SpawnFigures {
             ("seccomp", only { $0.seccomp = true }),
             ("landlock", only { $0.landlock = true }),
             ("cgroup", only { $0.cgroups = true }),
+            ("namespaces", only { $0.namespaces = true }),
             (
                 "isolation",
                 only {

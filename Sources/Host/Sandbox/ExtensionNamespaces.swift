@@ -1,0 +1,49 @@
+import CSandbox
+import Glibc
+
+/// The mount and network namespaces a root host's extensions join at spawn, made by each host's
+/// sandbox (sg_namespaces_create, about half a millisecond) and closed with it: the host's mounts with `/proc` a procfs of its own mounted
+/// `hidepid=2`, so that each extension sees only the processes of its own uid — not the host's,
+/// another extension's, or the operator's command lines — and an empty network, so that its
+/// `/proc/net` lists none of the host's connections. Extensions make no socket of their own
+/// (seccomp), so the network namespace changes nothing else for them.
+struct ExtensionNamespaces: Sendable {
+    /// The mount namespace, for setns.
+    let mountNamespace: Int32
+    /// The network namespace, for setns.
+    let networkNamespace: Int32
+    /// An O_PATH descriptor of the namespace's `/proc`: Landlock's read rule must name this
+    /// procfs, not the host's.
+    let procRoot: Int32
+
+    /// The path that opens the namespace's `/proc` from the host.
+    var procPath: String { "/proc/self/fd/\(procRoot)" }
+
+    /// Why a host cannot have them.
+    struct Unavailable: Error, Sendable, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Bit 21 of the effective capabilities: mounting and setns need it.
+    private static let sysAdmin: UInt64 = 1 << 21
+
+    /// New namespaces, or why the host cannot make them.
+    static func make() -> Result<ExtensionNamespaces, Unavailable> {
+        guard let effective = HostCapabilities.effective(), effective & sysAdmin != 0 else {
+            return .failure(
+                Unavailable(description: "the host lacks CAP_SYS_ADMIN (run it as root to hide other processes from extensions)"))
+        }
+        var mount: Int32 = -1, network: Int32 = -1, proc: Int32 = -1, step: Int32 = 0
+        let rc = sg_namespaces_create(&mount, &network, &proc, &step)
+        guard rc == 0 else {
+            let reason = String(cString: strerror(-rc))
+            return .failure(Unavailable(description: "\(String(cString: sg_namespaces_step_name(step))) failed: \(reason) (errno \(-rc))"))
+        }
+        return .success(ExtensionNamespaces(mountNamespace: mount, networkNamespace: network, procRoot: proc))
+    }
+
+    /// Closes the descriptors: the namespaces end with the last process in them.
+    func close() {
+        [mountNamespace, networkNamespace, procRoot].forEach { _ = Glibc.close($0) }
+    }
+}
