@@ -53,6 +53,22 @@ void *sg_http_multi_new(long max_connections) {
 
 void sg_http_multi_free(void *multi) { curl_multi_cleanup((CURLM *)multi); }
 
+void *sg_http_share_new(void) {
+    CURLSH *share = curl_share_init();
+    if (!share) return NULL;
+    // Connections and TLS sessions: a request on a connection another app's request used could
+    // be read as part of it (a server's parser at odds with libcurl's), and a resumed TLS session
+    // would tie the two apps together for the server. Used from one thread: no locks.
+    if (curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK ||
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) {
+        curl_share_cleanup(share);
+        return NULL;
+    }
+    return share;
+}
+
+void sg_http_share_free(void *share) { curl_share_cleanup((CURLSH *)share); }
+
 static int has_header(const sg_http_request *request, const char *name) {
     size_t length = strlen(name);
     for (size_t i = 0; i < request->header_count; i++) {
@@ -101,6 +117,8 @@ void *sg_http_start(void *multi, const sg_http_request *request, char *error, si
     SET(CURLOPT_ERRORBUFFER, transfer->error);
     SET(CURLOPT_PRIVATE, transfer);
     SET(CURLOPT_NOSIGNAL, 1L);
+    // The connections and TLS sessions of the request's app alone.
+    if (request->share) SET(CURLOPT_SHARE, request->share);
     // http and https only, redirects included (never file:, never a Unix socket); no proxy from
     // the host's environment.
     SET(CURLOPT_PROTOCOLS_STR, "http,https");

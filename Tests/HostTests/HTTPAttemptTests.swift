@@ -432,6 +432,32 @@ struct HTTPAttemptTests {
     }
 
     @Test(
+        "connections are an app's own: another app's request to the same origin never goes on one an app used, while an app's own requests reuse theirs"
+    )
+    func connectionsPerApp() async throws {
+        try await withServer { server, transport, path in
+            func fetch(_ app: String, _ route: String) async {
+                let attempt = HTTPAttempt(
+                    transport: transport, readTimeout: .seconds(30), request: HTTPRequestPayload(url: server.url(route)),
+                    resumeFrom: 0, validator: nil, owner: TransferOwner(app: app, name: "inline 1"))
+                let sink = FileSink(path: path + "-" + app, existing: 0) { _, _ in }
+                _ = await attempt.run(into: sink)
+                sink.close()
+            }
+            await fetch("com.example.a", "/json?n=1")
+            await fetch("com.example.a", "/json?n=2")
+            await fetch("com.example.b", "/json?n=3")
+            await fetch("com.example.a", "/json?n=4")
+            let connections = Dictionary(uniqueKeysWithValues: server.requests.map { ($0.uri, $0.connection ?? -1) })
+            #expect(
+                connections["/json?n=1"] == connections["/json?n=2"], "an app's second request did not reuse its connection: \(connections)"
+            )
+            #expect(connections["/json?n=4"] == connections["/json?n=1"], "\(connections)")
+            #expect(connections["/json?n=3"] != connections["/json?n=1"], "app b's request went on app a's connection: \(connections)")
+        }
+    }
+
+    @Test(
         "a response in a transfer coding other than chunked (gzip) is refused, not decoded: a few KB on the wire could be gigabytes decoded"
     )
     func transferCodingRefused() async throws {
@@ -455,5 +481,30 @@ struct HTTPAttemptTests {
             #expect(error.message.contains("gzip"), "\(error)")
             #expect(!transient)
         }
+    }
+}
+
+@Suite("App connections")
+struct AppConnectionsTests {
+    @Test("an app keeps its connections while it has requests on the wire; past 16 idle apps, the one idle the longest loses them")
+    func idleLimit() {
+        let connections = AppConnections()
+        #expect(connections.share(for: "busy") != nil)
+        for n in 0..<(AppConnections.idleLimit + 4) {
+            #expect(connections.share(for: "app\(n)") != nil)
+            connections.ended("app\(n)")
+        }
+        #expect(connections.holds("busy"), "an app with a request on the wire lost its connections")
+        #expect(!connections.holds("app0") && !connections.holds("app3"), "the apps idle the longest kept theirs")
+        #expect(connections.holds("app4") && connections.holds("app\(AppConnections.idleLimit + 3)"))
+        // Busy again: no longer idle, so the next to go is another (two more idle apps: 17 idle).
+        _ = connections.share(for: "app4")
+        for n in [100, 101] {
+            _ = connections.share(for: "app\(n)")
+            connections.ended("app\(n)")
+        }
+        #expect(connections.holds("app4") && !connections.holds("app5") && connections.holds("app6"))
+        connections.freeAll()
+        #expect(!connections.holds("busy"))
     }
 }

@@ -36,6 +36,7 @@ typedef struct sg_http_request {
     sg_http_callback on_body;
     sg_http_address_check check_address; ///< NULL: any address
     void *check_context;
+    void *share;                     ///< the app's connections and TLS sessions (sg_http_share_new), or NULL: the multi's
 } sg_http_request;
 
 /// How a transfer ended, by kind (for the NSURLError code the extension sees).
@@ -58,6 +59,11 @@ typedef enum sg_http_outcome {
 void *sg_http_multi_new(long max_connections);
 /// Frees the multi handle; every transfer must have been removed and freed.
 void sg_http_multi_free(void *multi);
+/// A cache of connections and TLS sessions of their own for the transfers given it (one app's):
+/// for the multi handle's thread alone. NULL if libcurl cannot make one.
+void *sg_http_share_new(void);
+/// Frees a share and closes its connections; no transfer may still use it.
+void sg_http_share_free(void *share);
 /// A transfer for `request`, added to `multi`; NULL with a message in `error` if curl refuses it.
 void *sg_http_start(void *multi, const sg_http_request *request, char *error, size_t error_size);
 /// Removes a transfer from its multi handle and frees it (its connection may be kept for reuse).

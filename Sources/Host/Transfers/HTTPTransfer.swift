@@ -151,8 +151,9 @@ final class HTTPTransfer: @unchecked Sendable {
         sg_http_resume(handle)
     }
 
-    /// Makes the libcurl transfer and adds it to `multi`; false (the transfer ended) if refused.
-    func open(on multi: UnsafeMutableRawPointer) -> Bool {
+    /// Makes the libcurl transfer and adds it to `multi`, on the connections of `share` (its
+    /// app's); false (the transfer ended) if refused.
+    func open(on multi: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) -> Bool {
         lastActivity = sg_monotonic_ns()
         onWireSince = lastActivity
         let lines = RequestPolicy.headersSent(request).map { strdup("\($0.name): \($0.value)") }
@@ -168,7 +169,7 @@ final class HTTPTransfer: @unchecked Sendable {
                             has_body: body == nil ? 0 : 1, body: body?.baseAddress, body_length: body?.count ?? 0,
                             connect_timeout_ms: Int(HTTPTransport.connectTimeout.components.seconds * 1000), context: context,
                             on_header: Self.onHeader, on_body: Self.onBody, check_address: ConnectGuard.check,
-                            check_context: Unmanaged.passUnretained(transport.connectGuard).toOpaque())
+                            check_context: Unmanaged.passUnretained(transport.connectGuard).toOpaque(), share: share)
                         return sg_http_start(multi, &description, &error, error.count)
                     }
                     guard let body = request.body else { return start(nil) }

@@ -5,7 +5,8 @@ import SandglassIPC
 import Synchronization
 
 /// The host's HTTP transport: every request of one host — background downloads and inline
-/// requests — on one libcurl multi handle, driven by one thread of the host's (`sandglass-http`),
+/// requests — on one libcurl multi handle, each app's on connections of its own (as each iOS
+/// app's URL sessions have theirs: ``AppConnections``), driven by one thread of the host's (`sandglass-http`),
 /// made on first use and shut down with the host: the thread, its connections and its wakeup
 /// descriptors go with it, so a host leaves nothing of its network behind in its process.
 ///
@@ -128,8 +129,18 @@ final class HTTPTransport: @unchecked Sendable {
     private func run(_ multi: UnsafeMutableRawPointer) {
         var active: [ObjectIdentifier: HTTPTransfer] = [:]
         var turns = TransferTurns(concurrency)
+        let shares = AppConnections()
         func open(_ transfer: HTTPTransfer) {
-            guard transfer.open(on: multi) else { return }
+            guard let share = shares.share(for: transfer.owner.app) else {
+                // Never another app's connections: the transfer waits for a later attempt.
+                transfer.finish(
+                    .failed(
+                        TaskErrorPayload(
+                            code: -1, message: "the host's HTTP transport could not keep the app's connections apart (libcurl's share)"),
+                        transient: true))
+                return
+            }
+            guard transfer.open(on: multi, share: share) else { return shares.ended(transfer.owner.app) }
             active[ObjectIdentifier(transfer)] = transfer
             turns.started(transfer)
         }
@@ -151,6 +162,7 @@ final class HTTPTransport: @unchecked Sendable {
             turns.ended(transfer)
             sg_http_finish(multi, handle)
             transfer.handle = nil
+            shares.ended(transfer.owner.app)
             transfer.finish(ending)
         }
         while true {
@@ -231,6 +243,8 @@ final class HTTPTransport: @unchecked Sendable {
             }
             _ = sg_http_poll(multi, Int32(clamping: (wait + 999_999) / 1_000_000))
         }
+        // The apps' connections before the multi handle: no transfer uses them any more.
+        shares.freeAll()
         sg_http_multi_free(multi)
         let stopped = state.withLock { state in
             state.multi = nil

@@ -50,6 +50,8 @@ public final class FixtureServer: Sendable {
         public var contentType: String? = nil
         /// The body's bytes.
         public var body: [UInt8] = []
+        /// The client's port: which connection it came on.
+        public var connection: Int? = nil
     }
 
     /// The port it listens on (127.0.0.1).
@@ -206,7 +208,7 @@ final class FixtureHandler: ChannelInboundHandler, @unchecked Sendable {
     private func respond(to head: HTTPRequestHead, body: [UInt8], context: ChannelHandlerContext) {
         let request = FixtureServer.Request(
             method: head.method.rawValue, uri: head.uri, range: head.headers.first(name: "Range"),
-            contentType: head.headers.first(name: "Content-Type"), body: body)
+            contentType: head.headers.first(name: "Content-Type"), body: body, connection: context.channel.remoteAddress?.port)
         let earlier = state.arrival(request)
         let components = URLComponents(string: head.uri)
         let path = components?.path ?? head.uri

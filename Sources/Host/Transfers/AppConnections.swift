@@ -1,0 +1,58 @@
+import CHTTP
+
+/// Each app's connections and TLS sessions on the host's transport, apart from every other
+/// app's (a libcurl share per app): a request never goes on a connection another app's request
+/// used, where a server that parses a request differently from libcurl could take one app's
+/// bytes for part of the other's, nor resumes its TLS session, which would tie the two apps
+/// together for the server. An app's own requests reuse its connections.
+///
+/// Owned by the transport's engine thread. At most ``idleLimit`` apps without a request on the
+/// wire keep their connections: past it, those of the app idle the longest are closed.
+final class AppConnections {
+    /// Apps whose connections stay open while they have no request on the wire.
+    static let idleLimit = 16
+
+    private var shares: [String: UnsafeMutableRawPointer] = [:]
+    private var onWire: [String: Int] = [:]
+    /// Apps without a request on the wire, by when they went idle.
+    private var idleSince: [String: UInt64] = [:]
+    private var ticks: UInt64 = 0
+
+    /// The share of `app`'s connections, made on first use, counting a request of its on the
+    /// wire; nil when libcurl cannot make one.
+    func share(for app: String) -> UnsafeMutableRawPointer? {
+        if shares[app] == nil {
+            guard let made = sg_http_share_new() else { return nil }
+            shares[app] = made
+        }
+        onWire[app, default: 0] += 1
+        idleSince[app] = nil
+        return shares[app]
+    }
+
+    /// A request of `app`'s left the wire (its transfer freed).
+    func ended(_ app: String) {
+        let left = (onWire[app] ?? 1) - 1
+        onWire[app] = left > 0 ? left : nil
+        guard left <= 0 else { return }
+        ticks += 1
+        idleSince[app] = ticks
+        while idleSince.count > Self.idleLimit, let oldest = idleSince.min(by: { $0.value < $1.value })?.key {
+            idleSince[oldest] = nil
+            if let share = shares.removeValue(forKey: oldest) { sg_http_share_free(share) }
+        }
+    }
+
+    /// Whether `app`'s connections are open.
+    func holds(_ app: String) -> Bool { shares[app] != nil }
+
+    /// Closes every app's connections: every transfer must have been freed.
+    func freeAll() {
+        shares.values.forEach { sg_http_share_free($0) }
+        shares.removeAll()
+        onWire.removeAll()
+        idleSince.removeAll()
+    }
+
+    deinit { shares.values.forEach { sg_http_share_free($0) } }
+}
