@@ -44,8 +44,9 @@ func drain() -> Never {
 }
 
 /// An inline data task (session "") for `url`, resumed.
-func fetch(_ url: String, method: String = "GET") {
-    send(.createTask(RequestID(1), TaskRequestPayload(session: "", kind: .data, request: HTTPRequestPayload(url: url, method: method))))
+func fetch(_ url: String, method: String = "GET", headers: [HeaderField] = []) {
+    let request = HTTPRequestPayload(url: url, method: method, headers: headers)
+    send(.createTask(RequestID(1), TaskRequestPayload(session: "", kind: .data, request: request)))
     send(.resumeTask(session: "", taskIdentifier: 1))
 }
 
@@ -530,8 +531,10 @@ case "control":
 case "unread":
     // An inline download whose data it never reads: the host must not hold it all.
     fetch(env("ROGUE_DOWNLOAD_URL") ?? "http://127.0.0.1:1/")
-    // And a URL of 600 KB, for the event log.
-    fetch("http://127.0.0.1:1/" + String(repeating: "a", count: 600_000))
+    // And a URL of 600 KB, for the event log, framing its own request (headers the host never sends).
+    fetch(
+        "http://127.0.0.1:1/" + String(repeating: "a", count: 600_000),
+        headers: [HeaderField("Content-Length", "0"), HeaderField("connection", "keep-alive"), HeaderField("Content-Length", "5")])
     while true { pause() }
 default:
     break

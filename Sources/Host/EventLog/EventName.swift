@@ -149,7 +149,8 @@ public enum EventName: String, CaseIterable, Sendable, Codable {
 
     // MARK: Network requests and background sessions
 
-    /// An extension created a task: `taskId`, `taskKind`, `url`.
+    /// An extension created a task: `taskId`, `taskKind`, `url`; `headersNotSent`, the framing
+    /// and connection headers it gave (lowercased), which the host sets itself.
     case taskCreated = "task.created"
     /// The host refused a task (scheme, method, header): `detail`.
     case taskRefused = "task.refused"

@@ -61,13 +61,14 @@ final class InlineRequests {
         let id = (nextIdentifier[pid] ?? 0) + 1
         nextIdentifier[pid] = id
         requests[pid, default: [:]][id] = Pending(payload: payload, bytes: size)
-        log.emit(
-            .taskCreated,
-            [
-                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
-                ("taskId", .int(Int64(id))), ("url", .string(MessageLimits.field(payload.request.url, to: fieldBytes))),
-                ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)
-            ])
+        var fields: [(String, JSONValue)] = [
+            ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))), ("session", ""),
+            ("taskId", .int(Int64(id))), ("url", .string(MessageLimits.field(payload.request.url, to: fieldBytes))),
+            ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)
+        ]
+        let notSent = RequestPolicy.headersNotSent(payload.request)
+        if !notSent.isEmpty { fields.append(("headersNotSent", .array(notSent.map { .string($0) }))) }
+        log.emit(.taskCreated, fields)
         return id
     }
 

@@ -47,6 +47,12 @@ enum RequestPolicy {
         request.headers.filter { !reservedHeaders.contains($0.name.lowercased()) }
     }
 
+    /// The reserved headers `request` gave (lowercased, each once, sorted): those the host does
+    /// not send as given, for the task's event.
+    static func headersNotSent(_ request: HTTPRequestPayload) -> [String] {
+        Set(request.headers.map { $0.name.lowercased() }.filter { reservedHeaders.contains($0) }).sorted()
+    }
+
     /// RFC 9110 `token`: one or more of `!#$%&'*+-.^_`|~`, digits and letters.
     static func isToken(_ text: String) -> Bool {
         !text.isEmpty
