@@ -137,7 +137,9 @@ struct RogueMessageTests {
             let long = events.first { $0.kind == .taskCreated && $0.bundle == Self.unread && ($0.string("url")?.count ?? 0) > 4000 }
             #expect(long != nil)
             // Its own framing headers are not sent, and its event says so.
-            #expect(long?.fields.first { $0.0 == "headersNotSent" }?.1 == .array(["connection", "content-length"]), "\(String(describing: long))")
+            #expect(
+                long?.fields.first { $0.0 == "headersNotSent" }?.1 == .array(["connection", "content-length"]),
+                "\(String(describing: long))")
             #expect(events.contains { $0.kind == .reloadDenied && $0.bundle == Self.reloadFlood })
             // What the log flood got into the event log: within the budget as the log writes it
             // (a control character takes six bytes), each message cut; its diagnostics' texts too.
