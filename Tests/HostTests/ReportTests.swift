@@ -97,6 +97,26 @@ struct ReportTests {
         #expect(!html.contains("<img") && !html.contains("<script>x()"))
     }
 
+    @Test(
+        "a widget kind with a bidirectional override reorders nothing of the host's text: the override is written out, and names stand in isolates"
+    )
+    func bidiWrittenOut() {
+        let hostile = "\u{202E}draobredaeL"
+        let events = ReportFixture.events().map { event -> HostEvent in
+            HostEvent(
+                t: event.t, name: event.name,
+                fields: event.fields.map { field in
+                    (field.0 == "kind" || field.0 == "widget") && field.1 == "Leaderboard" ? (field.0, .string(hostile)) : field
+                })
+        }
+        let html = HTMLReport(runs: [RunLog(source: "run.jsonl", events: events)]).render()
+        #expect(!html.contains(hostile), "the override reached the page as itself")
+        #expect(html.contains(#"<b><bdi>\u{202E}draobredaeL · systemSmall</bdi></b> of <bdi>com.example.leaderboard.widget</bdi> — "#))
+        #expect(html.contains("unicode-bidi:isolate"), "inline elements isolate their text")
+        // A drawing keeps the widget's own text as it is.
+        #expect(HTMLText.escape(hostile) == hostile && HTMLText.escapeVisibly(hostile) == #"\u{202E}draobredaeL"#)
+    }
+
     @Test("the page is one self-contained file with the run's parts in it")
     func page() throws {
         let report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: ReportFixture.events())])

@@ -11,7 +11,8 @@ extension HTMLReport {
             widget.placeholder?.viewJSON != nil || widget.timelines.contains { $0.entries.contains { $0.viewJSON != nil } }
         }
         guard !drawable.isEmpty else { return }
-        let e = HTMLText.escape
+        let e = HTMLText.escapeVisibly
+        let i = HTMLText.isolate
         page.raw("<h3>Widgets as they look</h3><p class=\"note\">Each entry drawn at the family's size in points, light then dark, ")
         page.raw(
             "with the dates that change as time passes read at the entry's date, and the placeholder redacted. The drawing is a faithful ")
@@ -23,7 +24,7 @@ extension HTMLReport {
         var framesLeftOut = 0
         for (w, widget) in drawable.prefix(limits.drawnWidgets).enumerated() {
             page.raw(
-                "<div class=\"filmstrip\" data-widget=\"\(e(widget.name))\"><div class=\"strip-title\"><b>\(e(widget.name))</b> of \(e(widget.bundle))</div><div class=\"frames\">"
+                "<div class=\"filmstrip\" data-widget=\"\(e(widget.name))\"><div class=\"strip-title\"><b>\(i(widget.name))</b> of \(i(widget.bundle))</div><div class=\"frames\">"
             )
             var frames: [(label: String, entry: RunAnalysis.Entry)] = []
             if let placeholder = widget.placeholder, placeholder.viewJSON != nil { frames.append(("placeholder", placeholder)) }

@@ -13,7 +13,7 @@ extension HTMLReport {
         }
         let axis = TimeAxis(duration: analysis.run.durationMs)
         let f = HTMLText.coordinate
-        let e = HTMLText.escape
+        let e = HTMLText.escapeVisibly
         var body = HTMLPage()
         var y = 26.0
         var processY: [Int: Double] = [:] // process index → centre of its row
@@ -143,9 +143,9 @@ extension HTMLReport {
         let kinds = Set(analysis.activations.map(\.kind)).sorted()
         let reasons = Set(analysis.kills.map(\.reason)).sorted()
         page.raw("<p class=\"legend\">")
-        for kind in kinds { page.raw("<span><i class=\"sw k-\(Self.cssName(kind))\"></i>\(HTMLText.escape(kind))</span>") }
+        for kind in kinds { page.raw("<span><i class=\"sw k-\(Self.cssName(kind))\"></i>\(HTMLText.escapeVisibly(kind))</span>") }
         page.raw("<span><i class=\"sw o-killed\"></i>activation killed</span><span><i class=\"sw o-failed\"></i>activation failed</span>")
-        for reason in reasons { page.raw("<span><b class=\"x r-\(Self.cssName(reason))\">✗</b>killed: \(HTMLText.escape(reason))</span>") }
+        for reason in reasons { page.raw("<span><b class=\"x r-\(Self.cssName(reason))\">✗</b>killed: \(HTMLText.escapeVisibly(reason))</span>") }
         if !analysis.downloads.isEmpty {
             page.raw(
                 "<span><i class=\"sw dl\"></i>download</span><span><b class=\"relaunch-key\">●</b>relaunch by identifier (hover: its download)</span>"

@@ -12,7 +12,8 @@ extension HTMLReport {
         }
         let axis = TimeAxis(duration: analysis.run.durationMs)
         let f = HTMLText.coordinate
-        let e = HTMLText.escape
+        let e = HTMLText.escapeVisibly
+        let i = HTMLText.isolate
         let rowHeight = 20.0
         let height = 24 + Double(analysis.widgets.count) * (rowHeight + 4)
         page.raw(
@@ -46,7 +47,7 @@ extension HTMLReport {
         filmstrips(analysis, runIndex: runIndex, &page)
         for widget in analysis.widgets where !widget.timelines.isEmpty {
             page.raw(
-                "<details class=\"widget\"><summary><b>\(e(widget.name))</b> of \(e(widget.bundle)) — \(widget.timelines.count) timeline\(widget.timelines.count == 1 ? "" : "s")</summary>"
+                "<details class=\"widget\"><summary><b>\(i(widget.name))</b> of \(i(widget.bundle)) — \(widget.timelines.count) timeline\(widget.timelines.count == 1 ? "" : "s")</summary>"
             )
             page.raw(
                 "<table class=\"data\"><thead><tr><th>recorded at</th><th>policy</th><th>next reload</th><th>entries (date → text, or the entry as encoded)</th></tr></thead><tbody>"
@@ -103,7 +104,7 @@ extension HTMLReport {
         }
         page.raw("<table class=\"data compact\"><thead><tr><th>widget</th><th>decisions</th></tr></thead><tbody>")
         for (widget, counts) in perWidget.sorted(by: { $0.key < $1.key }) {
-            page.raw("<tr><td>\(HTMLText.escape(widget))</td><td>\(Self.counts(counts))</td></tr>")
+            page.raw("<tr><td>\(HTMLText.isolate(widget))</td><td>\(Self.counts(counts))</td></tr>")
         }
         page.raw("</tbody></table>")
         let id = "ledger-\(runIndex)"
@@ -113,11 +114,11 @@ extension HTMLReport {
         )
         for row in analysis.ledger.prefix(limits.ledgerRows) {
             page.raw("<tr class=\"d-\(Self.cssName(row.decision))\"><td class=\"num\">\(Self.at(row.t))</td>")
-            page.raw("<td>\(HTMLText.escape(row.decision))</td><td>\(HTMLText.escape(row.bundle))</td>")
+            page.raw("<td>\(HTMLText.escapeVisibly(row.decision))</td><td>\(HTMLText.escapeVisibly(row.bundle))</td>")
             page.raw(
-                "<td>\(HTMLText.escape(row.kind + (row.family.map { " · \($0)" } ?? "")))</td><td>\(HTMLText.escape(row.reason ?? ""))</td>"
+                "<td>\(HTMLText.escapeVisibly(row.kind + (row.family.map { " · \($0)" } ?? "")))</td><td>\(HTMLText.escapeVisibly(row.reason ?? ""))</td>"
             )
-            page.raw("<td>\(HTMLText.escape(HTMLText.clip(row.detail ?? "", 300)))</td></tr>")
+            page.raw("<td>\(HTMLText.escapeVisibly(HTMLText.clip(row.detail ?? "", 300)))</td></tr>")
         }
         page.raw("</tbody></table>")
         if analysis.ledger.count > limits.ledgerRows {
@@ -133,8 +134,8 @@ extension HTMLReport {
         )
         page.raw("<table class=\"data\"><thead><tr><th>event</th><th>count</th><th>the first of them</th></tr></thead><tbody>")
         for other in analysis.otherEvents {
-            page.raw("<tr><td><code>\(HTMLText.escape(other.name))</code></td><td class=\"num\">\(other.count)</td>")
-            page.raw("<td><code>\(HTMLText.escape(HTMLText.clip(other.first.jsonLine, 400)))</code></td></tr>")
+            page.raw("<tr><td><code>\(HTMLText.escapeVisibly(other.name))</code></td><td class=\"num\">\(other.count)</td>")
+            page.raw("<td><code>\(HTMLText.escapeVisibly(HTMLText.clip(other.first.jsonLine, 400)))</code></td></tr>")
         }
         page.raw("</tbody></table></details>")
     }

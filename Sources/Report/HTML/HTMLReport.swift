@@ -63,7 +63,7 @@ public struct HTMLReport: Sendable {
         var page = HTMLPage()
         page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         page.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        page.raw("<title>\(HTMLText.escape(title))</title><style>\(Self.stylesheet)</style>")
+        page.raw("<title>\(HTMLText.escapeVisibly(title))</title><style>\(Self.stylesheet)</style>")
         // First of all, so that an error in any later script is recorded where a test can see it.
         page.raw("<script>\(Self.errorCatcher)</script></head><body>")
         header(&page)
@@ -83,10 +83,10 @@ public struct HTMLReport: Sendable {
 
     private func header(_ page: inout HTMLPage) {
         let status = passed ? "<span class=\"badge pass\">PASS</span>" : "<span class=\"badge fail\">FAIL</span>"
-        page.raw("<header><h1>\(HTMLText.escape(title)) \(status)</h1>")
+        page.raw("<header><h1>\(HTMLText.escapeVisibly(title)) \(status)</h1>")
         let sources = Set(analyses.map(\.run.source)).sorted()
         page.raw("<p class=\"sub\">\(analyses.count) run\(analyses.count == 1 ? "" : "s") from ")
-        page.raw(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", "))
+        page.raw(sources.map { "<code>\(HTMLText.escapeVisibly($0))</code>" }.joined(separator: ", "))
         page.raw("</p><p id=\"report-status\" class=\"sub\">Interactive parts need JavaScript.</p></header>")
     }
 
@@ -108,9 +108,9 @@ public struct HTMLReport: Sendable {
                 ? Date(timeIntervalSince1970: analysis.run.epoch).formatted(
                     .iso8601.year().month().day().time(includingFractionalSeconds: false))
                 : "?"
-            page.raw("<tr><td><a href=\"#run-\(index)\">\(HTMLText.escape(analysis.run.label))</a></td>")
+            page.raw("<tr><td><a href=\"#run-\(index)\">\(HTMLText.isolate(analysis.run.label))</a></td>")
             page.raw(
-                "<td>\(HTMLText.escape(analysis.run.clock))</td><td>\(started)</td><td>\(RunAnalysis.formatMs(analysis.run.durationMs))</td>"
+                "<td>\(HTMLText.escapeVisibly(analysis.run.clock))</td><td>\(started)</td><td>\(RunAnalysis.formatMs(analysis.run.durationMs))</td>"
             )
             page.raw("<td>\(s.spawns)</td><td>\(s.activations) \(Self.counts(s.activationsByOutcome))</td>")
             page.raw("<td>\(Self.counts(s.killsByReason, empty: "none"))</td><td>\(s.timelines)</td>")
@@ -146,12 +146,12 @@ public struct HTMLReport: Sendable {
             let mark =
                 verdict.severity == .failure ? "<span class=\"badge fail\">failure</span>" : "<span class=\"badge warn\">warning</span>"
             page.raw(
-                "<tr class=\"\(verdict.severity.rawValue)\"><td>\(mark)</td><td><a href=\"#run-\(index)\">\(HTMLText.escape(analyses[index].run.label))</a></td>"
+                "<tr class=\"\(verdict.severity.rawValue)\"><td>\(mark)</td><td><a href=\"#run-\(index)\">\(HTMLText.escapeVisibly(analyses[index].run.label))</a></td>"
             )
             page.raw("<td class=\"num\">\(Self.at(verdict.t))</td>")
-            page.raw("<td>\(HTMLText.escape(verdict.title))</td><td>\(HTMLText.escape(verdict.bundle ?? ""))</td>")
+            page.raw("<td>\(HTMLText.escapeVisibly(verdict.title))</td><td>\(HTMLText.escapeVisibly(verdict.bundle ?? ""))</td>")
             page.raw(
-                "<td>\(HTMLText.escape(HTMLText.clip(verdict.detail, 400)))</td><td><code>\(HTMLText.escape(verdict.event))</code></td></tr>"
+                "<td>\(HTMLText.escapeVisibly(HTMLText.clip(verdict.detail, 400)))</td><td><code>\(HTMLText.escapeVisibly(verdict.event))</code></td></tr>"
             )
         }
         page.raw("</tbody></table>")
@@ -162,10 +162,10 @@ public struct HTMLReport: Sendable {
     // MARK: one run
 
     private func run(_ analysis: RunAnalysis, index: Int, _ page: inout HTMLPage) {
-        page.raw("<section class=\"run\" id=\"run-\(index)\"><h2>\(HTMLText.escape(analysis.run.label)) ")
+        page.raw("<section class=\"run\" id=\"run-\(index)\"><h2>\(HTMLText.isolate(analysis.run.label)) ")
         page.raw(analysis.passed ? "<span class=\"badge pass\">pass</span>" : "<span class=\"badge fail\">fail</span>")
         page.raw(
-            "</h2><p class=\"sub\">\(HTMLText.escape(analysis.run.source)) · \(HTMLText.escape(analysis.run.clock)) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>"
+            "</h2><p class=\"sub\">\(HTMLText.escapeVisibly(analysis.run.source)) · \(HTMLText.escapeVisibly(analysis.run.clock)) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>"
         )
         gantt(analysis, runIndex: index, &page)
         widgets(analysis, runIndex: index, &page)
@@ -177,7 +177,7 @@ public struct HTMLReport: Sendable {
     static func counts(_ counts: [String: Int], empty: String = "") -> String {
         if counts.isEmpty { return empty }
         return "<span class=\"counts\">"
-            + counts.sorted { $0.key < $1.key }.map { "\($0.value) \(HTMLText.escape($0.key))" }.joined(separator: ", ") + "</span>"
+            + counts.sorted { $0.key < $1.key }.map { "\($0.value) \(HTMLText.escapeVisibly($0.key))" }.joined(separator: ", ") + "</span>"
     }
 
     private static func verdictCell(_ failures: Int, _ warnings: Int) -> String {
