@@ -145,7 +145,9 @@ extension HTMLReport {
         page.raw("<p class=\"legend\">")
         for kind in kinds { page.raw("<span><i class=\"sw k-\(Self.cssName(kind))\"></i>\(HTMLText.escapeVisibly(kind))</span>") }
         page.raw("<span><i class=\"sw o-killed\"></i>activation killed</span><span><i class=\"sw o-failed\"></i>activation failed</span>")
-        for reason in reasons { page.raw("<span><b class=\"x r-\(Self.cssName(reason))\">✗</b>killed: \(HTMLText.escapeVisibly(reason))</span>") }
+        for reason in reasons {
+            page.raw("<span><b class=\"x r-\(Self.cssName(reason))\">✗</b>killed: \(HTMLText.escapeVisibly(reason))</span>")
+        }
         if !analysis.downloads.isEmpty {
             page.raw(
                 "<span><i class=\"sw dl\"></i>download</span><span><b class=\"relaunch-key\">●</b>relaunch by identifier (hover: its download)</span>"
