@@ -141,10 +141,12 @@ long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t
     if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNIX))) < 0) goto out;
     // socketpair: only Unix stream and seqpacket pairs, which can reach nothing but each other.
     // Another family creates sockets of its own (AF_TIPC's work, and loading a family's module);
-    // a datagram pair's sendto/sendmsg with an address reaches any named datagram socket.
+    // a datagram pair's sendto/sendmsg with an address reaches any named datagram socket, and
+    // the kernel makes a Unix SOCK_RAW pair a datagram one. Bit 1 of the type is set in both
+    // (2, 3) and clear in stream (1) and seqpacket (5); no other type is a Unix one.
     if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX))) < 0) goto out;
     if ((rc = seccomp_rule_add(ctx, deny_socket, SCMP_SYS(socketpair), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX),
-                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_DGRAM))) < 0) goto out;
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0x2ULL, 0x2ULL))) < 0) goto out;
     // Nor naming, connecting or serving one: a pair's socket bound to an abstract name would take
     // that name from whatever service binds it later.
     static const int socket_calls[] = { SCMP_SYS(bind), SCMP_SYS(connect), SCMP_SYS(listen), SCMP_SYS(accept), SCMP_SYS(accept4) };

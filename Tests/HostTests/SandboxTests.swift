@@ -55,6 +55,7 @@ struct SandboxTests {
             let result = try await runner.run(["system-sockets", services.streamPath, services.datagramPath, services.abstractName])
             #expect(result.int("stream") == -1 && result.int("streamErrno") == Int(EACCES), "\(result.lines)")
             #expect(result.int("sent") == -1 && result.int("sentErrno") == Int(EACCES), "\(result.lines)")
+            #expect(result.int("rawPair") == -1 && result.int("rawSent") == -1, "a raw Unix pair is a datagram one: \(result.lines)")
             #expect(result.int("abstract") == -1, "\(result.lines)")
             #expect(result.int("streamPair") == 0, "a stream pair must still work: \(result.lines)")
             #expect(result.int("bound") == -1 && result.int("boundErrno") == Int(EACCES), "\(result.lines)")

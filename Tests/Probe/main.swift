@@ -88,6 +88,18 @@ case "system-sockets":
     }
     var pair: [Int32] = [-1, -1]
     let dgramPair = socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0, &pair)
+    var rawPair: [Int32] = [-1, -1]
+    // The kernel makes a Unix SOCK_RAW socket a datagram one.
+    let raw = socketpair(AF_UNIX, Int32(SOCK_RAW.rawValue), 0, &rawPair)
+    var rawSent = -1
+    if raw == 0 {
+        var address = unixAddress(args[3])
+        rawSent = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(rawPair[0], "x", 1, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
     var sent = -1
     var sentErrno = dgramPair < 0 ? errno : 0
     if dgramPair == 0 {
@@ -124,7 +136,7 @@ case "system-sockets":
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(streamPair[0], $0, squatLength) }
     }
     say(
-        "stream=\(stream) streamErrno=\(streamErrno) dgramPair=\(dgramPair) sent=\(sent) sentErrno=\(sentErrno) "
+        "stream=\(stream) streamErrno=\(streamErrno) dgramPair=\(dgramPair) rawPair=\(raw) rawSent=\(rawSent) sent=\(sent) sentErrno=\(sentErrno) "
             + "abstract=\(abstractConnect) abstractErrno=\(abstractErrno) streamPair=\(streamPairOK) "
             + "bound=\(bound) boundErrno=\(bound < 0 ? errno : 0)")
 case "fork":
