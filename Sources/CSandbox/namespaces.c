@@ -74,15 +74,16 @@ int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *failed
         rc = -report.error;
     } else {
         char path[64];
+        int open_errno = 0;
         snprintf(path, sizeof path, "/proc/%ld/ns/mnt", pid);
-        *mount_ns = open(path, O_RDONLY | O_CLOEXEC);
+        if ((*mount_ns = open(path, O_RDONLY | O_CLOEXEC)) < 0) open_errno = errno;
         snprintf(path, sizeof path, "/proc/%ld/ns/net", pid);
-        *net_ns = open(path, O_RDONLY | O_CLOEXEC);
+        if (!open_errno && (*net_ns = open(path, O_RDONLY | O_CLOEXEC)) < 0) open_errno = errno;
         // The helper's /proc, reached through its root: the procfs extensions see.
         snprintf(path, sizeof path, "/proc/%ld/root/proc", pid);
-        *proc_root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (*mount_ns < 0 || *net_ns < 0 || *proc_root < 0) {
-            rc = -errno;
+        if (!open_errno && (*proc_root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) open_errno = errno;
+        if (open_errno) {
+            rc = -open_errno;
             *failed_step = SG_NAMESPACES_OPEN;
             if (*mount_ns >= 0) close(*mount_ns);
             if (*net_ns >= 0) close(*net_ns);

@@ -24,14 +24,19 @@ struct ExtensionNamespaces: Sendable {
         let description: String
     }
 
-    /// Bit 21 of the effective capabilities: mounting and setns need it.
-    private static let sysAdmin: UInt64 = 1 << 21
+    /// CAP_SYS_ADMIN (mounting, setns) and CAP_SYS_CHROOT (setns of a mount namespace) in the
+    /// effective set.
+    private static let needed: [(name: String, bit: UInt64)] = [("CAP_SYS_ADMIN", 21), ("CAP_SYS_CHROOT", 18)]
 
     /// New namespaces, or why the host cannot make them.
     static func make() -> Result<ExtensionNamespaces, Unavailable> {
-        guard let effective = HostCapabilities.effective(), effective & sysAdmin != 0 else {
+        let effective = HostCapabilities.effective() ?? 0
+        let missing = needed.filter { effective & (1 << $0.bit) == 0 }.map(\.name)
+        guard missing.isEmpty else {
             return .failure(
-                Unavailable(description: "the host lacks CAP_SYS_ADMIN (run it as root to hide other processes from extensions)"))
+                Unavailable(
+                    description:
+                        "the host lacks \(missing.joined(separator: " and ")) (run it as root to hide other processes from extensions)"))
         }
         var mount: Int32 = -1, network: Int32 = -1, proc: Int32 = -1, step: Int32 = 0
         let rc = sg_namespaces_create(&mount, &network, &proc, &step)

@@ -14,6 +14,7 @@ final class Sandbox {
     private let devNull: Int32
     private var rulesets: [String: Int32] = [:]
     private var groups: [String: ExtensionCgroup] = [:]
+    private var closed = false
 
     /// A sandbox; `dataDirectory` names the host's cgroups after the data directory it serves.
     init(policy: SandboxPolicy, dataDirectory: String? = nil) throws(SandboxError) {
@@ -26,9 +27,10 @@ final class Sandbox {
             seccomp = nil
         }
         landlockABI = policy.landlock ? Landlock.abi : 0
-        namespaces = policy.namespaces ? ExtensionNamespaces.make() : nil
         devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard devNull >= 0 else { throw SandboxError(.channel, errno: errno, "stdin (/dev/null)") }
+        // Last: nothing after it throws, so its descriptors are always the sandbox's to close.
+        namespaces = policy.namespaces ? ExtensionNamespaces.make() : nil
     }
 
     /// What is enforced, for the `run.start` line and the trace.
@@ -116,8 +118,10 @@ final class Sandbox {
         return (try Spawner.spawn(request), cgroup)
     }
 
-    /// Releases rulesets and removes the cgroups (after every child was reaped).
+    /// Releases rulesets and removes the cgroups (after every child was reaped); once.
     func close() {
+        guard !closed else { return }
+        closed = true
         for fd in rulesets.values { Glibc.close(fd) }
         rulesets.removeAll()
         for group in groups.values { group.remove() }
