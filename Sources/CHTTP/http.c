@@ -44,7 +44,8 @@ void *sg_http_multi_new(long max_connections) {
     if (global_result != CURLE_OK) return NULL;
     CURLM *multi = curl_multi_init();
     if (multi) {
-        // Connections kept open for reuse: at most as many as may be on the wire at once.
+        // Connections kept open for reuse: at most as many as may be on the wire at once. With a
+        // share per app (sg_http_share_new) both limits count each share's cache: one app's.
         curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, max_connections);
         curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max_connections);
     }

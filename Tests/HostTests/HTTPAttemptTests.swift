@@ -492,7 +492,7 @@ struct AppConnectionsTests {
         #expect(connections.share(for: "busy") != nil)
         for n in 0..<(AppConnections.idleLimit + 4) {
             #expect(connections.share(for: "app\(n)") != nil)
-            connections.ended("app\(n)")
+            connections.ended("app\(n)", now: UInt64(n))
         }
         #expect(connections.holds("busy"), "an app with a request on the wire lost its connections")
         #expect(!connections.holds("app0") && !connections.holds("app3"), "the apps idle the longest kept theirs")
@@ -501,10 +501,23 @@ struct AppConnectionsTests {
         _ = connections.share(for: "app4")
         for n in [100, 101] {
             _ = connections.share(for: "app\(n)")
-            connections.ended("app\(n)")
+            connections.ended("app\(n)", now: UInt64(n))
         }
         #expect(connections.holds("app4") && !connections.holds("app5") && connections.holds("app6"))
         connections.freeAll()
         #expect(!connections.holds("busy"))
+    }
+
+    @Test("an app idle for libcurl's idle connection age (118 s) loses its connections; one on the wire never does")
+    func idleLifetime() {
+        let connections = AppConnections()
+        let second: UInt64 = 1_000_000_000
+        _ = connections.share(for: "idle")
+        connections.ended("idle", now: 10 * second)
+        _ = connections.share(for: "busy")
+        connections.closeIdle(now: 127 * second)
+        #expect(connections.holds("idle"), "closed before 118 s idle")
+        connections.closeIdle(now: 128 * second)
+        #expect(!connections.holds("idle") && connections.holds("busy"))
     }
 }

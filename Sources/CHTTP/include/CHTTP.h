@@ -55,7 +55,8 @@ typedef enum sg_http_outcome {
 } sg_http_outcome;
 
 /// A multi handle (curl_global_init on first use) with at most `max_connections` connections
-/// open, idle ones kept for reuse included; NULL if libcurl cannot make one.
+/// open in a connection cache (the multi's, or each share's), idle ones kept for reuse included;
+/// NULL if libcurl cannot make one.
 void *sg_http_multi_new(long max_connections);
 /// Frees the multi handle; every transfer must have been removed and freed.
 void sg_http_multi_free(void *multi);

@@ -55,7 +55,8 @@ final class HTTPTransport: @unchecked Sendable {
         let (multi, refusal): (UnsafeMutableRawPointer?, HTTPTransfer.Event.Ending?) = state.withLock { state in
             if state.stopping { return (nil, .hostShuttingDown) }
             if state.multi == nil {
-                guard let multi = sg_http_multi_new(concurrency.total) else {
+                // Each app's connections are a cache of their own, which libcurl's limits count.
+                guard let multi = sg_http_multi_new(concurrency.perApp) else {
                     // Transient: libcurl's global setup or an allocation failed; the next attempt tries again.
                     return (
                         nil,
@@ -207,6 +208,7 @@ final class HTTPTransport: @unchecked Sendable {
             }
             // Transfers that timed out waiting for the server; and how long until the next may.
             let now = sg_monotonic_ns()
+            shares.closeIdle(now: now)
             var wait: UInt64 = 1_000_000_000
             for transfer in Array(active.values) where !transfer.isPaused {
                 let deadline = transfer.lastActivity &+ transfer.readTimeoutNanoseconds
