@@ -117,6 +117,24 @@ struct ReportTests {
         #expect(HTMLText.escape(hostile) == hostile && HTMLText.escapeVisibly(hostile) == #"\u{202E}draobredaeL"#)
     }
 
+    @Test("the sandbox's layers are on each run's page; a layer the run went without (off, or unavailable and why) is a warning")
+    func sandboxLayers() {
+        let sandbox: JSONValue = .object([
+            ("seccomp", "on, denials reported"), ("landlock", "ABI 7"),
+            ("namespaces", "unavailable: the host lacks CAP_SYS_ADMIN and CAP_SYS_CHROOT"), ("cgroup", "off")
+        ])
+        let events = ReportFixture.events().map { event -> HostEvent in
+            event.name == "run.start" ? HostEvent(t: event.t, name: event.name, fields: event.fields + [("sandbox", sandbox)]) : event
+        }
+        let run = RunLog(source: "run.jsonl", events: events)
+        let warnings = RunAnalysis(run).verdicts.filter { $0.severity == .warning && $0.title.hasPrefix("sandbox:") }
+        #expect(warnings.map(\.title).sorted() == ["sandbox: cgroup off", "sandbox: namespaces unavailable"])
+        #expect(warnings.contains { $0.detail.contains("CAP_SYS_CHROOT") })
+        let html = HTMLReport(runs: [run]).render()
+        #expect(html.contains("<p class=\"sub sandbox\">sandbox: seccomp <span>on, denials reported</span> · landlock <span>ABI 7</span> · "))
+        #expect(html.contains("<b class=\"gap\">namespaces <span>unavailable: the host lacks"))
+    }
+
     @Test("the page is one self-contained file with the run's parts in it")
     func page() throws {
         let report = HTMLReport(runs: [RunLog(source: "run.jsonl", events: ReportFixture.events())])

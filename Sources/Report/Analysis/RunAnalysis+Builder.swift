@@ -132,6 +132,12 @@ extension RunAnalysis {
                     downloads[index].end = e.t
                     downloads[index].result = "cancelled"
                 }
+            case .runStart:
+                // A layer the run went without: what its extensions could do that the sandbox's
+                // table says they cannot.
+                for gap in RunLog(source: "", events: [e]).sandboxGaps {
+                    verdict(e, .warning, "sandbox: \(gap.layer) \(gap.state == "off" ? "off" : "unavailable")", gap.state)
+                }
             case .widgetAdded:
                 _ = widget(e)
             case .timeline:

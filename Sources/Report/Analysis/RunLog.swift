@@ -31,6 +31,18 @@ public struct RunLog: Sendable {
         events.first { $0.kind == .runStart }?.string("clock") ?? "real"
     }
 
+    /// The sandbox's layers and what each enforced (`run.start`'s `sandbox`: `seccomp`,
+    /// `landlock`, `cgroup`, `memory`, `rlimits`, `namespaces`), in the order the log gives them.
+    public var sandbox: [(layer: String, state: String)] {
+        guard case .object(let layers)? = events.first(where: { $0.kind == .runStart })?["sandbox"] else { return [] }
+        return layers.map { ($0.0, $0.1.stringValue ?? $0.1.serialized) }
+    }
+
+    /// The layers the run went without: `off`, or `unavailable` and why.
+    public var sandboxGaps: [(layer: String, state: String)] {
+        sandbox.filter { $0.state == "off" || $0.state.hasPrefix("unavailable") }
+    }
+
     /// The shard that made the run (`run.start`'s `shard`, such as `"3/8"`), when it says.
     public var shard: String? {
         events.first { $0.kind == .runStart }?.string("shard")

@@ -4,6 +4,7 @@ extension HTMLReport {
         :root{--fg:#1d2329;--mute:#667085;--line:#e3e7ec;--band:#f7f9fb;--fail:#c62828;--warn:#b26a00;--pass:#2e7d32}
         *{box-sizing:border-box}
         b,i,code,a,span,summary,td,th,li,dt,dd,bdi,text,tspan{unicode-bidi:isolate}
+        p.sandbox b.gap{color:var(--warn)}
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:0;padding:20px 28px 40px;background:#fff}
         h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;border-bottom:1px solid var(--line);padding-bottom:4px}
         h3{font-size:15px;margin:20px 0 6px}

@@ -167,6 +167,15 @@ public struct HTMLReport: Sendable {
         page.raw(
             "</h2><p class=\"sub\">\(HTMLText.escapeVisibly(analysis.run.source)) · \(HTMLText.escapeVisibly(analysis.run.clock)) clock · \(RunAnalysis.formatMs(analysis.run.durationMs)) · \(analysis.run.events.count) events</p>"
         )
+        let layers = analysis.run.sandbox
+        if !layers.isEmpty {
+            let gaps = Set(analysis.run.sandboxGaps.map(\.layer))
+            let shown = layers.map { layer, state in
+                let text = "\(HTMLText.escapeVisibly(layer)) <span>\(HTMLText.escapeVisibly(state))</span>"
+                return gaps.contains(layer) ? "<b class=\"gap\">\(text)</b>" : text
+            }
+            page.raw("<p class=\"sub sandbox\">sandbox: \(shown.joined(separator: " · "))</p>")
+        }
         gantt(analysis, runIndex: index, &page)
         widgets(analysis, runIndex: index, &page)
         ledger(analysis, runIndex: index, &page)
