@@ -131,7 +131,8 @@ struct ReportTests {
         #expect(warnings.map(\.title).sorted() == ["sandbox: cgroup off", "sandbox: namespaces unavailable"])
         #expect(warnings.contains { $0.detail.contains("CAP_SYS_CHROOT") })
         let html = HTMLReport(runs: [run]).render()
-        #expect(html.contains("<p class=\"sub sandbox\">sandbox: seccomp <span>on, denials reported</span> · landlock <span>ABI 7</span> · "))
+        #expect(
+            html.contains("<p class=\"sub sandbox\">sandbox: seccomp <span>on, denials reported</span> · landlock <span>ABI 7</span> · "))
         #expect(html.contains("<b class=\"gap\">namespaces <span>unavailable: the host lacks"))
     }
 
