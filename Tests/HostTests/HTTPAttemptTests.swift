@@ -458,6 +458,41 @@ struct HTTPAttemptTests {
     }
 
     @Test(
+        "apps' connections apart, the host still has all its slots on the wire at once: 3 apps × 10 held requests reach the server together"
+    )
+    func connectionsApartKeepTheHostsSlots() async throws {
+        try await withServer { server, transport, path in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for app in 0..<3 {
+                    for owner in 0..<2 {
+                        for n in 0..<5 {
+                            let attempt = HTTPAttempt(
+                                transport: transport, readTimeout: .seconds(60),
+                                request: HTTPRequestPayload(url: server.url("/bytes/10?gate=held&r=\(app)-\(owner)-\(n)")),
+                                resumeFrom: 0, validator: nil, owner: TransferOwner(app: "app\(app)", name: "inline \(owner)"))
+                            group.addTask {
+                                let sink = FileSink(path: path + "-\(app)-\(owner)-\(n)", existing: 0) { _, _ in }
+                                _ = await attempt.run(into: sink)
+                                sink.close()
+                            }
+                        }
+                    }
+                }
+                // Every request on the wire while the server holds them all (libcurl's connection
+                // limits count each app's connections, not the host's).
+                let deadline = ContinuousClock.now + .seconds(30)
+                while server.requestCount("/bytes/10?gate=held") < 30, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(server.requestCount("/bytes/10?gate=held") == 30)
+                server.open(gate: "held")
+                try await group.waitForAll()
+            }
+            #expect(server.completedBodies == 30)
+        }
+    }
+
+    @Test(
         "a response in a transfer coding other than chunked (gzip) is refused, not decoded: a few KB on the wire could be gigabytes decoded"
     )
     func transferCodingRefused() async throws {
