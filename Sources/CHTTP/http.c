@@ -57,11 +57,14 @@ void sg_http_multi_free(void *multi) { curl_multi_cleanup((CURLM *)multi); }
 void *sg_http_share_new(void) {
     CURLSH *share = curl_share_init();
     if (!share) return NULL;
-    // Connections and TLS sessions: a request on a connection another app's request used could
-    // be read as part of it (a server's parser at odds with libcurl's), and a resumed TLS session
-    // would tie the two apps together for the server. Used from one thread: no locks.
+    // Connections, TLS sessions and resolved names: a request on a connection another app's
+    // request used could be read as part of it (a server's parser at odds with libcurl's), a
+    // resumed TLS session would tie the two apps together for the server, and how fast a name
+    // resolves would tell an app which names another had just looked up. Used from one thread:
+    // no locks.
     if (curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK ||
-        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) {
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK ||
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS) != CURLSHE_OK) {
         curl_share_cleanup(share);
         return NULL;
     }

@@ -60,7 +60,8 @@ typedef enum sg_http_outcome {
 void *sg_http_multi_new(long max_connections);
 /// Frees the multi handle; every transfer must have been removed and freed.
 void sg_http_multi_free(void *multi);
-/// A cache of connections and TLS sessions of their own for the transfers given it (one app's):
+/// A cache of connections, TLS sessions and resolved names of their own for the transfers given
+/// it (one app's):
 /// for the multi handle's thread alone. NULL if libcurl cannot make one.
 void *sg_http_share_new(void);
 /// Frees a share and closes its connections; no transfer may still use it.

@@ -1,11 +1,12 @@
 import CHTTP
 import CSandbox
 
-/// Each app's connections and TLS sessions on the host's transport, apart from every other
-/// app's (a libcurl share per app): a request never goes on a connection another app's request
-/// used, where a server that parses a request differently from libcurl could take one app's
-/// bytes for part of the other's, nor resumes its TLS session, which would tie the two apps
-/// together for the server. An app's own requests reuse its connections.
+/// Each app's connections, TLS sessions and resolved names on the host's transport, apart from
+/// every other app's (a libcurl share per app): a request never goes on a connection another
+/// app's request used, where a server that parses a request differently from libcurl could take
+/// one app's bytes for part of the other's, nor resumes its TLS session, which would tie the two
+/// apps together for the server, nor finds a name in the cache because another app looked it up
+/// (how fast it resolves would tell). An app's own requests reuse its connections.
 ///
 /// Owned by the transport's engine thread. At most ``idleLimit`` apps without a request on the
 /// wire keep their connections: past it, those of the app idle the longest are closed; and an
