@@ -1,8 +1,9 @@
 // The mount and network namespaces every extension of a root host joins (setns in the spawn's
-// child), made once per host process: a copy of the host's mounts in which /proc is a procfs of
-// its own mounted hidepid=2 (each extension sees only the processes of its own uid: not the
-// host's, not another extension's, not the operator's command lines), and a network namespace
-// with nothing in it (its /proc/net lists no connection of the host's). A helper process is
+// child), made once per host: a copy of the host's mounts in which /proc is a procfs of its own
+// mounted hidepid=2,subset=pid (each extension sees only the processes of its own uid — not the
+// host's, not another extension's, not the operator's command lines — and nothing else of the
+// machine's, as an iOS app sees no /proc at all), and a network namespace with nothing in it
+// (its /proc/self/net lists no connection of the host's). A helper process is
 // cloned into both, mounts, and waits to be killed once the host has opened its namespaces.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -32,7 +33,10 @@ static void helper_main(int report_fd, pid_t parent) {
     // The host's later mounts still reach the copy; the copy's /proc never reaches the host.
     if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) {
         report = (helper_report){ SG_NAMESPACES_PROPAGATION, errno };
-    } else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0) {
+    } else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2,subset=pid") != 0 &&
+               (errno != EINVAL || mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)) {
+        // subset=pid (Linux 5.8): nothing but the processes — no /proc/locks, /proc/loadavg,
+        // /proc/sys, /proc/net of the host's; without it, the processes hidden alone.
         report = (helper_report){ SG_NAMESPACES_PROC, errno };
     }
     (void)write(report_fd, &report, sizeof report);
@@ -101,7 +105,7 @@ const char *sg_namespaces_step_name(int step) {
     case SG_NAMESPACES_OK: return "none";
     case SG_NAMESPACES_CLONE: return "cloning a helper into new mount and network namespaces";
     case SG_NAMESPACES_PROPAGATION: return "making the copied mounts slaves of the host's";
-    case SG_NAMESPACES_PROC: return "mounting a procfs with hidepid=2 on /proc";
+    case SG_NAMESPACES_PROC: return "mounting a procfs with hidepid=2 (and subset=pid) on /proc";
     case SG_NAMESPACES_OPEN: return "opening the helper's namespaces";
     default: return "unknown step";
     }

@@ -67,7 +67,7 @@ struct SandboxTests {
     }
 
     @Test(
-        "/proc shows an extension its own processes only: not the host's connections (TCP or Unix, through its /proc/net or the host's), other processes, or their command lines",
+        "/proc shows an extension its own processes only: not the host's connections (TCP or Unix, through its /proc/net or the host's), other processes, their command lines, or the machine's locks and load",
         .enabled(if: getuid() == 0, "the namespaces that hide them need root"))
     func procShowsOnlyItsOwn() async throws {
         let services = try SystemServices()
@@ -93,6 +93,8 @@ struct SandboxTests {
             #expect(view.int("unixSeen") == 0, "the host's Unix socket is listed: \(view.lines)")
             #expect(view.int("others") == 0, "it sees other processes: \(view.lines)")
             #expect(view.int("hostCmdline") == -1, "it reads the host's command line: \(view.lines)")
+            #expect(view.int("machine") == 0, "it reads /proc/locks or /proc/loadavg: \(view.lines)")
+            #expect(view.int("selfMaps") == 1, "its own maps must read (the Swift runtime's backtraces): \(view.lines)")
         }
     }
 

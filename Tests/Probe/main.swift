@@ -210,6 +210,8 @@ case "identity":
     getrlimit(Int32(RLIMIT_NOFILE.rawValue), &nofile)
     say("core=\(core.rlim_cur) nofile=\(nofile.rlim_cur)")
     let status = readFile("/proc/self/status")
+    // What names no process but shows the machine's: the file locks (with their pids), the load.
+    let machine = readFile("/proc/locks") + readFile("/proc/loadavg")
     say("nnp=\(status.contains("NoNewPrivs:\t1") ? 1 : 0)")
 case "memory":
     let mib = Int(args[2]) ?? 64
@@ -252,9 +254,12 @@ case "proc-view":
     let cmdline = open("/proc/\(host)/cmdline", O_RDONLY)
     if cmdline >= 0 { close(cmdline) }
     let status = readFile("/proc/self/status")
+    // What names no process but shows the machine's: the file locks (with their pids), the load.
+    let machine = readFile("/proc/locks") + readFile("/proc/loadavg")
     say(
         "tcpSeen=\(ownNet.contains(port) ? 1 : 0) hostTCPSeen=\(hostNet.contains(port) ? 1 : 0) unixSeen=\(unix.contains(args[3]) ? 1 : 0) "
-            + "others=\(others) hostCmdline=\(cmdline < 0 ? -1 : 1) selfStatus=\(status.contains("Pid:") ? 1 : 0)")
+            + "others=\(others) hostCmdline=\(cmdline < 0 ? -1 : 1) selfStatus=\(status.contains("Pid:") ? 1 : 0) "
+            + "machine=\(machine.isEmpty ? 0 : 1) selfMaps=\(readFile("/proc/self/maps").isEmpty ? 0 : 1)")
 case "chmod":
     let rc = chmod(args[2], 0o666)
     say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")

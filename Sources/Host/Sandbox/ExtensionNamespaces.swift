@@ -2,11 +2,12 @@ import CSandbox
 import Glibc
 
 /// The mount and network namespaces a root host's extensions join at spawn, made by each host's
-/// sandbox (sg_namespaces_create, about half a millisecond) and closed with it: the host's mounts with `/proc` a procfs of its own mounted
-/// `hidepid=2`, so that each extension sees only the processes of its own uid — not the host's,
-/// another extension's, or the operator's command lines — and an empty network, so that its
-/// `/proc/net` lists none of the host's connections. Extensions make no socket of their own
-/// (seccomp), so the network namespace changes nothing else for them.
+/// sandbox (sg_namespaces_create, about half a millisecond) and closed with it: the host's
+/// mounts with `/proc` a procfs of its own mounted `hidepid=2,subset=pid`, so that each extension
+/// sees only the processes of its own uid — not the host's, another extension's, or the
+/// operator's command lines — and nothing else of the machine's; and an empty network, so that
+/// its `/proc/self/net` lists none of the host's connections. Extensions make no socket of their
+/// own (seccomp), so the network namespace changes nothing else for them.
 struct ExtensionNamespaces: Sendable {
     /// The mount namespace, for setns.
     let mountNamespace: Int32
