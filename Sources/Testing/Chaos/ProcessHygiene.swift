@@ -11,9 +11,13 @@ public enum ProcessHygiene {
     /// what a host opens. Nothing of the host's own is made here: its HTTP clients' event loop is
     /// its own and must be gone after its shutdown.
     public static func prepareBaseline() {
-        // libdispatch's timer descriptor, made at its first timer (Task.sleep, asyncAfter).
+        // libdispatch's timer descriptors, one per clock, each made at its clock's first timer
+        // (Task.sleep, asyncAfter): the uptime clock's, and the wall clock's (a deadline on a
+        // `DispatchWallTime`, which Foundation may take for a `Date`).
         let fired = DispatchSemaphore(value: 0)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { fired.signal() }
+        fired.wait()
+        DispatchQueue.global().asyncAfter(wallDeadline: .now() + .milliseconds(1)) { fired.signal() }
         fired.wait()
         // …and those of the concurrency runtime's clocks (Task.sleep).
         Task.detached {
@@ -30,7 +34,15 @@ public enum ProcessHygiene {
         var result: [Int32: String] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
             guard let fd = Int32(entry) else { continue }
-            result[fd] = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) ?? "?"
+            var target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) ?? "?"
+            // Which clock a timer descriptor is on (0 realtime, 1 monotonic, 7 boottime): whose it is.
+            if target == "anon_inode:[timerfd]",
+                let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(entry)", encoding: .utf8),
+                let clock = info.split(separator: "\n").first(where: { $0.hasPrefix("clockid:") })
+            {
+                target += " " + clock.replacingOccurrences(of: "\t", with: " ")
+            }
+            result[fd] = target
         }
         return result
     }
