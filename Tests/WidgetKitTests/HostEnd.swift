@@ -13,6 +13,11 @@ struct HostEndError: Error, CustomStringConvertible {
 /// The host's end of a real `socketpair(AF_UNIX, SOCK_STREAM)`: the test plays the host with
 /// SandglassIPC, waiting for frames with `poll(2)` and a deadline, never with sleeps.
 final class HostEnd {
+    /// How long a test waits for a frame it expects: long enough for an in-process runtime
+    /// starved by the whole suite on two cores (one waited over 10 s for its `attachSession`);
+    /// a passing test never waits it out.
+    static let patience: Double = 30
+
     let fd: Int32
     private var decoder = FrameDecoder()
     private var isClosed = false
@@ -86,7 +91,7 @@ final class HostEnd {
     }
 
     /// The next message from the extension, waiting at most `seconds`.
-    func receive(within seconds: Double = 10) throws -> Message {
+    func receive(within seconds: Double = HostEnd.patience) throws -> Message {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -118,7 +123,7 @@ final class HostEnd {
     }
 
     /// Whether the extension closed its end: end of stream within `seconds`, after any frames.
-    func receivesEndOfStream(within seconds: Double = 10) -> Bool {
+    func receivesEndOfStream(within seconds: Double = HostEnd.patience) -> Bool {
         do {
             while true { _ = try receive(within: seconds) }
         } catch {

@@ -9,7 +9,7 @@ import Testing
 
 extension HostEnd {
     /// The next message that is not a log line.
-    func receiveSkippingLogs(within seconds: Double = 10) throws -> Message {
+    func receiveSkippingLogs(within seconds: Double = HostEnd.patience) throws -> Message {
         while true {
             let message = try receive(within: seconds)
             if case .log = message { continue }
@@ -18,7 +18,7 @@ extension HostEnd {
     }
 
     /// The next message that is not a log line, which `extract` must recognise.
-    func expect<T>(_ what: String, within seconds: Double = 10, _ extract: (Message) -> T?) throws -> T {
+    func expect<T>(_ what: String, within seconds: Double = HostEnd.patience, _ extract: (Message) -> T?) throws -> T {
         let message = try receiveSkippingLogs(within: seconds)
         guard let value = extract(message) else {
             throw HostEndError(description: "expected \(what), got \(message)")
@@ -112,7 +112,7 @@ final class RecordingDelegate: NSObject, URLSessionDownloadDelegate, URLSessionD
     var misplacedCalls: [String] { offQueue.withLock { $0 } }
 
     /// The first `count` calls, waiting at most `seconds` for them.
-    func waitForCalls(_ count: Int, within seconds: Double = 10) throws -> [DelegateCall] {
+    func waitForCalls(_ count: Int, within seconds: Double = HostEnd.patience) throws -> [DelegateCall] {
         let deadline = DispatchTime.now() + seconds
         while recorded.withLock({ $0.count }) < count {
             guard signal.wait(timeout: deadline) == .success else {
@@ -210,7 +210,7 @@ final class BackgroundEventsProbe: Sendable {
     var pendingCalls: Int { calls.withLock { $0.count } }
 
     /// The next handler call, waiting at most `seconds`.
-    func nextCall(within seconds: Double = 10) throws -> Call {
+    func nextCall(within seconds: Double = HostEnd.patience) throws -> Call {
         guard signal.wait(timeout: .now() + seconds) == .success else {
             throw HostEndError(description: "no background-events handler ran within \(seconds) s")
         }

@@ -17,7 +17,7 @@ final class EndingRecorder: Sendable {
     }
 
     /// The first ending, waiting at most `seconds` for it.
-    func wait(within seconds: Double = 10) -> ExtensionRuntime.Ending? {
+    func wait(within seconds: Double = HostEnd.patience) -> ExtensionRuntime.Ending? {
         guard signal.wait(timeout: .now() + seconds) == .success else { return nil }
         return endings.withLock { $0.first }
     }

@@ -95,7 +95,7 @@ extension RuntimeHarness {
 
 extension HostEnd {
     /// The next update result, skipping log lines.
-    func expectUpdateResult(within seconds: Double = 10) throws -> (RequestID, UpdateResultCode) {
+    func expectUpdateResult(within seconds: Double = HostEnd.patience) throws -> (RequestID, UpdateResultCode) {
         try expect("updateResultReply", within: seconds) { message -> (RequestID, UpdateResultCode)? in
             if case .updateResultReply(let id, let code) = message { return (id, code) }
             return nil
@@ -103,7 +103,7 @@ extension HostEnd {
     }
 
     /// The next diagnostic, skipping log lines.
-    func expectDiagnostic(within seconds: Double = 10) throws -> DiagnosticReport {
+    func expectDiagnostic(within seconds: Double = HostEnd.patience) throws -> DiagnosticReport {
         try expect("diagnostic", within: seconds) { message -> DiagnosticReport? in
             if case .diagnostic(let report) = message { return report }
             return nil
