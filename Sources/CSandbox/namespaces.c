@@ -24,27 +24,31 @@
 typedef struct helper_report {
     int step;
     int error;
+    int subset;   // 1 when the procfs took subset=pid
 } helper_report;
 
 // In the helper (a copy of the host's memory, one thread): only system calls.
 static void helper_main(int report_fd, pid_t parent) {
-    helper_report report = { SG_NAMESPACES_OK, 0 };
+    helper_report report = { SG_NAMESPACES_OK, 0, 1 };
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(1);
     // The host's later mounts still reach the copy; the copy's /proc never reaches the host.
     if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) {
         report = (helper_report){ SG_NAMESPACES_PROPAGATION, errno };
-    } else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2,subset=pid") != 0 &&
-               (errno != EINVAL || mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)) {
+    } else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2,subset=pid") != 0) {
         // subset=pid (Linux 5.8): nothing but the processes — no /proc/locks, /proc/loadavg,
-        // /proc/sys, /proc/net of the host's; without it, the processes hidden alone.
-        report = (helper_report){ SG_NAMESPACES_PROC, errno };
+        // /proc/sys; without it, the processes hidden alone (and said so).
+        report.subset = 0;
+        if (errno != EINVAL || mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0) {
+            report = (helper_report){ SG_NAMESPACES_PROC, errno, 0 };
+        }
     }
     (void)write(report_fd, &report, sizeof report);
     for (;;) pause();
 }
 
-int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *failed_step) {
+int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *proc_subset, int *failed_step) {
     *mount_ns = *net_ns = *proc_root = -1;
+    *proc_subset = 0;
     *failed_step = SG_NAMESPACES_OK;
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
@@ -65,14 +69,15 @@ int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *failed
         *failed_step = SG_NAMESPACES_CLONE;
         return -clone_errno;
     }
-    helper_report report = { SG_NAMESPACES_CLONE, EIO };
+    helper_report report = { SG_NAMESPACES_CLONE, EIO, 0 };
     ssize_t n;
     do { n = read(pipe_fds[0], &report, sizeof report); } while (n < 0 && errno == EINTR);
     close(pipe_fds[0]);
     int rc = 0;
     if (n != (ssize_t)sizeof report) {
-        report = (helper_report){ SG_NAMESPACES_CLONE, EIO };
+        report = (helper_report){ SG_NAMESPACES_CLONE, EIO, 0 };
     }
+    *proc_subset = report.subset;
     if (report.step != SG_NAMESPACES_OK) {
         *failed_step = report.step;
         rc = -report.error;

@@ -147,7 +147,8 @@ actor HostCore {
     func setUp(_ configuration: HostConfiguration) throws {
         parts = try Parts(configuration, loop: loop)
         _ = sg_raise_nofile_limit()
-        let sandbox = parts.sandbox.summary
+        // In-process extensions (a test's launcher) run under none of the sandbox's layers.
+        let sandbox = configuration.launcher == nil ? parts.sandbox.summary : ["inProcess": "no process of their own: no sandbox"]
         log.emit(
             .runStart,
             [

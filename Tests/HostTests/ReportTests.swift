@@ -121,14 +121,16 @@ struct ReportTests {
     func sandboxLayers() {
         let sandbox: JSONValue = .object([
             ("seccomp", "on, denials reported"), ("landlock", "ABI 7"),
-            ("namespaces", "unavailable: the host lacks CAP_SYS_ADMIN and CAP_SYS_CHROOT"), ("cgroup", "off")
+            ("namespaces", "unavailable: the host lacks CAP_SYS_ADMIN and CAP_SYS_CHROOT"),
+            ("cgroup", "none (no writable cgroup v2 or v1 memory hierarchy)"), ("rlimits", "off"), ("memory", "watchdog")
         ])
         let events = ReportFixture.events().map { event -> HostEvent in
             event.name == "run.start" ? HostEvent(t: event.t, name: event.name, fields: event.fields + [("sandbox", sandbox)]) : event
         }
         let run = RunLog(source: "run.jsonl", events: events)
         let warnings = RunAnalysis(run).verdicts.filter { $0.severity == .warning && $0.title.hasPrefix("sandbox:") }
-        #expect(warnings.map(\.title).sorted() == ["sandbox: cgroup off", "sandbox: namespaces unavailable"])
+        #expect(
+            warnings.map(\.title).sorted() == ["sandbox: cgroup unavailable", "sandbox: namespaces unavailable", "sandbox: rlimits off"])
         #expect(warnings.contains { $0.detail.contains("CAP_SYS_CHROOT") })
         let html = HTMLReport(runs: [run]).render()
         #expect(

@@ -210,8 +210,6 @@ case "identity":
     getrlimit(Int32(RLIMIT_NOFILE.rawValue), &nofile)
     say("core=\(core.rlim_cur) nofile=\(nofile.rlim_cur)")
     let status = readFile("/proc/self/status")
-    // What names no process but shows the machine's: the file locks (with their pids), the load.
-    let machine = readFile("/proc/locks") + readFile("/proc/loadavg")
     say("nnp=\(status.contains("NoNewPrivs:\t1") ? 1 : 0)")
 case "memory":
     let mib = Int(args[2]) ?? 64
@@ -240,9 +238,9 @@ case "proc-view":
     // processes it sees that are not its own; whether the host's command line reads.
     let port = ":" + args[2].uppercased() + " "
     let host = args[4]
-    let ownNet = readFile("/proc/net/tcp") + readFile("/proc/net/tcp6")
+    let ownNet = readFile("/proc/self/net/tcp") + readFile("/proc/self/net/tcp6")
     let hostNet = readFile("/proc/\(host)/net/tcp") + readFile("/proc/\(host)/net/tcp6")
-    let unix = readFile("/proc/net/unix") + readFile("/proc/\(host)/net/unix")
+    let unix = readFile("/proc/self/net/unix") + readFile("/proc/\(host)/net/unix")
     var others = 0
     if let dir = opendir("/proc") {
         while let entry = readdir(dir) {

@@ -354,7 +354,7 @@ extension RuntimeTests {
             task.resume()
             // The task never reaches the host; its failure goes to no delegate (released), but it is recorded.
             try harness.host.expectNothingMore()
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(Int(HostEnd.patience))
             while task.state != .completed, ContinuousClock.now < deadline {
                 await Task.yield()
             }

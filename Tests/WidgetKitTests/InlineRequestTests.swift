@@ -127,7 +127,7 @@ extension RuntimeTests {
             try harness.host.send(.taskResponse(session: "", taskIdentifier: 303, okResponse(url, length: 5)))
             try harness.host.send(.taskData(session: "", taskIdentifier: 303, Array("hello".utf8)))
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 303, nil, error: nil, okResponse(url, length: 5)))
-            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(done.wait(timeout: .now() + HostEnd.patience) == .success)
             let (text, status, cleanAndOnQueue) = try #require(outcome.withLock { $0 })
             #expect(text == "hello")
             #expect(status == 200)
@@ -179,7 +179,7 @@ extension RuntimeTests {
                 .downloadFinished(session: "", taskIdentifier: 305, nil, file: "CFNetworkDownload_inline_1_305.tmp", okResponse(url)),
                 passingFileAt: body)
             try harness.host.send(.taskCompleted(session: "", taskIdentifier: 305, nil, error: nil, okResponse(url)))
-            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(done.wait(timeout: .now() + HostEnd.patience) == .success)
             let (contents, location) = try #require(outcome.withLock { $0 })
             #expect(contents == "file body")
             #expect(location == path)

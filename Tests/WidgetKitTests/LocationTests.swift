@@ -42,7 +42,7 @@ final class RecordingLocationDelegate: NSObject, CLLocationManagerDelegate, @unc
     /// The next `count` calls, waiting at most 10 s for each.
     func next(_ count: Int) throws -> [Call] {
         for _ in 0..<count {
-            guard arrived.wait(timeout: .now() + 10) == .success else {
+            guard arrived.wait(timeout: .now() + HostEnd.patience) == .success else {
                 throw HostEndError(description: "the delegate was not called in 10 s (calls so far: \(calls.withLock { $0 }))")
             }
         }

@@ -27,7 +27,7 @@ final class MainThreadTests: XCTestCase {
                     }
                     handedOver.signal()
                 }
-                _ = handedOver.wait(timeout: .now() + 10)
+                _ = handedOver.wait(timeout: .now() + HostEnd.patience)
             }
         }
         XCTAssertEqual(held.count, 1)

@@ -230,7 +230,7 @@ extension RuntimeTests.TodayTests {
         }
         runtime.start()
         #expect(host.receivesEndOfStream(), "no hello: the descriptor is closed")
-        #expect(ended.signal.wait(timeout: .now() + 10) == .success)
+        #expect(ended.signal.wait(timeout: .now() + HostEnd.patience) == .success)
         let ending = try #require(ended.ending.withLock { $0 })
         #expect(ending.exitStatus == 78)
         guard case .principalClassProblem(let reason) = ending else {

@@ -98,11 +98,12 @@ const char *sg_spawn_step_name(int step);
 #define SG_NAMESPACES_PROC 3
 #define SG_NAMESPACES_OPEN 4
 
-/// Makes a mount namespace (the host's mounts, /proc a procfs of its own with hidepid=2) and an
-/// empty network namespace, through a helper process that is gone when this returns. On success
-/// (0) `mount_ns` and `net_ns` are their descriptors for setns and `proc_root` an O_PATH
-/// descriptor of that /proc (for Landlock's rule); else -errno and the step that failed.
-int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *failed_step);
+/// Makes a mount namespace (the host's mounts, /proc a procfs of its own with hidepid=2, and
+/// subset=pid where the kernel has it) and an empty network namespace, through a helper process
+/// that is gone when this returns. On success (0) `mount_ns` and `net_ns` are their descriptors
+/// for setns, `proc_root` an O_PATH descriptor of that /proc (for Landlock's rule) and
+/// `proc_subset` 1 when it took subset=pid; else -errno and the step that failed.
+int sg_namespaces_create(int *mount_ns, int *net_ns, int *proc_root, int *proc_subset, int *failed_step);
 
 /// A readable name for a step of sg_namespaces_create.
 const char *sg_namespaces_step_name(int step);

@@ -83,10 +83,7 @@ public enum TraceRenderer {
                 parts.append("sandbox: " + sandbox.map { "\($0.0) \($0.1.stringValue ?? "")" }.joined(separator: ", "))
                 // The layers the run goes without, last and marked: what extensions can do here
                 // that the sandbox's table says they cannot.
-                let gaps = sandbox.compactMap { layer, state -> String? in
-                    let text = state.stringValue ?? ""
-                    return text == "off" || text.hasPrefix("unavailable") ? layer : nil
-                }
+                let gaps = sandbox.compactMap { layer, state in SandboxGap.isGap(state.stringValue ?? "") ? layer : nil }
                 if !gaps.isEmpty { parts.append("⚠ without \(gaps.joined(separator: ", "))") }
             }
             return parts.joined(separator: " · ")

@@ -17,6 +17,10 @@ struct ExtensionNamespaces: Sendable {
     /// procfs, not the host's.
     let procRoot: Int32
 
+    /// Whether that `/proc` shows nothing but processes (`subset=pid`, Linux 5.8): else the
+    /// machine's files (`/proc/locks`, `/proc/loadavg`, `/proc/sys`) show too.
+    let procSubset: Bool
+
     /// The path that opens the namespace's `/proc` from the host.
     var procPath: String { "/proc/self/fd/\(procRoot)" }
 
@@ -39,13 +43,13 @@ struct ExtensionNamespaces: Sendable {
                     description:
                         "the host lacks \(missing.joined(separator: " and ")) (run it as root to hide other processes from extensions)"))
         }
-        var mount: Int32 = -1, network: Int32 = -1, proc: Int32 = -1, step: Int32 = 0
-        let rc = sg_namespaces_create(&mount, &network, &proc, &step)
+        var mount: Int32 = -1, network: Int32 = -1, proc: Int32 = -1, subset: Int32 = 0, step: Int32 = 0
+        let rc = sg_namespaces_create(&mount, &network, &proc, &subset, &step)
         guard rc == 0 else {
             let reason = String(cString: strerror(-rc))
             return .failure(Unavailable(description: "\(String(cString: sg_namespaces_step_name(step))) failed: \(reason) (errno \(-rc))"))
         }
-        return .success(ExtensionNamespaces(mountNamespace: mount, networkNamespace: network, procRoot: proc))
+        return .success(ExtensionNamespaces(mountNamespace: mount, networkNamespace: network, procRoot: proc, procSubset: subset == 1))
     }
 
     /// Closes the descriptors: the namespaces end with the last process in them.

@@ -49,7 +49,10 @@ final class Sandbox {
     var namespacesSummary: String {
         switch namespaces {
         case nil: "off"
-        case .success: "mount and network (/proc shows each extension its own processes)"
+        case .success(let joined):
+            joined.procSubset
+                ? "mount and network (/proc shows each extension its own processes)"
+                : "mount and network (/proc shows each extension its own processes, and the machine's files: no subset=pid before Linux 5.8)"
         case .failure(let why): "unavailable: \(why)"
         }
     }

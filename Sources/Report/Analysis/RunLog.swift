@@ -38,9 +38,9 @@ public struct RunLog: Sendable {
         return layers.map { ($0.0, $0.1.stringValue ?? $0.1.serialized) }
     }
 
-    /// The layers the run went without: `off`, or `unavailable` and why.
+    /// The layers the run went without (``SandboxGap``): `off`, or `unavailable` and why.
     public var sandboxGaps: [(layer: String, state: String)] {
-        sandbox.filter { $0.state == "off" || $0.state.hasPrefix("unavailable") }
+        sandbox.filter { SandboxGap.isGap($0.state) }
     }
 
     /// The shard that made the run (`run.start`'s `shard`, such as `"3/8"`), when it says.
