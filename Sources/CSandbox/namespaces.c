@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +32,21 @@ typedef struct helper_report {
 static void helper_main(int report_fd, pid_t parent) {
     helper_report report = { SG_NAMESPACES_OK, 0, 1 };
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(1);
+    // Join the new namespace as an extension will: setns sets the root to the namespace's. If
+    // that is not the root the helper had, the host runs in a chroot, whose paths (the bundle's,
+    // the container's) the extensions would leave.
+    struct stat before, after;
+    int self_ns = -1;
+    if (stat("/", &before) != 0 || (self_ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0 ||
+        setns(self_ns, CLONE_NEWNS) != 0 || stat("/", &after) != 0) {
+        report = (helper_report){ SG_NAMESPACES_ROOT, errno, 0 };
+    } else if (before.st_dev != after.st_dev || before.st_ino != after.st_ino) {
+        report = (helper_report){ SG_NAMESPACES_CHROOT, EPERM, 0 };
+    }
+    if (report.step != SG_NAMESPACES_OK) {
+        (void)write(report_fd, &report, sizeof report);
+        for (;;) pause();
+    }
     // The host's later mounts still reach the copy; the copy's /proc never reaches the host.
     if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) {
         report = (helper_report){ SG_NAMESPACES_PROPAGATION, errno };
@@ -112,6 +128,8 @@ const char *sg_namespaces_step_name(int step) {
     case SG_NAMESPACES_PROPAGATION: return "making the copied mounts slaves of the host's";
     case SG_NAMESPACES_PROC: return "mounting a procfs with hidepid=2 (and subset=pid) on /proc";
     case SG_NAMESPACES_OPEN: return "opening the helper's namespaces";
+    case SG_NAMESPACES_CHROOT: return "the host runs in a chroot: joining a mount namespace would take its extensions out of it";
+    case SG_NAMESPACES_ROOT: return "joining the new mount namespace to compare its root with the host's";
     default: return "unknown step";
     }
 }

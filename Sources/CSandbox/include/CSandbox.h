@@ -97,6 +97,9 @@ const char *sg_spawn_step_name(int step);
 #define SG_NAMESPACES_PROPAGATION 2
 #define SG_NAMESPACES_PROC 3
 #define SG_NAMESPACES_OPEN 4
+/// The host runs in a chroot: a mount namespace's root is not its root.
+#define SG_NAMESPACES_CHROOT 5
+#define SG_NAMESPACES_ROOT 6
 
 /// Makes a mount namespace (the host's mounts, /proc a procfs of its own with hidepid=2, and
 /// subset=pid where the kernel has it) and an empty network namespace, through a helper process

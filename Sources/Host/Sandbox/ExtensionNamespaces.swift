@@ -46,8 +46,10 @@ struct ExtensionNamespaces: Sendable {
         var mount: Int32 = -1, network: Int32 = -1, proc: Int32 = -1, subset: Int32 = 0, step: Int32 = 0
         let rc = sg_namespaces_create(&mount, &network, &proc, &subset, &step)
         guard rc == 0 else {
+            let what = String(cString: sg_namespaces_step_name(step))
+            if step == SG_NAMESPACES_CHROOT { return .failure(Unavailable(description: what)) }
             let reason = String(cString: strerror(-rc))
-            return .failure(Unavailable(description: "\(String(cString: sg_namespaces_step_name(step))) failed: \(reason) (errno \(-rc))"))
+            return .failure(Unavailable(description: "\(what) failed: \(reason) (errno \(-rc))"))
         }
         return .success(ExtensionNamespaces(mountNamespace: mount, networkNamespace: network, procRoot: proc, procSubset: subset == 1))
     }
