@@ -1,10 +1,10 @@
 // The mount and network namespaces every extension of a root host joins (setns in the spawn's
 // child), made once per host: a copy of the host's mounts in which /proc is a procfs of its own
 // mounted hidepid=2,subset=pid (each extension sees only the processes of its own uid — not the
-// host's, not another extension's, not the operator's command lines — and nothing else of the
-// machine's, as an iOS app sees no /proc at all), and a network namespace with nothing in it
-// (its /proc/self/net lists no connection of the host's). A helper process is
-// cloned into both, mounts, and waits to be killed once the host has opened its namespaces.
+// host's, not another extension's, not the operator's command lines — and none of /proc's
+// machine-wide files; an iOS app sees no /proc at all), and a network namespace with nothing in
+// it (its /proc/self/net lists no connection of the host's). A helper process is cloned into
+// both, mounts, and waits to be killed once the host has opened its namespaces.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
