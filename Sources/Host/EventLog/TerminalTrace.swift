@@ -49,10 +49,16 @@ public enum TraceRenderer {
     /// what is shown. An extension's text cannot move the cursor, set the title or the
     /// clipboard, clear the screen, or start a line of the trace of its own.
     public static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
+        writingOut(text, where: isActedOn)
+    }
+
+    /// `text` with each scalar `writtenOut` selects written as `\n`, `\r`, `\t` or `\u{…}`:
+    /// the trace's and the report's way (``HTMLText/escapeVisibly(_:)``).
+    package static func writingOut(_ text: String, where writtenOut: (Unicode.Scalar) -> Bool) -> String {
+        guard text.unicodeScalars.contains(where: writtenOut) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard isActedOn(scalar) else {
+            guard writtenOut(scalar) else {
                 out.append(scalar)
                 continue
             }

@@ -17,32 +17,19 @@ package enum HTMLText {
         return out
     }
 
-    /// `text` escaped, its bidirectional embeddings, overrides and isolates (U+202A–U+202E,
-    /// U+2066–U+2069) written out as `\u{202E}`, as the event log and the trace write them: the
-    /// report's text, where an extension's override would reorder the host's text after it
-    /// (a kind of "\u{202E}deppots" beside "killed"). A widget's drawing keeps them
-    /// (``escape(_:)``): there they are the widget's own text, drawn as iOS would draw it.
+    /// `text` escaped, with what the event log escapes though JSON allows it — DEL, C1 controls,
+    /// the bidirectional embeddings, overrides and isolates — written out (`\u{202E}`) as the log
+    /// and the trace write it: the report's text, where an extension's override would reorder
+    /// the host's text after it (a kind of "\u{202E}deppots" beside "killed"). A widget's drawing
+    /// keeps them (``escape(_:)``): there they are the widget's own text, drawn as iOS would.
     package static func escapeVisibly(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isBidiControl) else { return escape(text) }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isBidiControl(scalar) {
-                shown.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}").unicodeScalars)
-            } else {
-                shown.append(scalar)
-            }
-        }
-        return escape(String(shown))
+        escape(TraceRenderer.writingOut(text, where: JSONValue.escapedInLog))
     }
 
     /// `text` escaped visibly in a `<bdi>`: an extension's name in the flow of the page, isolated
     /// from the host's text around it.
     package static func isolate(_ text: String) -> String {
         "<bdi>" + escapeVisibly(text) + "</bdi>"
-    }
-
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// `text` cut to `limit` Unicode scalars with an ellipsis (scalars, not characters: one
