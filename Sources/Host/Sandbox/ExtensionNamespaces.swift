@@ -29,14 +29,9 @@ struct ExtensionNamespaces: Sendable {
         let description: String
     }
 
-    /// CAP_SYS_ADMIN (mounting, setns) and CAP_SYS_CHROOT (setns of a mount namespace) in the
-    /// effective set.
-    private static let needed: [(name: String, bit: UInt64)] = [("CAP_SYS_ADMIN", 21), ("CAP_SYS_CHROOT", 18)]
-
     /// New namespaces, or why the host cannot make them.
     static func make() -> Result<ExtensionNamespaces, Unavailable> {
-        let effective = HostCapabilities.effective() ?? 0
-        let missing = needed.filter { effective & (1 << $0.bit) == 0 }.map(\.name)
+        let missing = HostCapabilities.missing(HostCapabilities.extensionNamespaces, from: HostCapabilities.effective() ?? 0).map(\.name)
         guard missing.isEmpty else {
             return .failure(
                 Unavailable(

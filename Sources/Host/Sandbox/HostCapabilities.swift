@@ -25,6 +25,12 @@ enum HostCapabilities {
         Requirement(name: "CAP_SETUID", bit: 7, use: "the extension's own uid")
     ]
 
+    /// The capabilities the extensions' mount and network namespaces need (``ExtensionNamespaces``).
+    static let extensionNamespaces: [Requirement] = [
+        Requirement(name: "CAP_SYS_ADMIN", bit: 21, use: "mounting the extensions' procfs and joining their namespaces"),
+        Requirement(name: "CAP_SYS_CHROOT", bit: 18, use: "joining their mount namespace")
+    ]
+
     /// The effective capability set, or nil when it cannot be read.
     static func effective(status path: String = "/proc/self/status") -> UInt64? {
         guard let file = fopen(path, "r") else { return nil }
@@ -38,9 +44,9 @@ enum HostCapabilities {
         return nil
     }
 
-    /// The requirements `effective` lacks.
-    static func missing(from effective: UInt64) -> [Requirement] {
-        perExtensionIdentities.filter { effective & (1 << UInt64($0.bit)) == 0 }
+    /// The `requirements` `effective` lacks.
+    static func missing(_ requirements: [Requirement] = perExtensionIdentities, from effective: UInt64) -> [Requirement] {
+        requirements.filter { effective & (1 << UInt64($0.bit)) == 0 }
     }
 
     /// Throws, naming each missing capability, when the host is to give extensions identities of
