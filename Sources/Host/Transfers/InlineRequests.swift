@@ -66,8 +66,7 @@ final class InlineRequests {
             ("taskId", .int(Int64(id))), ("url", .string(MessageLimits.field(payload.request.url, to: fieldBytes))),
             ("taskKind", .string(payload.kind == .download ? "download" : "data")), ("inline", true)
         ]
-        let notSent = RequestPolicy.headersNotSent(payload.request)
-        if !notSent.isEmpty { fields.append(("headersNotSent", .array(notSent.map { .string($0) }))) }
+        if let notSent = RequestPolicy.headersNotSentField(payload.request) { fields.append(notSent) }
         log.emit(.taskCreated, fields)
         return id
     }

@@ -48,9 +48,15 @@ enum RequestPolicy {
     }
 
     /// The reserved headers `request` gave (lowercased, each once, sorted): those the host does
-    /// not send as given, for the task's event.
+    /// not send as given.
     static func headersNotSent(_ request: HTTPRequestPayload) -> [String] {
         Set(request.headers.map { $0.name.lowercased() }.filter { reservedHeaders.contains($0) }).sorted()
+    }
+
+    /// `task.created`'s `headersNotSent` field, nil when the request gave none of them.
+    static func headersNotSentField(_ request: HTTPRequestPayload) -> (String, JSONValue)? {
+        let names = headersNotSent(request)
+        return names.isEmpty ? nil : ("headersNotSent", .array(names.map { .string($0) }))
     }
 
     /// RFC 9110 `token`: one or more of `!#$%&'*+-.^_`|~`, digits and letters.

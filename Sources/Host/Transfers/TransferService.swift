@@ -80,8 +80,7 @@ final class TransferService {
             fields.append(("taskDescription", .string(MessageLimits.field(description, to: fieldBytes))))
         }
         if let begin = task.earliestBeginDate { fields.append(("earliestBeginDate", .string(iso8601(begin)))) }
-        let notSent = RequestPolicy.headersNotSent(task.request)
-        if !notSent.isEmpty { fields.append(("headersNotSent", .array(notSent.map { .string($0) }))) }
+        if let notSent = RequestPolicy.headersNotSentField(task.request) { fields.append(notSent) }
         log.emit(.taskCreated, fields)
         return task
     }

@@ -135,7 +135,7 @@ extension RunAnalysis {
             case .runStart:
                 // A layer the run went without: what its extensions could do that the sandbox's
                 // table says they cannot.
-                for gap in RunLog(source: "", events: [e]).sandboxGaps {
+                for gap in RunLog.sandbox(in: e) where SandboxGap.isGap(gap.state) {
                     verdict(e, .warning, "sandbox: \(gap.layer) \(gap.state == "off" ? "off" : "unavailable")", gap.state)
                 }
             case .widgetAdded:

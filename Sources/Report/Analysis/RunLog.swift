@@ -34,13 +34,18 @@ public struct RunLog: Sendable {
     /// The sandbox's layers and what each enforced (`run.start`'s `sandbox`: `seccomp`,
     /// `landlock`, `cgroup`, `memory`, `rlimits`, `namespaces`), in the order the log gives them.
     public var sandbox: [(layer: String, state: String)] {
-        guard case .object(let layers)? = events.first(where: { $0.kind == .runStart })?["sandbox"] else { return [] }
-        return layers.map { ($0.0, $0.1.stringValue ?? $0.1.serialized) }
+        events.first { $0.kind == .runStart }.map(Self.sandbox(in:)) ?? []
     }
 
-    /// The layers the run went without (``SandboxGap``): `off`, or `unavailable` and why.
+    /// The layers the run went without (``SandboxGap``): `off`, `none`, or `unavailable` and why.
     public var sandboxGaps: [(layer: String, state: String)] {
         sandbox.filter { SandboxGap.isGap($0.state) }
+    }
+
+    /// The layers a `run.start` event names, and their states.
+    static func sandbox(in runStart: HostEvent) -> [(layer: String, state: String)] {
+        guard case .object(let layers)? = runStart["sandbox"] else { return [] }
+        return layers.map { ($0.0, $0.1.stringValue ?? $0.1.serialized) }
     }
 
     /// The shard that made the run (`run.start`'s `shard`, such as `"3/8"`), when it says.
