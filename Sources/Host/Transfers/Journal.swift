@@ -144,13 +144,15 @@ final class Journal: Sendable {
 
     /// How many tasks of a session have not ended or have events waiting (what a relaunch's
     /// `sessionAttached` carries), and the bytes of their journaled requests and descriptions
-    /// (their JSON: never fewer than the bytes they take in a frame; bytes, not characters).
+    /// (their JSON and their bodies' bytes: never fewer than they take in a frame; bytes, not
+    /// characters).
     func liveTaskLoad(app: String, session: String) throws -> (count: Int, bytes: Int) {
         try withConnection { database in
             let row = try database.rows(
                 """
                 SELECT COUNT(*) AS count,
-                    COALESCE(SUM(LENGTH(CAST(request AS BLOB)) + COALESCE(LENGTH(CAST(taskDescription AS BLOB)), 0)), 0) AS bytes
+                    COALESCE(SUM(LENGTH(CAST(request AS BLOB)) + COALESCE(LENGTH(requestBody), 0)
+                        + COALESCE(LENGTH(CAST(taskDescription AS BLOB)), 0)), 0) AS bytes
                 FROM task WHERE app = ? AND session = ?
                 AND (state IN (\(TaskRecord.State.sqlList(TaskRecord.State.live)))
                      OR taskIdentifier IN (SELECT taskIdentifier FROM event WHERE app = ? AND session = ?))

@@ -3,7 +3,7 @@ import SandglassIPC
 
 /// How the journal's records are stored: one column per field, the request, response and
 /// error as JSON text (sorted keys) — the layout journals of earlier versions have, so that
-/// they open as they are.
+/// they open as they are — and a request's body as a blob of its bytes.
 protocol JournalRow {
     /// The table.
     static var table: String { get }
@@ -43,7 +43,8 @@ extension TaskRecord: JournalRow {
             [
                 ("app", .text(app)), ("session", .text(session)), ("bundle", .text(bundle)),
                 ("taskIdentifier", .integer(Int64(taskIdentifier))), ("kind", .integer(Int64(kind.rawValue))),
-                ("state", .text(state.rawValue)), ("request", try .json(request)), ("taskDescription", .optionalText(taskDescription)),
+                ("state", .text(state.rawValue)), ("request", try .json(request.withoutBody)),
+                ("requestBody", request.body.map { .blob($0) } ?? .null), ("taskDescription", .optionalText(taskDescription)),
                 ("earliestBeginDate", earliestBeginDate.map { .real($0) } ?? .null), ("expectsSend", .integer(expectsSend)),
                 ("expectsReceive", .integer(expectsReceive)), ("bytesReceived", .integer(bytesReceived)),
                 ("bytesExpected", .integer(bytesExpected)), ("response", try .json(response)), ("error", try .json(error)),
@@ -60,7 +61,7 @@ extension TaskRecord: JournalRow {
         self.init(
             id: try read.integer("id"), app: try read.text("app"), session: try read.text("session"), bundle: try read.text("bundle"),
             taskIdentifier: Int(try read.integer("taskIdentifier")), kind: kind, state: state,
-            request: try read.json("request"), taskDescription: row.text("taskDescription"),
+            request: try read.request(), taskDescription: row.text("taskDescription"),
             earliestBeginDate: row.real("earliestBeginDate"), expectsSend: try read.integer("expectsSend"),
             expectsReceive: try read.integer("expectsReceive"), bytesReceived: try read.integer("bytesReceived"),
             bytesExpected: try read.integer("bytesExpected"), response: try read.optionalJSON("response"),
@@ -106,6 +107,15 @@ extension SQLiteDatabase.Value {
     }
 }
 
+extension HTTPRequestPayload {
+    /// The request as the `request` column keeps it: its body is in `requestBody`.
+    fileprivate var withoutBody: HTTPRequestPayload {
+        var request = self
+        request.body = nil
+        return request
+    }
+}
+
 /// The coders of the JSON columns, made once.
 private enum JournalJSON {
     static let encoder: JSONEncoder = {
@@ -140,6 +150,14 @@ private struct JournalColumnReader {
     func json<T: Decodable>(_ name: String) throws -> T {
         guard let value: T = try optionalJSON(name) else { throw invalid(name) }
         return value
+    }
+
+    /// A task's request: its JSON, with the body of the `requestBody` column (a row of a
+    /// journal before v3 has it in the JSON).
+    func request() throws -> HTTPRequestPayload {
+        var request: HTTPRequestPayload = try json("request")
+        if let body = row.blob("requestBody") { request.body = body }
+        return request
     }
 
     func optionalJSON<T: Decodable>(_ name: String) throws -> T? {

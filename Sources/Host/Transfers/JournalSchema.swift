@@ -7,7 +7,8 @@ enum JournalSchema {
     /// The migrations, oldest first: version `n` is the first `n` of them applied.
     static let migrations: [(name: String, apply: @Sendable (SQLiteDatabase) throws -> Void)] = [
         ("v1", createTables),
-        ("v2: ended tasks are forgotten once acknowledged", forgetAcknowledgedTasks)
+        ("v2: ended tasks are forgotten once acknowledged", forgetAcknowledgedTasks),
+        ("v3: a request's body is kept as its bytes", keepBodiesAsBytes)
     ]
 
     /// Brings the file at `database` to the current version, each migration in a transaction.
@@ -66,5 +67,14 @@ enum JournalSchema {
         for row in try database.rows("SELECT DISTINCT app, session FROM task") {
             try Journal.forgetEndedTasks(database, app: row.text("app") ?? "", session: row.text("session") ?? "")
         }
+    }
+
+    /// Bodies of later tasks go in a column of their own, as a blob: as JSON a body was an
+    /// array of numbers up to four times its size, decoded at every resume, cancel and
+    /// progress tick of its task. Earlier rows keep theirs in the request's JSON.
+    private static func keepBodiesAsBytes(_ database: SQLiteDatabase) throws {
+        // A journal GRDB's ledger placed before v3 may have the column all the same.
+        guard try !database.rows(#"PRAGMA table_info("task")"#).contains(where: { $0.text("name") == "requestBody" }) else { return }
+        try database.execute(#"ALTER TABLE "task" ADD COLUMN "requestBody" BLOB"#)
     }
 }

@@ -14,6 +14,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         case integer(Int64)
         case real(Double)
         case text(String)
+        case blob([UInt8])
     }
 
     /// The file, for errors.
@@ -123,6 +124,10 @@ final class SQLiteDatabase: @unchecked Sendable {
                     text.utf8CString.withUnsafeBufferPointer {
                         sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count - 1), sg_sqlite_transient())
                     }
+                // An empty blob is a zero-length one, never NULL (a null pointer would bind NULL).
+                case .blob(let bytes) where bytes.isEmpty: sqlite3_bind_zeroblob(statement, position, 0)
+                case .blob(let bytes):
+                    bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), sg_sqlite_transient()) }
                 }
             guard status == SQLITE_OK else { throw error(status, sql) }
         }
@@ -134,6 +139,11 @@ final class SQLiteDatabase: @unchecked Sendable {
         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: .real(sqlite3_column_double(statement, index))
         case SQLITE_NULL: .null
+        case SQLITE_BLOB:
+            .blob(
+                sqlite3_column_blob(statement, index).map {
+                    Array(UnsafeRawBufferPointer(start: $0, count: Int(sqlite3_column_bytes(statement, index))))
+                } ?? [])
         default:
             sqlite3_column_text(statement, index).map { text in
                 let count = Int(sqlite3_column_bytes(statement, index))
@@ -158,6 +168,11 @@ final class SQLiteDatabase: @unchecked Sendable {
 
         func text(_ name: String) -> String? {
             if case .text(let text) = self[name] { return text }
+            return nil
+        }
+
+        func blob(_ name: String) -> [UInt8]? {
+            if case .blob(let bytes) = self[name] { return bytes }
             return nil
         }
 
