@@ -126,7 +126,9 @@ struct ContainmentInputTests {
         #expect(MessageBudget.cut("short", to: 5) == "short")
     }
 
-    @Test("only http and https, methods and header names that are tokens, values without line breaks")
+    @Test(
+        "only http and https, methods and header names that are tokens, values without line breaks or control characters, at most 100 header fields and 64 KiB of them"
+    )
     func requestPolicy() {
         func refusal(_ url: String, method: String = "GET", headers: [HeaderField] = []) -> String? {
             RequestPolicy.refusal(of: HTTPRequestPayload(url: url, method: method, headers: headers))
@@ -142,6 +144,14 @@ struct ContainmentInputTests {
         #expect(refusal("http://127.0.0.1/", method: "GET /x HTTP/1.1\r\nHost") != nil)
         #expect(refusal("http://127.0.0.1/", headers: [HeaderField("X-A", "1\r\nX-Injected: 2")])?.contains("line break") == true)
         #expect(refusal("http://127.0.0.1/", headers: [HeaderField("Bad Name", "1")])?.contains("header name") == true)
+        #expect(refusal("http://127.0.0.1/", headers: [HeaderField("X-A", "1\u{7}2")])?.contains("control character") == true)
+        #expect(refusal("http://127.0.0.1/", headers: [HeaderField("X-A", "tab\tand caf\u{E9}")]) == nil, "HTAB and obs-text are allowed")
+        // Headers no server takes: each an object the journal decodes at every resume of its task.
+        let many = (0..<101).map { HeaderField("X-\($0)", "1") }
+        #expect(refusal("http://127.0.0.1/", headers: many)?.contains("101 header fields") == true)
+        #expect(refusal("http://127.0.0.1/", headers: Array(many.prefix(100))) == nil)
+        let long = [HeaderField("Cookie", String(repeating: "a", count: 64 << 10))]
+        #expect(refusal("http://127.0.0.1/", headers: long)?.contains("KiB of header fields") == true)
     }
 
     @Test("durations: numbers with units up to 100 years; negative, huge and malformed ones are refused with a reason, never a trap")

@@ -5,7 +5,8 @@ import SandglassIPC
 /// the request with its own privileges, so the request is checked before anything is created:
 /// only `http` and `https` (never `http+unix`, `unix` or `file`, which would reach the host's
 /// own sockets and files), a method that is an HTTP token, header names that are tokens and
-/// values without line breaks. Where the host then connects is ``ConnectPolicy``'s, checked
+/// values without line breaks or control characters, at most ``maximumHeaderFields`` of them in
+/// ``maximumHeaderBytes``. Where the host then connects is ``ConnectPolicy``'s, checked
 /// on each address it connects to.
 enum RequestPolicy {
     /// Why `request` is refused, or `nil` when the host may make it.
@@ -22,14 +23,35 @@ enum RequestPolicy {
         guard isToken(request.method) else {
             return "the method \(quoted(request.method)) is not an HTTP token"
         }
+        guard request.headers.count <= maximumHeaderFields else {
+            return "the request has \(request.headers.count) header fields, over the \(maximumHeaderFields) a server takes"
+        }
+        var headerBytes = 0
         for header in request.headers {
             guard isToken(header.name) else { return "the header name \(quoted(header.name)) is not an HTTP token" }
             guard !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
                 return "the value of header \(quoted(header.name)) holds a line break or NUL"
             }
+            // RFC 9110 §5.5: a field value is visible characters, spaces, tabs and obs-text.
+            guard !header.value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+                return "the value of header \(quoted(header.name)) holds a control character"
+            }
+            headerBytes += header.name.utf8.count + header.value.utf8.count + 4
+        }
+        guard headerBytes < maximumHeaderBytes else {
+            return
+                "the request has \(headerBytes) bytes of header fields, over the \(maximumHeaderBytes >> 10) KiB of header fields a server takes"
         }
         return nil
     }
+
+    /// The most header fields a request may have: Apache's default (`LimitRequestFields`).
+    /// Each is an object the journal decodes whenever its task is read.
+    static let maximumHeaderFields = 100
+
+    /// The most bytes of header fields a request may have, each counted as `Name: value` with
+    /// its line break: 64 KiB, past nginx's 32 KiB and Apache's 100 × 8 KiB lines.
+    static let maximumHeaderBytes = 64 << 10
 
     /// Headers the host sets itself and never sends as an extension gave them: the message's
     /// framing and the connection's (hop-by-hop) headers. Apple reserves the same: the system
