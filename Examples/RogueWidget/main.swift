@@ -336,6 +336,18 @@ case "scribe":
 case "namer":
     // Session identifiers of 512 KiB (ROGUE_NAMER), where the host takes one without attaching
     // a session: invalidated, finished, an event handled, a task refused; 20 of each.
+    // ROGUE_NAMER=flood: within its burst of requests, 450 calls of the completion handler with
+    // no delivery and 450 tasks refused, for identifiers of 256 control characters (each line
+    // 1.7 KB as the log writes it: 1.5 MB in all). Then it exits.
+    if env("ROGUE_NAMER") == "flood" {
+        let name = String(repeating: "\u{1}", count: 256)
+        for n in 1...450 {
+            send(.eventsFinished(identifier: name))
+            let request = HTTPRequestPayload(url: "file:///etc/passwd")
+            send(.createTask(RequestID(UInt64(n)), TaskRequestPayload(session: name, kind: .download, request: request)))
+        }
+        _exit(0)
+    }
     guard env("ROGUE_NAMER") != nil else { break }
     let name = String(repeating: "n", count: 512 << 10)
     for n in 1...20 {

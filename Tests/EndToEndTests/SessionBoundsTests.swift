@@ -76,6 +76,31 @@ struct SessionBoundsTests {
     }
 
     @Test(
+        "the events a process's ignored and refused calls cause (completion handlers with no delivery, tasks refused) count toward its log budget: past it they are left out and counted"
+    )
+    func refusalsInTheLog() async throws {
+        try await withHost({
+            $0.holdRoguesLong()
+            $0.extensionEnvironment["ROGUE_NAMER"] = "flood"
+        }) { host in
+            try await host.install(Examples.app("RogueSessions.app"))
+            await host.start()
+            let exited = try await host.waitFor("exited", timeout: .seconds(60)) { $0.bundle == Self.namer }
+            let events = await host.events().filter { $0.bundle == Self.namer && $0.pid == exited.pid }
+            let told = events.filter { $0.kind == .eventsFinishedUnexpected || $0.kind == .taskRefused }
+            let bytes = told.reduce(0) { $0 + $1.jsonLine.utf8.count }
+            let limits = MessageLimits()
+            #expect(!told.isEmpty)
+            #expect(
+                bytes <= limits.logBytesPerMinute,
+                "\(told.count) events of 900 calls took \(bytes) bytes of log, past the \(limits.logBytesPerMinute >> 10) KiB a minute a process's log has"
+            )
+            let throttled = try await host.waitFor("messages.throttled", timeout: .seconds(30)) { $0.pid == exited.pid }
+            #expect((throttled.int("messages") ?? 0) > 0, "\(throttled)")
+        }
+    }
+
+    @Test(
         "reloadAllTimelines for 128 widgets whose kinds are control characters: the events it causes count toward its log budget, the rest left out and counted; its hello event names them up to 64 KiB"
     )
     func reloadFanOut() async throws {

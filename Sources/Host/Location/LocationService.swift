@@ -212,7 +212,7 @@ final class LocationService {
                 ("error", .string(why.errorCode == .denied ? "denied" : "locationUnknown")),
                 ("detail", .string(detail))
             ]
-            if supervisor.admitsEvent(.locationUnavailable, fields, for: process, of: ext) { log.emit(.locationUnavailable, fields) }
+            supervisor.emitCharged(.locationUnavailable, fields, for: process, of: ext)
             return
         }
         deliver(to: ext, process, mode: mode, charged: true)

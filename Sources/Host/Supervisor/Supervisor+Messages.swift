@@ -164,6 +164,14 @@ extension Supervisor {
         return true
     }
 
+    /// Records the event `name`, which a frame of `process` caused and which changes nothing the
+    /// host keeps (a refusal, a call ignored), if it fits the process's log budget as its own log
+    /// lines must: a frame a second at the request rate would otherwise write 40 times the
+    /// budget in lines of a session identifier's 256 bytes, each control character six.
+    func emitCharged(_ name: EventName, _ fields: [(String, JSONValue)], for process: ExtensionProcess, of ext: ManagedExtension) {
+        if admitsEvent(name, fields, for: process, of: ext) { log.emit(name, fields) }
+    }
+
     /// Records what the message budget dropped or coalesced since it was last told.
     /// What is dropped and not yet told is told when it is due even if the process sends
     /// nothing more: a flood that ends within its first second is told a second later, not at

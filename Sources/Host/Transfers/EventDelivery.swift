@@ -282,13 +282,16 @@ final class EventDelivery {
     func finished(_ key: SessionRegistry.Key, ext: ManagedExtension, pid: Int32) {
         clock.assertInLoop()
         guard let conversation = conversations[key], conversation.pid == pid, let id = conversation.requestID else {
-            log.emit(
-                .eventsFinishedUnexpected,
-                [
-                    ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
-                    ("session", HelloLimits.logged(key.identifier)),
-                    ("detail", "the completion handler was called with no delivery in progress; ignored")
-                ])
+            let fields: [(String, JSONValue)] = [
+                ("bundle", .string(ext.identifier)), ("pid", .int(Int64(pid))),
+                ("session", HelloLimits.logged(key.identifier)),
+                ("detail", "the completion handler was called with no delivery in progress; ignored")
+            ]
+            if let process = ext.process, process.pid == pid {
+                supervisor.emitCharged(.eventsFinishedUnexpected, fields, for: process, of: ext)
+            } else {
+                log.emit(.eventsFinishedUnexpected, fields)
+            }
             return
         }
         let ids = conversation.delivered.compactMap(\.id)

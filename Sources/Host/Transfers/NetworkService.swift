@@ -75,12 +75,12 @@ final class NetworkService {
             if let refusal = RequestPolicy.refusal(of: payload.request) ?? sessionFull(app: app, payload, size: size)
                 ?? inlineFull(pid: process.pid, payload, size: size)
             {
-                log.emit(
+                supervisor.emitCharged(
                     .taskRefused,
                     [
                         ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                         ("session", HelloLimits.logged(payload.session)), ("detail", .string(refusal))
-                    ])
+                    ], for: process, of: ext)
                 process.channel.send(.error(ErrorReport(requestID: id, code: .unsupportedRequest, message: refusal)))
                 return true
             }
@@ -242,20 +242,20 @@ final class NetworkService {
     }
 
     /// Invalidates the session `configuration` asked for, with `message` for its delegate, and
-    /// records why (`session.invalidated`, `reason`).
+    /// records why (`session.invalidated`, `reason`), within the process's log budget.
     private func refuse(
         _ configuration: SessionConfigurationPayload, process: ExtensionProcess, ext: ManagedExtension, code: Int, reason: String,
         _ message: String, _ fields: [(String, JSONValue)] = []
     ) {
         process.channel.send(
             .sessionInvalidated(identifier: configuration.identifier, error: TaskErrorPayload(code: code, message: message)))
-        log.emit(
+        supervisor.emitCharged(
             .sessionInvalidated,
             [
                 ("bundle", .string(ext.identifier)), ("pid", .int(Int64(process.pid))),
                 ("session", HelloLimits.logged(configuration.identifier)),
                 ("reason", .string(reason))
-            ] + fields)
+            ] + fields, for: process, of: ext)
     }
 
     /// A process ended: its sessions are free again, its inline requests die.
