@@ -25,6 +25,16 @@ public enum DirectoryTree {
         }
     }
 
+    /// Gives the directory `name` in `fd` back to its owner (mode 0700) without following a
+    /// link swapped in for it since it was looked at: the directory itself is opened (`O_PATH`,
+    /// which needs no permission on it) and changed through its descriptor's `/proc` entry.
+    static func openToOwner(_ fd: Int32, _ name: String) -> Bool {
+        let held = openat(fd, name, 0o10000000 /* O_PATH */ | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard held >= 0 else { return false }
+        defer { close(held) }
+        return chmod("/proc/self/fd/\(held)", 0o700) == 0
+    }
+
     /// Removes the directory at `path` with everything in it, going on past what it cannot
     /// remove; returns the paths left (empty when all went, or when there was nothing).
     ///
@@ -126,7 +136,7 @@ public enum DirectoryTree {
             // A directory closed to its owner (mode 0, or 0500) is opened again for removal: the
             // host's own user owns it when extensions run as that user.
             var sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if sub < 0 && errno == EACCES && fchmodat(fd, name, 0o700, 0) == 0 {
+            if sub < 0 && errno == EACCES && DirectoryTree.openToOwner(fd, name) {
                 sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
             if sub >= 0 {

@@ -53,4 +53,24 @@ struct DirectoryTreeTests {
         }
         #expect(FileManager.default.fileExists(atPath: canary + "/precious"))
     }
+
+    @Test("a directory closed to its owner is opened to it again, and a link in its place never: what it leads to keeps its mode")
+    func openToOwner() throws {
+        let tree = try scratch()
+        let outside = try scratch()
+        defer {
+            DirectoryTree.remove(tree)
+            DirectoryTree.remove(outside)
+        }
+        chmod(outside, 0o755)
+        let fd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(fd) }
+        mkdirat(fd, "closed", 0)
+        symlinkat(outside, fd, "swapped")
+        var info = stat()
+        #expect(DirectoryTree.openToOwner(fd, "closed"))
+        #expect(fstatat(fd, "closed", &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(!DirectoryTree.openToOwner(fd, "swapped"), "a link was followed")
+        #expect(stat(outside, &info) == 0 && info.st_mode & 0o777 == 0o755, "the link's target was changed")
+    }
 }
