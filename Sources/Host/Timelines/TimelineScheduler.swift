@@ -312,9 +312,7 @@ final class TimelineScheduler {
     /// Records a timeline and computes the next reload from its policy.
     private func record(_ timeline: TimelinePayload, for instance: WidgetInstance) {
         let now = clock.now
-        // Kept without its views: the timeline event has them, and each is many times its
-        // size on the wire once decoded.
-        instance.timeline = timeline.withoutViews
+        instance.timeline = timeline.kept
         instance.lastReload = now
         instance.reloads += 1
         let spacing = debugReloads ? debugMinimumSpacing : minimumSpacing
@@ -429,13 +427,4 @@ final class TimelineScheduler {
 package func iso8601(_ seconds: Double) -> String {
     Date(timeIntervalSince1970: seconds).formatted(
         .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-}
-
-extension TimelinePayload {
-    /// The timeline with its entries' views left out.
-    fileprivate var withoutViews: TimelinePayload {
-        var timeline = self
-        for index in timeline.entries.indices { timeline.entries[index].view = nil }
-        return timeline
-    }
 }
