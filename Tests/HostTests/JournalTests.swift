@@ -117,6 +117,38 @@ struct JournalTests {
         }
     }
 
+    @Test("an app's kept responses are counted as its tasks are written, ended, acknowledged and forgotten; another app's apart")
+    func responseBytes() throws {
+        try withJournal { path in
+            let journal = try Journal(path: path)
+            try journal.saveSession(session())
+            var record = try journal.createTask(task())
+            #expect(try journal.responseBytes(app: "com.example.app") == 0)
+            record.state = .running
+            record.response = HTTPResponsePayload(
+                url: "http://127.0.0.1/x", statusCode: 200, headers: [HeaderField("ETag", String(repeating: "e", count: 4000))],
+                expectedContentLength: 10)
+            try journal.update(record)
+            let one = try journal.responseBytes(app: "com.example.app")
+            #expect(one > 4000 && one < 4200, "\(one)")
+            try journal.update(record)
+            #expect(try journal.responseBytes(app: "com.example.app") == one, "written again, counted once")
+            #expect(try journal.responseBytes(app: "com.example.other") == 0)
+            record.state = .finished
+            let events = try journal.finish(
+                record,
+                events: [
+                    EventRecord(
+                        app: record.app, session: "feed", bundle: record.bundle, taskIdentifier: record.taskIdentifier,
+                        kind: .taskCompleted, response: record.response, createdAt: 1)
+                ])
+            #expect(try journal.responseBytes(app: "com.example.app") == one)
+            _ = try journal.acknowledge(events.compactMap(\.id))
+            #expect(try journal.task(id: try #require(record.id)) == nil)
+            #expect(try journal.responseBytes(app: "com.example.app") == 0, "forgotten with its task")
+        }
+    }
+
     @Test("a journal whose requests kept their bodies as JSON (before v3) reads them back")
     func bodyInJSON() throws {
         try withJournal { path in

@@ -163,6 +163,15 @@ final class Journal: Sendable {
         }
     }
 
+    /// The bytes of the responses `app`'s tasks keep in the journal (their events keep at
+    /// most two copies of each, and are forgotten with them).
+    func responseBytes(app: String) throws -> Int {
+        try withConnection { database in
+            let row = try database.rows(#"SELECT "responseBytes" FROM "app_usage" WHERE "app" = ?"#, [.text(app)]).first
+            return Int(row?.integer("responseBytes") ?? 0)
+        }
+    }
+
     /// What a process that attaches the session is told of: its live tasks and the ended ones
     /// whose events are still to be acknowledged (their delegate calls carry those tasks).
     func attachableTasks(app: String, session: String) throws -> [TaskRecord] {

@@ -8,7 +8,8 @@ enum JournalSchema {
     static let migrations: [(name: String, apply: @Sendable (SQLiteDatabase) throws -> Void)] = [
         ("v1", createTables),
         ("v2: ended tasks are forgotten once acknowledged", forgetAcknowledgedTasks),
-        ("v3: a request's body is kept as its bytes", keepBodiesAsBytes)
+        ("v3: a request's body is kept as its bytes", keepBodiesAsBytes),
+        ("v4: each app's kept responses are counted", countResponses)
     ]
 
     /// Brings the file at `database` to the current version, each migration in a transaction.
@@ -76,5 +77,37 @@ enum JournalSchema {
         // A journal GRDB's ledger placed before v3 may have the column all the same.
         guard try !database.rows(#"PRAGMA table_info("task")"#).contains(where: { $0.text("name") == "requestBody" }) else { return }
         try database.execute(#"ALTER TABLE "task" ADD COLUMN "requestBody" BLOB"#)
+    }
+
+    /// `app_usage.responseBytes`: the bytes of the responses an app's tasks keep, kept up to
+    /// date by triggers on every write of a task, so that the host reads an app's total at each
+    /// response without a scan (a server chooses what a response holds; ``Journal/responseBytes(app:)``).
+    /// Counted afresh, should a journal GRDB's ledger placed before v4 have them already.
+    private static func countResponses(_ database: SQLiteDatabase) throws {
+        let length = { (row: String) in "COALESCE(LENGTH(CAST(\(row).response AS BLOB)), 0)" }
+        func add(_ amount: String, app: String) -> String {
+            """
+            INSERT INTO "app_usage"("app", "responseBytes") VALUES (\(app), \(amount))
+                ON CONFLICT("app") DO UPDATE SET "responseBytes" = "responseBytes" + excluded."responseBytes";
+            """
+        }
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS "app_usage" ("app" TEXT NOT NULL PRIMARY KEY, "responseBytes" INTEGER NOT NULL DEFAULT 0);
+            DELETE FROM "app_usage";
+            DROP TRIGGER IF EXISTS "task_response_inserted";
+            DROP TRIGGER IF EXISTS "task_response_updated";
+            DROP TRIGGER IF EXISTS "task_response_deleted";
+            INSERT INTO "app_usage"("app", "responseBytes") SELECT app, SUM(\(length("task"))) FROM task GROUP BY app;
+            CREATE TRIGGER "task_response_inserted" AFTER INSERT ON "task" WHEN NEW.response IS NOT NULL BEGIN
+                \(add(length("NEW"), app: "NEW.app"))
+            END;
+            CREATE TRIGGER "task_response_updated" AFTER UPDATE OF "response" ON "task" BEGIN
+                \(add("\(length("NEW")) - \(length("OLD"))", app: "NEW.app"))
+            END;
+            CREATE TRIGGER "task_response_deleted" AFTER DELETE ON "task" WHEN OLD.response IS NOT NULL BEGIN
+                \(add("-\(length("OLD"))", app: "OLD.app"))
+            END;
+            """)
     }
 }

@@ -7,16 +7,23 @@ extension HTTPResponsePayload {
     /// keep hundreds of MB, read again at each attach and delivery.
     static let keptHeaderBytes = 16 << 10
 
+    /// What the responses of one app's tasks may keep in the journal in all: past it, the next
+    /// response is kept in its smallest form. With the two copies its events keep, at most three
+    /// times this (and a response's whole headers) for each app, where a server that sends
+    /// 16 KiB of headers to each of 64 sessions × 1,000 tasks would have made it 3 GiB.
+    static let appKeptBytes = 16 << 20
+
     /// The response as the host keeps it: its headers in order while they fit in
-    /// ``keptHeaderBytes`` (each counted with 8 bytes of framing); past that, only its
-    /// `Content-Type`, cut, and its `Content-Length`. Status and expected length stay.
-    var kept: HTTPResponsePayload {
+    /// ``keptHeaderBytes`` (each counted with 8 bytes of framing), and while the app's kept
+    /// responses (`keptByApp` bytes) have not passed ``appKeptBytes``; past either, only its
+    /// `Content-Type`, cut, and its `Content-Length`. Status, URL and expected length stay.
+    func kept(keptByApp: Int = 0) -> HTTPResponsePayload {
         var total = 0
         for header in headers {
             total += header.name.utf8.count + header.value.utf8.count + 8
             if total > Self.keptHeaderBytes { break }
         }
-        guard total > Self.keptHeaderBytes else { return self }
+        guard total > Self.keptHeaderBytes || keptByApp > Self.appKeptBytes else { return self }
         var kept = self
         kept.headers =
             cutType

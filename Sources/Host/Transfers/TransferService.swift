@@ -223,6 +223,12 @@ final class TransferService {
             })
     }
 
+    /// `response` as `task` keeps it: whole while its app's kept responses allow
+    /// (``HTTPResponsePayload/appKeptBytes``), then in its smallest form.
+    private func kept(_ response: HTTPResponsePayload, of task: TaskRecord) -> HTTPResponsePayload {
+        response.kept(keptByApp: (try? journal.responseBytes(app: task.app)) ?? 0)
+    }
+
     /// The response of an attempt arrived: its validator goes to the journal at once, so that
     /// a host that dies mid-body can resume with `Range` after a restart.
     func responded(_ id: Int64, _ response: HTTPResponsePayload) {
@@ -231,7 +237,7 @@ final class TransferService {
         func header(_ name: String) -> String? { response.headers.first { $0.name.lowercased() == name }?.value }
         let ranges = header("accept-ranges")?.lowercased() == "bytes"
         task.validator = ranges ? HTTPAttempt.validator(header) : nil
-        task.response = response.kept
+        task.response = kept(response, of: task)
         task.bytesExpected = response.expectedContentLength
         try? journal.update(task)
     }
@@ -261,7 +267,7 @@ final class TransferService {
         let session = try? journal.session(app: task.app, identifier: task.session)
         switch result {
         case .completed(let response, let validator):
-            task.response = response.kept
+            task.response = kept(response, of: task)
             task.validator = validator
             task.bytesReceived = partialSize(task)
             task.state = .finished
@@ -280,7 +286,7 @@ final class TransferService {
             events.append(event(task, .taskCompleted, file: nil))
             try? end(task, events: events)
         case .failed(let error, let transient, let response, let validator):
-            task.response = response?.kept ?? task.response
+            task.response = response.map { kept($0, of: task) } ?? task.response
             task.validator = validator ?? task.validator
             task.bytesReceived = partialSize(task)
             let elapsed = clock.currentDate - task.createdAt
