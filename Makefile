@@ -115,9 +115,10 @@ FUZZ_RUNS ?= -1
 FUZZ_JOBS ?= 1
 FUZZ := .build/fuzz
 FUZZ_FLAGS := -O -sanitize=fuzzer -parse-as-library
-BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleIdentifierRules.swift \
+BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleFile.swift BundleIdentifierRules.swift \
 	BundleLoader.swift Entitlements.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
-	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift
+	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift \
+	Sources/Host/RegularFile.swift
 
 fuzz-build: $(FUZZ)/frame-decoder $(FUZZ)/bundle-loader
 
