@@ -142,6 +142,11 @@ public final class AppGroupDefaults: @unchecked Sendable {
         guard let data = try GroupFiles.read(relativePath, root: path, limit: AppGroup.readLimit, group: group), !data.isEmpty else {
             return [:]
         }
+        do {
+            try BinaryPropertyListCheck.check(data)
+        } catch {
+            throw AppGroupError(group, "\(relativePath) \(error)")
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
