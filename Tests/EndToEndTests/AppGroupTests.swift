@@ -191,6 +191,24 @@ struct AppGroupTests {
         }
     }
 
+    @Test("defaults past 4 MiB are refused for their size, while a file of the container that large is read")
+    func defaultsSizeLimit() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Relay.app"))
+            let group = try host.appGroup(Self.group)
+            let file = "Library/Preferences/\(Self.group).plist"
+            #expect(FileManager.default.createFile(atPath: group.path + "/" + file, contents: nil))
+            #expect(truncate(group.path + "/" + file, (4 << 20) + 1) == 0)
+            #expect {
+                try group.defaults.dictionaryRepresentation()
+            } throws: { error in
+                "\(error)".contains("\(file)\" is 4194305 bytes, over the 4194304-byte limit")
+            }
+            try group.write(Data(count: (4 << 20) + 1), to: "Library/Caches/large.bin")
+            #expect(try group.read("Library/Caches/large.bin")?.count == (4 << 20) + 1)
+        }
+    }
+
     @Test("two extensions of the app, each its own uid, share the group: what the app and the widget wrote, the other reads")
     func twoExtensions() async throws {
         try await withHost { host in
