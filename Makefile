@@ -115,9 +115,10 @@ FUZZ_RUNS ?= -1
 FUZZ_JOBS ?= 1
 FUZZ := .build/fuzz
 FUZZ_FLAGS := -O -sanitize=fuzzer -parse-as-library
-BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleIdentifierRules.swift \
+BUNDLE_SOURCES := $(addprefix Sources/Host/Bundles/,AppBundle.swift BundleError.swift BundleFile.swift BundleIdentifierRules.swift \
 	BundleLoader.swift Entitlements.swift ExtensionBundle.swift ExtensionBundleReader.swift ExtensionPoint.swift \
-	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift
+	PropertyListDictionary.swift PropertyListValue.swift SandglassLimits.swift) Sources/Host/Supervisor/Budgets.swift \
+	Sources/Host/RegularFile.swift Sources/Host/BinaryPropertyListCheck.swift
 
 fuzz-build: $(FUZZ)/frame-decoder $(FUZZ)/bundle-loader
 
@@ -130,7 +131,7 @@ $(FUZZ)/frame-decoder: Fuzz/FrameDecoderFuzzer.swift $(FUZZ)/libSandglassIPC.a
 	$(SWIFT)c $(FUZZ_FLAGS) -I $(FUZZ) -L $(FUZZ) -lSandglassIPC -o $@ Fuzz/FrameDecoderFuzzer.swift
 
 $(FUZZ)/bundle-loader: Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES) $(FUZZ)/libSandglassIPC.a
-	$(SWIFT)c $(FUZZ_FLAGS) -module-name BundleLoaderFuzzer -I $(FUZZ) -L $(FUZZ) -lSandglassIPC -o $@ \
+	$(SWIFT)c $(FUZZ_FLAGS) -module-name BundleLoaderFuzzer -package-name sandglass -I $(FUZZ) -L $(FUZZ) -lSandglassIPC -o $@ \
 		Fuzz/BundleLoaderFuzzer.swift $(BUNDLE_SOURCES)
 
 # The bundle loader runs with -close_fd_mask=2: Foundation's plist parser warns on standard

@@ -207,6 +207,8 @@ let package = Package(
                 "SandglassHost"
             ], path: "Tests/WidgetKitTests", swiftSettings: swiftSettings),
         .target(name: "ProbeSupport", path: "Tests/ProbeSupport"),
+        /// Property lists written by hand for the tests (binary ones Foundation's writer never makes).
+        .target(name: "PropertyListSupport", path: "Tests/PropertyListSupport", swiftSettings: swiftSettings),
         .executableTarget(
             name: "sandbox-probe", dependencies: ["ProbeSupport"], path: "Tests/Probe",
             swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
@@ -214,7 +216,7 @@ let package = Package(
             name: "HostTests",
             dependencies: [
                 "SandglassHost", "SandglassTesting", "SandglassReport", "CSandbox", "sandbox-probe", "ProbeSupport", "SandglassIPC",
-                .product(name: "NIOPosix", package: "swift-nio")
+                "PropertyListSupport", .product(name: "NIOPosix", package: "swift-nio")
             ],
             path: "Tests/HostTests",
             swiftSettings: swiftSettings
@@ -223,7 +225,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "SandglassHost", "SandglassTesting", "SandglassReport", "SandglassDaemon", "sandglass", "SandglassEmbedded", "WidgetKit",
-                "SwiftUI", "CoreLocation", "Intents", "os"
+                "SwiftUI", "CoreLocation", "Intents", "os", "PropertyListSupport"
             ],
             path: "Tests/EndToEndTests", swiftSettings: swiftSettings)
     ],

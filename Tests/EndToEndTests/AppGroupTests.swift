@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PropertyListSupport
 import SandglassHost
 import Testing
 
@@ -163,6 +164,48 @@ struct AppGroupTests {
             #expect(throws: (any Error).self) { _ = try group.read("Library/Caches/pipe") }
             #expect(throws: (any Error).self) { try group.write(Data(), to: "../escape") }
             #expect(try String(contentsOfFile: file, encoding: .utf8) == "precious")
+        }
+    }
+
+    /// 28 arrays, each two references to the next: 150 bytes, 2^29 values as Foundation would build them.
+    @Test("defaults an extension wrote as a bomb of shared references are refused at once, named; the host's next write replaces them")
+    func defaultsReferenceBomb() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Relay.app"))
+            let group = try host.appGroup(Self.group)
+            // The test plays the extension, which may write anywhere in the group's container.
+            let file = "Library/Preferences/\(Self.group).plist"
+            let bomb = BinaryPlist.sharedReferenceBomb(levels: 28).data
+            #expect(bomb.count < 200)
+            try bomb.write(to: URL(fileURLWithPath: group.path + "/" + file))
+            let started = ContinuousClock.now
+            #expect {
+                try group.defaults.dictionaryRepresentation()
+            } throws: { error in
+                "\(error)".contains("\(file) is a binary property list whose references expand to more than 1000000 values")
+            }
+            #expect(group.defaults["relayData"] == nil)
+            #expect(ContinuousClock.now - started < .seconds(2), "the host took \(ContinuousClock.now - started) to refuse the bomb")
+            try group.defaults.set("written", forKey: "relayData")
+            #expect(group.defaults.string(forKey: "relayData") == "written")
+        }
+    }
+
+    @Test("defaults past 4 MiB are refused for their size, while a file of the container that large is read")
+    func defaultsSizeLimit() async throws {
+        try await withHost { host in
+            try await host.install(Examples.app("Relay.app"))
+            let group = try host.appGroup(Self.group)
+            let file = "Library/Preferences/\(Self.group).plist"
+            #expect(FileManager.default.createFile(atPath: group.path + "/" + file, contents: nil))
+            #expect(truncate(group.path + "/" + file, (4 << 20) + 1) == 0)
+            #expect {
+                try group.defaults.dictionaryRepresentation()
+            } throws: { error in
+                "\(error)".contains("\(file)\" is 4194305 bytes, over the 4194304-byte limit")
+            }
+            try group.write(Data(count: (4 << 20) + 1), to: "Library/Caches/large.bin")
+            #expect(try group.read("Library/Caches/large.bin")?.count == (4 << 20) + 1)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListSupport
 import SandglassHost
 import Testing
 
@@ -172,6 +173,24 @@ extension BundleTests {
             #expect(error.key == nil)
             #expect(error.message.hasPrefix("is not a property list: "))
         }
+
+        /// 28 arrays, each two references to the next: 150 bytes, 2^29 values as Foundation would build them.
+        @Test("the extension's Info.plist is a bomb of shared references: refused at once, before Foundation expands it")
+        func widgetInfoReferenceBomb() throws {
+            let bomb = BinaryPlist.sharedReferenceBomb(levels: Self.bombLevels, key: "CFBundleIdentifier").data
+            #expect(bomb.count < 200)
+            var error: BundleError?
+            let elapsed = try ContinuousClock().measure { error = try refusal { try $0.write(bomb, to: self.widgetInfo) } }
+            let refused = try #require(error)
+            #expect(refused.file == widgetInfo)
+            #expect(refused.key == nil)
+            #expect(
+                refused.message.hasPrefix("is a binary property list whose references expand to more than 1000000 values"), "\(refused)")
+            #expect(elapsed < .seconds(2), "\(elapsed)")
+        }
+
+        /// The bomb's depth: Foundation would build 2^29 values from it (a 20-level one took 130 MB).
+        static let bombLevels = 28
 
         @Test("the extension's CFBundleIdentifier is missing")
         func widgetIdentifierMissing() throws {

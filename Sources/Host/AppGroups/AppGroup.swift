@@ -88,6 +88,11 @@ public final class AppGroupDefaults: @unchecked Sendable {
     /// The suite's file, relative to the container.
     var relativePath: String { "Library/Preferences/\(group).plist" }
 
+    /// The most bytes of the suite's file the host reads: 4 MiB. A suite holds settings, not
+    /// files (Apple's tvOS warns at 512 KB of defaults and ends the app at 1 MB); what is
+    /// larger belongs in the container's files, read up to ``AppGroup/readLimit``.
+    public static let readLimit = 4 << 20
+
     /// The value of `key`, nil when absent (or unreadable: see ``dictionaryRepresentation()``).
     public subscript(key: String) -> Any? {
         get { (try? dictionaryRepresentation())?[key] }
@@ -139,8 +144,13 @@ public final class AppGroupDefaults: @unchecked Sendable {
     public func data(forKey key: String) -> Data? { self[key] as? Data }
 
     private func read() throws -> [String: Any] {
-        guard let data = try GroupFiles.read(relativePath, root: path, limit: AppGroup.readLimit, group: group), !data.isEmpty else {
+        guard let data = try GroupFiles.read(relativePath, root: path, limit: Self.readLimit, group: group), !data.isEmpty else {
             return [:]
+        }
+        do {
+            try BinaryPropertyListCheck.check(data)
+        } catch {
+            throw AppGroupError(group, "\(relativePath) \(error)")
         }
         let root: Any
         do {

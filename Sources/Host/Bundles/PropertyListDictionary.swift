@@ -15,8 +15,14 @@ struct PropertyListDictionary {
         try parse(BundleFile.read(absolutePath, file: file, remedy: remedy), file: file)
     }
 
-    /// Parses `data` as a property list whose top level is a dictionary.
+    /// Parses `data` as a property list whose top level is a dictionary (a binary one checked
+    /// first: ``BinaryPropertyListCheck``).
     static func parse(_ data: Data, file: String) throws(BundleError) -> PropertyListDictionary {
+        do {
+            try BinaryPropertyListCheck.check(data)
+        } catch {
+            throw BundleError(file: file, message: error.description)
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
