@@ -9,6 +9,7 @@
 // is no file of the bundle), personality changes, and calls no extension needs. A system call of
 // another architecture (i386 `int 0x80`, x32) kills the process with SIGSYS. fallocate answers
 // EOPNOTSUPP: blocks reserved without a write would pass the container quota unmeasured.
+// Where extensions share a uid, changing a file's metadata by path is denied too (see below).
 #include "CSandbox.h"
 
 #include <errno.h>
@@ -113,7 +114,19 @@ int sg_seccomp_notify_available(void) {
     return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0 ? 1 : 0;
 }
 
-long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t cap) {
+// By path: a file's mode, owner, times and extended attributes, which no Landlock right covers.
+// Denied where extensions share a uid (a host not root, ExtensionUser.id): the kernel would let an
+// extension change every file of that uid it can name — another extension's container, the
+// user's home — and Landlock would not stop it. Through a descriptor (fchmod, fchown, fsetxattr,
+// futimens) it changes only what it opened, which Landlock allowed (an O_PATH descriptor, which
+// Landlock does not check, is refused by those calls with EBADF). fchownat and fchmodat2 take a
+// descriptor and an empty path (AT_EMPTY_PATH) that may be an O_PATH one: denied whole.
+static const char *const path_metadata_syscalls[] = {
+    "chmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchownat",
+    "setxattr", "lsetxattr", "removexattr", "lremovexattr", "utime", "utimes", "futimesat",
+};
+
+long sg_seccomp_build_default(int use_notify, int allow_memfd, int deny_path_metadata, void *out, size_t cap) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) return -ENOMEM;
     long rc = 0;
@@ -180,6 +193,17 @@ long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t
         // No memory cgroup counts a memfd's pages, and the resident-memory watchdog does not see
         // those written and not mapped (or mapped and never touched): none at all.
         if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(memfd_create), 0)) < 0) goto out;
+    }
+    if (deny_path_metadata) {
+        for (size_t i = 0; i < sizeof path_metadata_syscalls / sizeof *path_metadata_syscalls; i++) {
+            int nr = seccomp_syscall_resolve_name(path_metadata_syscalls[i]);
+            // fchmodat2 (Linux 6.6) is newer than some libseccomp: by its number, 452 on every architecture.
+            if (nr == __NR_SCMP_ERROR && strcmp(path_metadata_syscalls[i], "fchmodat2") == 0) nr = 452;
+            if (nr == __NR_SCMP_ERROR) continue;
+            if ((rc = seccomp_rule_add(ctx, deny, nr, 0)) < 0) goto out;
+        }
+        // utimensat with a path; with none (NULL) it is futimens, on the descriptor.
+        if ((rc = seccomp_rule_add(ctx, deny, SCMP_SYS(utimensat), 1, SCMP_A1(SCMP_CMP_NE, 0))) < 0) goto out;
     }
     // personality: only the query personality(0xffffffff) (glibc, Foundation); no READ_IMPLIES_EXEC,
     // no ADDR_NO_RANDOMIZE.

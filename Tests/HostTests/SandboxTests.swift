@@ -515,6 +515,44 @@ struct CrossExtensionTests {
         }
     }
 
+    @Test(
+        "extensions of one uid (ExtensionUser.id, or a host not root): B cannot change the mode, owner, times or extended attributes of A's file by its path, which Landlock has no right for; A changes its own through a descriptor"
+    )
+    func sharedUserMetadata() async throws {
+        try await withTarget { a, b, _, _ in
+            guard let identity = a.identity else { return } // not root: no second uid to test with
+            let secret = a.container + "/Documents/secret.txt"
+            try "A's secret".write(toFile: secret, atomically: false, encoding: .utf8)
+            chmod(secret, 0o600)
+            chown(secret, identity.uid, identity.gid)
+            var shared = SandboxPolicy.standard
+            shared.extensionUser = .id(uid: identity.uid, gid: identity.gid)
+            // B's container is the shared uid's, as the host makes it for such a policy.
+            chown(b.container, identity.uid, identity.gid)
+            for case let name as String in FileManager.default.enumerator(atPath: b.container) ?? .init() {
+                lchown(b.container + "/" + name, identity.uid, identity.gid)
+            }
+            let sneaky = b.container + "/../com.example.a/Documents/secret.txt"
+            let change = try await b.run(["metadata", sneaky], policy: shared)
+            for call in ["chmod", "chown", "xattr", "times"] {
+                #expect(change.int(call) == -1 && change.int(call + "Errno") == Int(EPERM), "\(call): \(change.lines)")
+            }
+            var st = stat()
+            #expect(stat(secret, &st) == 0 && st.st_mode & 0o777 == 0o600, "A's file's mode was changed")
+            typealias GetXattr = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+            let getxattr = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "getxattr"), to: GetXattr.self)
+            #expect(getxattr(secret, "user.sandglass", nil, 0) < 0, "an attribute was set on A's file")
+            let notifies = (try? SeccompProgram.shared.get())?.usesNotifications == true
+            if notifies { #expect(!change.denials.isEmpty, "the denials were not reported") }
+            // By a descriptor, A still changes its own file (what it opened, Landlock allowed).
+            let asA = try ProbeRunner(identifier: "com.example.a", sharing: a)
+            let own = try await asA.run(["metadata", secret, secret], policy: shared)
+            #expect(own.int("fd").map { $0 >= 0 } == true && own.int("fchmod") == 0 && own.int("futimens") == 0, "\(own.lines)")
+            #expect(stat(secret, &st) == 0 && st.st_mode & 0o777 == 0o640)
+            await asA.finish()
+        }
+    }
+
     @Test("B cannot prlimit, setpriority, sched_setaffinity or kill A")
     func crossProcessControls() async throws {
         try await withTarget { _, b, pid, _ in

@@ -261,6 +261,31 @@ case "proc-view":
 case "chmod":
     let rc = chmod(args[2], 0o666)
     say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
+case "metadata":
+    // What a file's mode, owner, times and extended attributes are open to by path (args[2]),
+    // then by a descriptor opened for writing (args[3], when given).
+    let path = args[2]
+    let chmodRC = chmod(path, 0o666)
+    let chmodErrno = chmodRC < 0 ? errno : 0
+    let chownRC = chown(path, getuid(), getgid())
+    let chownErrno = chownRC < 0 ? errno : 0
+    typealias SetXattr = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer, Int, Int32) -> Int32
+    let lsetxattr = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "lsetxattr"), to: SetXattr.self)
+    let xattrRC = lsetxattr(path, "user.sandglass", "x", 1, 0)
+    let xattrErrno = xattrRC < 0 ? errno : 0
+    let timesRC = utimensat(AT_FDCWD, path, nil, 0)
+    let timesErrno = timesRC < 0 ? errno : 0
+    var line =
+        "chmod=\(chmodRC) chmodErrno=\(chmodErrno) chown=\(chownRC) chownErrno=\(chownErrno) xattr=\(xattrRC) xattrErrno=\(xattrErrno) "
+        + "times=\(timesRC) timesErrno=\(timesErrno)"
+    if args.count > 3 {
+        let fd = open(args[3], O_WRONLY | O_CLOEXEC)
+        let fchmodRC = fchmod(fd, 0o640)
+        let fchmodErrno = fchmodRC < 0 ? errno : 0
+        let futimensRC = futimens(fd, nil)
+        line += " fd=\(fd) fchmod=\(fchmodRC) fchmodErrno=\(fchmodErrno) futimens=\(futimensRC)"
+    }
+    say(line)
 case "prlimit":
     // Tries to take away another process's descriptors (RLIMIT_NOFILE to 0).
     // prlimit and sched_setaffinity are GNU extensions Swift's Glibc does not import: by dlsym.

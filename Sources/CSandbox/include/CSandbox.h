@@ -136,9 +136,10 @@ unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid, dev_t device);
 /// Builds the default policy and exports it as BPF into `out` (capacity `cap` bytes).
 /// `use_notify`: denials return SECCOMP_RET_USER_NOTIF (the host answers and records them)
 /// instead of an errno. `allow_memfd`: sealed non-executable memfds are allowed (their memory is
-/// a memory cgroup's to count); 0 denies memfd_create altogether. Returns the program size in
-/// bytes, or -errno.
-long sg_seccomp_build_default(int use_notify, int allow_memfd, void *out, size_t cap);
+/// a memory cgroup's to count); 0 denies memfd_create altogether. `deny_path_metadata`: changing
+/// a file's mode, owner, times or extended attributes by path is denied (extensions that share a
+/// uid). Returns the program size in bytes, or -errno.
+long sg_seccomp_build_default(int use_notify, int allow_memfd, int deny_path_metadata, void *out, size_t cap);
 
 /// 1 when the kernel supports SECCOMP_RET_USER_NOTIF, else 0.
 int sg_seccomp_notify_available(void);

@@ -21,8 +21,9 @@ final class Sandbox {
         self.policy = policy
         cgroups = policy.cgroups ? CgroupController.probe(tag: CgroupController.defaultTag(dataDirectory: dataDirectory)) : .disabled
         if policy.seccomp {
-            // Memfds only where a memory cgroup counts them.
-            seccomp = try (cgroups.layout == nil ? SeccompProgram.withoutMemfds : SeccompProgram.shared).get()
+            // Memfds only where a memory cgroup counts them; a file's metadata by path only where
+            // the kernel keeps each extension to its own files (a uid of its own).
+            seccomp = try SeccompProgram.program(memfds: cgroups.layout != nil, ownUser: policy.extensionUser.isPerExtension).get()
         } else {
             seccomp = nil
         }
