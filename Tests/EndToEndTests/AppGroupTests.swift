@@ -168,7 +168,9 @@ struct AppGroupTests {
     }
 
     /// 28 arrays, each two references to the next: 150 bytes, 2^29 values as Foundation would build them.
-    @Test("defaults an extension wrote as a bomb of shared references are refused at once, named; the host's next write replaces them")
+    @Test(
+        "defaults an extension wrote as a bomb of shared references are refused at once, named; the host's next write fails too, and leaves them as they are"
+    )
     func defaultsReferenceBomb() async throws {
         try await withHost { host in
             try await host.install(Examples.app("Relay.app"))
@@ -186,12 +188,19 @@ struct AppGroupTests {
             }
             #expect(group.defaults["relayData"] == nil)
             #expect(ContinuousClock.now - started < .seconds(2), "the host took \(ContinuousClock.now - started) to refuse the bomb")
-            try group.defaults.set("written", forKey: "relayData")
-            #expect(group.defaults.string(forKey: "relayData") == "written")
+            // The file is left as it is: a write fails, naming it, and loses nothing.
+            #expect {
+                try group.defaults.set("written", forKey: "relayData")
+            } throws: { error in
+                "\(error)".contains("\(file) is a binary property list")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: group.path + "/" + file)) == bomb)
         }
     }
 
-    @Test("defaults past 4 MiB are refused for their size, while a file of the container that large is read")
+    @Test(
+        "defaults past 4 MiB are refused for their size, read or written, and a write never replaces them; a file of the container that large is read"
+    )
     func defaultsSizeLimit() async throws {
         try await withHost { host in
             try await host.install(Examples.app("Relay.app"))
@@ -203,6 +212,16 @@ struct AppGroupTests {
                 try group.defaults.dictionaryRepresentation()
             } throws: { error in
                 "\(error)".contains("\(file)\" is 4194305 bytes, over the 4194304-byte limit")
+            }
+            // A write neither replaces a suite it cannot read nor writes one it could not read back.
+            #expect(throws: AppGroupError.self) { try group.defaults.set("written", forKey: "relayData") }
+            var info = stat()
+            #expect(stat(group.path + "/" + file, &info) == 0 && info.st_size == (4 << 20) + 1, "the suite was replaced")
+            try FileManager.default.removeItem(atPath: group.path + "/" + file)
+            #expect {
+                try group.defaults.set(Data(count: 4 << 20), forKey: "picture")
+            } throws: { error in
+                "\(error)".contains("over the 4 MiB the host reads; nothing was written")
             }
             try group.write(Data(count: (4 << 20) + 1), to: "Library/Caches/large.bin")
             #expect(try group.read("Library/Caches/large.bin")?.count == (4 << 20) + 1)

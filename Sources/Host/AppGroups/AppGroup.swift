@@ -118,14 +118,27 @@ public final class AppGroupDefaults: @unchecked Sendable {
     public func update(_ change: (inout [String: Any]) throws -> Void) throws {
         try lock.withLock {
             try withFileLock {
-                // A link or a special file an extension put in the suite's place is replaced, unread.
-                var dictionary = (try? read()) ?? [:]
+                // A link or a special file an extension put in the suite's place is replaced, unread;
+                // a file that does not read (too large, not a property list, refused) is left as it
+                // is, and the write fails saying why: its keys are never lost to one new key.
+                var dictionary: [String: Any]
+                do {
+                    dictionary = try read()
+                } catch let error as AppGroupError where error.isNotAFile {
+                    dictionary = [:]
+                }
                 try change(&dictionary)
                 let data: Data
                 do {
                     data = try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
                 } catch {
                     throw AppGroupError(group, "the defaults hold a value that is not a property-list value: \(error)")
+                }
+                guard data.count <= Self.readLimit else {
+                    throw AppGroupError(
+                        group,
+                        "the defaults would be \(data.count) bytes, over the \(Self.readLimit >> 20) MiB the host reads; nothing was written"
+                    )
                 }
                 try GroupFiles.write(data, to: relativePath, root: path, ownership: ownership, group: group)
             }

@@ -7,11 +7,14 @@ public struct AppGroupError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// The `errno` of the failed call, 0 when none.
     public let code: Int32
+    /// What stands at the path is a link or a special file, not a file to read.
+    let isNotAFile: Bool
 
-    init(_ group: String, _ reason: String, code: Int32 = 0) {
+    init(_ group: String, _ reason: String, code: Int32 = 0, isNotAFile: Bool = false) {
         self.group = group
         self.reason = reason
         self.code = code
+        self.isNotAFile = isNotAFile || code == ELOOP
     }
 
     public var description: String { "app group \(group): \(reason)" }

@@ -130,7 +130,7 @@ enum GroupFiles {
         } catch {
             switch error {
             case .notRegular:
-                throw AppGroupError(group, "\(relative.debugDescription) is not a regular file")
+                throw AppGroupError(group, "\(relative.debugDescription) is not a regular file", isNotAFile: true)
             case .tooLarge(let size):
                 throw AppGroupError(group, "\(relative.debugDescription) is \(size) bytes, over the \(limit)-byte limit the host reads")
             case .unreadable(let code):
