@@ -29,7 +29,7 @@
 static const char *const denied_syscalls[] = {
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
-    "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
+    "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "open_tree_attr", "mount_setattr",
     "bpf", "perf_event_open", "userfaultfd",
     "add_key", "request_key", "keyctl",
     "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load",
@@ -121,10 +121,27 @@ int sg_seccomp_notify_available(void) {
 // futimens) it changes only what it opened, which Landlock allowed (an O_PATH descriptor, which
 // Landlock does not check, is refused by those calls with EBADF). fchownat and fchmodat2 take a
 // descriptor and an empty path (AT_EMPTY_PATH) that may be an O_PATH one: denied whole.
+// setxattrat and removexattrat (Linux 6.13) and file_setattr (6.17, a file's flags) take a path too.
 static const char *const path_metadata_syscalls[] = {
     "chmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchownat",
-    "setxattr", "lsetxattr", "removexattr", "lremovexattr", "utime", "utimes", "futimesat",
+    "setxattr", "lsetxattr", "removexattr", "lremovexattr", "setxattrat", "removexattrat", "file_setattr",
+    "utime", "utimes", "futimesat",
 };
+
+// Calls newer than some libseccomp, by their numbers (the same on every architecture since 5.1).
+static const struct { const char *name; int nr; } newer_syscalls[] = {
+    { "fchmodat2", 452 }, { "setxattrat", 463 }, { "removexattrat", 466 }, { "open_tree_attr", 467 }, { "file_setattr", 469 },
+};
+
+// The number of the call `name` on this architecture, __NR_SCMP_ERROR when it has none.
+static int resolve_syscall(const char *name) {
+    int nr = seccomp_syscall_resolve_name(name);
+    if (nr != __NR_SCMP_ERROR) return nr;
+    for (size_t i = 0; i < sizeof newer_syscalls / sizeof *newer_syscalls; i++) {
+        if (strcmp(newer_syscalls[i].name, name) == 0) return newer_syscalls[i].nr;
+    }
+    return __NR_SCMP_ERROR;
+}
 
 long sg_seccomp_build_default(int use_notify, int allow_memfd, int deny_path_metadata, void *out, size_t cap) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -140,7 +157,7 @@ long sg_seccomp_build_default(int use_notify, int allow_memfd, int deny_path_met
     (void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 
     for (size_t i = 0; i < sizeof denied_syscalls / sizeof *denied_syscalls; i++) {
-        int nr = seccomp_syscall_resolve_name(denied_syscalls[i]);
+        int nr = resolve_syscall(denied_syscalls[i]);
         if (nr == __NR_SCMP_ERROR) continue;   // not on this architecture
         if ((rc = seccomp_rule_add(ctx, deny, nr, 0)) < 0) goto out;
     }
@@ -196,9 +213,7 @@ long sg_seccomp_build_default(int use_notify, int allow_memfd, int deny_path_met
     }
     if (deny_path_metadata) {
         for (size_t i = 0; i < sizeof path_metadata_syscalls / sizeof *path_metadata_syscalls; i++) {
-            int nr = seccomp_syscall_resolve_name(path_metadata_syscalls[i]);
-            // fchmodat2 (Linux 6.6) is newer than some libseccomp: by its number, 452 on every architecture.
-            if (nr == __NR_SCMP_ERROR && strcmp(path_metadata_syscalls[i], "fchmodat2") == 0) nr = 452;
+            int nr = resolve_syscall(path_metadata_syscalls[i]);
             if (nr == __NR_SCMP_ERROR) continue;
             if ((rc = seccomp_rule_add(ctx, deny, nr, 0)) < 0) goto out;
         }
@@ -229,6 +244,9 @@ void sg_syscall_name(int nr, char *out, size_t cap) {
         snprintf(out, cap, "%s", name);
         free(name);
     } else {
+        for (size_t i = 0; i < sizeof newer_syscalls / sizeof *newer_syscalls; i++) {
+            if (newer_syscalls[i].nr == nr) { snprintf(out, cap, "%s", newer_syscalls[i].name); return; }
+        }
         snprintf(out, cap, "syscall_%d", nr);
     }
 }

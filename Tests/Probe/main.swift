@@ -275,9 +275,25 @@ case "metadata":
     let xattrErrno = xattrRC < 0 ? errno : 0
     let timesRC = utimensat(AT_FDCWD, path, nil, 0)
     let timesErrno = timesRC < 0 ? errno : 0
+    // setxattrat (Linux 6.13), which glibc 2.36 has no wrapper for: `struct xattr_args` is the
+    // value's address, its size and flags. ENOSYS on an older kernel.
+    typealias Syscall6 = @convention(c) (Int, Int, Int, Int, Int, Int, Int) -> Int
+    let raw = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "syscall"), to: Syscall6.self)
+    var value: UInt8 = 0x79
+    let xattratRC = withUnsafePointer(to: &value) { value in
+        var arguments: (UInt64, UInt32, UInt32) = (UInt64(UInt(bitPattern: value)), 1, 0)
+        return withUnsafePointer(to: &arguments) { arguments in
+            path.withCString { path in
+                "user.sandglassat".withCString { name in
+                    raw(463, Int(AT_FDCWD), Int(bitPattern: path), 0, Int(bitPattern: name), Int(bitPattern: arguments), 16)
+                }
+            }
+        }
+    }
+    let xattratErrno = xattratRC < 0 ? errno : 0
     var line =
         "chmod=\(chmodRC) chmodErrno=\(chmodErrno) chown=\(chownRC) chownErrno=\(chownErrno) xattr=\(xattrRC) xattrErrno=\(xattrErrno) "
-        + "times=\(timesRC) timesErrno=\(timesErrno)"
+        + "times=\(timesRC) timesErrno=\(timesErrno) xattrat=\(xattratRC) xattratErrno=\(xattratErrno)"
     if args.count > 3 {
         let fd = open(args[3], O_WRONLY | O_CLOEXEC)
         let fchmodRC = fchmod(fd, 0o640)
