@@ -1,3 +1,4 @@
+import CSandbox
 import Glibc
 
 /// A directory tree walked by descriptor: the host lists and removes what extensions wrote
@@ -27,12 +28,12 @@ public enum DirectoryTree {
 
     /// Gives the directory `name` in `fd` back to its owner (mode 0700) without following a
     /// link swapped in for it since it was looked at: the directory itself is opened (`O_PATH`,
-    /// which needs no permission on it) and changed through its descriptor's `/proc` entry.
+    /// which needs no permission on it) and changed through that descriptor.
     static func openToOwner(_ fd: Int32, _ name: String) -> Bool {
         let held = openat(fd, name, 0o10000000 /* O_PATH */ | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard held >= 0 else { return false }
         defer { close(held) }
-        return chmod("/proc/self/fd/\(held)", 0o700) == 0
+        return sg_chmod_held(held, 0o700) == 0
     }
 
     /// Removes the directory at `path` with everything in it, going on past what it cannot

@@ -141,6 +141,10 @@ unsigned long long sg_unlinked_open_bytes(pid_t pid, long uid, dev_t device);
 /// uid). Returns the program size in bytes, or -errno.
 long sg_seccomp_build_default(int use_notify, int allow_memfd, int deny_path_metadata, void *out, size_t cap);
 
+/// Changes the mode of the file `fd` holds, which may be an O_PATH descriptor: fchmodat2 with
+/// an empty path, else through /proc/self/fd. 0, or -1 with errno.
+int sg_chmod_held(int fd, unsigned int mode);
+
 /// 1 when the kernel supports SECCOMP_RET_USER_NOTIF, else 0.
 int sg_seccomp_notify_available(void);
 
