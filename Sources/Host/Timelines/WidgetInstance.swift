@@ -28,8 +28,8 @@ public final class WidgetInstance {
     /// The family name.
     public let family: String
     /// The last good timeline (kept when a reload fails or is killed), its entries without
-    /// their views, the first of them up to 64 KiB of their JSON and texts (the `timeline`
-    /// event has them all, with their views).
+    /// their views (the `timeline` event has them), the first of them up to 64 KiB of their
+    /// JSON and texts.
     public internal(set) var timeline: TimelinePayload?
     /// Run time of the last reload that produced a timeline.
     public internal(set) var lastReload: UInt64?
