@@ -149,21 +149,36 @@ struct JournalTests {
         }
     }
 
-    @Test("a journal whose requests kept their bodies as JSON (before v3) reads them back")
-    func bodyInJSON() throws {
+    @Test(
+        "a journal of version 2 opens as it is: its requests' bodies, kept as JSON, read back; its apps' kept responses are counted"
+    )
+    func fromVersion2() throws {
         try withJournal { path in
+            let response = #"{"expectedContentLength":3,"headers":[],"statusCode":200,"url":"http:\/\/127.0.0.1\/x"}"#
             do {
-                let journal = try Journal(path: path)
-                try journal.saveSession(session())
-                _ = try journal.createTask(task())
+                let file = try SQLiteDatabase(path: path)
+                for migration in JournalSchema.migrations.prefix(2) { try migration.apply(file) }
+                try file.execute("PRAGMA user_version = 2")
+                try file.run(
+                    """
+                    INSERT INTO session (app, identifier, bundle, sendsLaunchEvents, isDiscretionary, requestTimeout, resourceTimeout)
+                    VALUES ('com.example.app', 'feed', 'com.example.app.widget', 1, 0, 60, 3600)
+                    """)
+                try file.run(
+                    """
+                    INSERT INTO task (app, session, bundle, taskIdentifier, kind, state, request, expectsSend, expectsReceive, response, createdAt)
+                    VALUES ('com.example.app', 'feed', 'com.example.app.widget', 1, 1, 'running', ?, 0, 0, ?, 0)
+                    """,
+                    [
+                        .text(#"{"body":[1,2,255],"headers":[],"method":"POST","timeout":0,"url":"http:\/\/127.0.0.1\/x"}"#),
+                        .text(response)
+                    ])
             }
-            let file = try SQLiteDatabase(path: path)
-            try file.run(
-                "UPDATE task SET request = ?, requestBody = NULL",
-                [.text(#"{"body":[1,2,255],"headers":[],"method":"POST","timeout":0,"url":"http:\/\/127.0.0.1\/x"}"#)])
             let reopened = try Journal(path: path)
             let stored = try reopened.task(app: "com.example.app", session: "feed", taskIdentifier: 1)
             #expect(stored?.request.body == [1, 2, 255] && stored?.request.method == "POST")
+            #expect(stored?.response?.statusCode == 200)
+            #expect(try reopened.responseBytes(app: "com.example.app") == response.utf8.count, "counted at the migration")
         }
     }
 

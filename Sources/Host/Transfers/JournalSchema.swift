@@ -102,8 +102,10 @@ enum JournalSchema {
             CREATE TRIGGER "task_response_inserted" AFTER INSERT ON "task" WHEN NEW.response IS NOT NULL BEGIN
                 \(add(length("NEW"), app: "NEW.app"))
             END;
-            CREATE TRIGGER "task_response_updated" AFTER UPDATE OF "response" ON "task" BEGIN
-                \(add("\(length("NEW")) - \(length("OLD"))", app: "NEW.app"))
+            CREATE TRIGGER "task_response_updated" AFTER UPDATE OF "response", "app" ON "task"
+                WHEN NEW.response IS NOT OLD.response OR NEW.app IS NOT OLD.app BEGIN
+                \(add("-\(length("OLD"))", app: "OLD.app"))
+                \(add(length("NEW"), app: "NEW.app"))
             END;
             CREATE TRIGGER "task_response_deleted" AFTER DELETE ON "task" WHEN OLD.response IS NOT NULL BEGIN
                 \(add("-\(length("OLD"))", app: "OLD.app"))
