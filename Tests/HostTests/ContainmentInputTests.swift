@@ -150,8 +150,10 @@ struct ContainmentInputTests {
         let many = (0..<101).map { HeaderField("X-\($0)", "1") }
         #expect(refusal("http://127.0.0.1/", headers: many)?.contains("101 header fields") == true)
         #expect(refusal("http://127.0.0.1/", headers: Array(many.prefix(100))) == nil)
-        let long = [HeaderField("Cookie", String(repeating: "a", count: 64 << 10))]
+        let long = [HeaderField("Cookie", String(repeating: "a", count: (64 << 10) - 10 + 1))]
         #expect(refusal("http://127.0.0.1/", headers: long)?.contains("KiB of header fields") == true)
+        let most = [HeaderField("Cookie", String(repeating: "a", count: (64 << 10) - 10))]
+        #expect(refusal("http://127.0.0.1/", headers: most) == nil, "64 KiB of header fields, counted as Cookie: value and a line break")
     }
 
     @Test("durations: numbers with units up to 100 years; negative, huge and malformed ones are refused with a reason, never a trap")

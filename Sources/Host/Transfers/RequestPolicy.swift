@@ -29,16 +29,14 @@ enum RequestPolicy {
         var headerBytes = 0
         for header in request.headers {
             guard isToken(header.name) else { return "the header name \(quoted(header.name)) is not an HTTP token" }
-            guard !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
-                return "the value of header \(quoted(header.name)) holds a line break or NUL"
-            }
             // RFC 9110 §5.5: a field value is visible characters, spaces, tabs and obs-text.
-            guard !header.value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
-                return "the value of header \(quoted(header.name)) holds a control character"
+            if let control = header.value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                let what = control == 0x0D || control == 0x0A || control == 0 ? "a line break or NUL" : "a control character"
+                return "the value of header \(quoted(header.name)) holds \(what)"
             }
             headerBytes += header.name.utf8.count + header.value.utf8.count + 4
         }
-        guard headerBytes < maximumHeaderBytes else {
+        guard headerBytes <= maximumHeaderBytes else {
             return
                 "the request has \(headerBytes) bytes of header fields, over the \(maximumHeaderBytes >> 10) KiB of header fields a server takes"
         }
