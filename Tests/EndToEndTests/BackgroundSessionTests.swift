@@ -164,8 +164,9 @@ struct BackgroundSessionTests {
                 on: backend, apps: [.inlineFetch],
                 {
                     $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = server.url("/bytes/100000?chunk=1000&interval=100")
-                    // Long enough to start the request on a loaded machine; the body takes 10 s.
-                    $0.budgetOverrides.timeline = .seconds(2)
+                    // Long enough to start the request on a loaded machine (a launch under the whole
+                    // suite was seen to take seconds); the body takes 10 s.
+                    $0.budgetOverrides.timeline = .seconds(5)
                 }
             ) { host in
                 await host.start()
