@@ -12,6 +12,10 @@ public struct HostConfiguration: Sendable {
     public var budgetOverrides = LimitOverrides()
     /// The sandbox layers and rlimits.
     public var sandbox = SandboxPolicy.standard
+    /// Refuse to start when the run would go without a layer of the sandbox — one the policy
+    /// turns off, or one this machine cannot give (no Landlock, no cgroup, no namespaces without
+    /// `CAP_SYS_ADMIN`) — rather than start and say so in `run.start` (`--require-sandbox`).
+    public var requiresEverySandboxLayer = false
     /// Write the event log here as JSON lines.
     public var logPath: String?
     /// Print the readable trace here (standard error or output); `nil` for none.

@@ -56,6 +56,18 @@ actor HostCore {
             // The clock shim and its page (the virtual clock) live in the runtime directory.
             policy.readablePaths.append(configuration.dataDirectory + "/Runtime")
             sandbox = try Sandbox(policy: policy, dataDirectory: configuration.dataDirectory)
+            if configuration.requiresEverySandboxLayer, configuration.launcher == nil {
+                let gaps = sandbox.summary.filter { SandboxGap.isGap($0.value) }.sorted { $0.key < $1.key }
+                if !gaps.isEmpty {
+                    sandbox.close()
+                    throw HostSetupError(
+                        description: """
+                            the sandbox would go without \(gaps.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")), \
+                            and every layer is required (--require-sandbox): run the host as root on Linux 5.13 or later \
+                            with Landlock enabled and a writable cgroup, or start it without --require-sandbox
+                            """)
+                }
+            }
             var environment = configuration.extensionEnvironment
             if configuration.revealsPrivateLogValues { environment["SANDGLASS_LOG_PRIVATE"] = "1" }
             if configuration.clock == .virtual && configuration.extensionsFollowVirtualClock {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandglassHost
+import SandglassReport
 import Testing
 
 /// Hostile extensions (Hostile.app) are contained with a typed verdict: a container over its
@@ -115,6 +116,39 @@ struct ContainmentTests {
                 $0.bundle == "com.example.hostile.fillscontainer" && $0.string("reason") == "resource" && $0.pid != first.pid
             }
             #expect(again.string("phase") == "launch" || (again.string("detail") ?? "").contains("over its quota"))
+        }
+    }
+
+    @Test(
+        "--require-sandbox: a host that would go without a layer refuses to start, naming it; one with every layer starts, its run.start without a gap"
+    )
+    func requiredSandbox() async throws {
+        var configuration = HostConfiguration.temporary()
+        defer { DirectoryTree.remove(configuration.dataDirectory) }
+        configuration.requiresEverySandboxLayer = true
+        configuration.sandbox.landlock = false
+        do {
+            _ = try await ExtensionHost(configuration)
+            Issue.record("a host without Landlock started")
+        } catch {
+            #expect("\(error)".contains("the sandbox would go without landlock (off)"), "\(error)")
+            #expect("\(error)".contains("--require-sandbox"), "\(error)")
+        }
+        // Every layer this machine gives: a host that requires them starts exactly when none is missing.
+        try await withHost { plain in
+            let events = await plain.events()
+            #expect(events.contains { $0.kind == .runStart })
+            let gaps = RunLog(source: "plain", events: events).sandboxGaps
+            var required = HostConfiguration.temporary()
+            defer { DirectoryTree.remove(required.dataDirectory) }
+            required.requiresEverySandboxLayer = true
+            do {
+                let host = try await ExtensionHost(required)
+                #expect(gaps.isEmpty, "started without \(gaps)")
+                await host.shutdown()
+            } catch {
+                #expect(!gaps.isEmpty, "refused with every layer there: \(error)")
+            }
         }
     }
 

@@ -48,6 +48,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "An environment variable for every extension process: NAME=VALUE (repeatable).")
     var environment: [String] = []
 
+    @OptionGroup(title: "Sandbox")
+    var sandbox: SandboxOptions
+
     func run() async throws {
         let failed = try await reportingBadInput { () async throws -> Bool in
             let families = [
@@ -60,6 +63,7 @@ struct RenderCommand: AsyncParsableCommand {
             var configuration = HostConfiguration.temporary()
             defer { removeTemporaryDataDirectory(configuration.dataDirectory) }
             configuration.schedulesWidgets = false
+            sandbox.apply(to: &configuration)
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             for pair in environment {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)

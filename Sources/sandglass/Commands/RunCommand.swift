@@ -56,6 +56,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network")
     var connect: ConnectOptions
 
+    @OptionGroup(title: "Sandbox")
+    var sandbox: SandboxOptions
+
     @Option(help: "Write the event log (JSON lines) to this file.")
     var log: String?
 
@@ -137,6 +140,7 @@ struct RunCommand: AsyncParsableCommand {
             if let clock { configuration.clock = clock.mode }
             try location.apply(to: &configuration)
             try connect.apply(to: &configuration)
+            sandbox.apply(to: &configuration)
             let duration = duration?.duration ?? loaded?.duration ?? .seconds(10)
             configuration.logPath = log
             configuration.trace = quiet || json || progress ? nil : .standardOutput

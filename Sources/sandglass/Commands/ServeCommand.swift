@@ -61,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network")
     var connect: ConnectOptions
 
+    @OptionGroup(title: "Sandbox")
+    var sandbox: SandboxOptions
+
     @Option(
         help:
             "How many of the latest events to keep in memory for `ctl status` and the summary at the end (the --log file keeps every one).")
@@ -89,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.trace = verbose ? .standardOutput : nil
             for budget in budgets { budget.apply(&configuration.budgetOverrides) }
             try connect.apply(to: &configuration)
+            sandbox.apply(to: &configuration)
             for pair in environment {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty else { throw BadInput("--env \(pair): expected NAME=VALUE") }

@@ -76,6 +76,9 @@ struct StressCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network")
     var connect: ConnectOptions
 
+    @OptionGroup(title: "Sandbox")
+    var sandbox: SandboxOptions
+
     @Flag(help: "No progress line.")
     var quiet = false
 
@@ -100,7 +103,7 @@ struct StressCommand: AsyncParsableCommand {
                 apps: absolute, plan: StressPlan(seed: seed, faults: faultSet),
                 iterations: duration == nil ? (iterations ?? 200) : nil, duration: duration?.duration, shard: shard?.shard ?? .whole,
                 dataDirectory: directory, logPath: log ?? directory + "/stress.jsonl", progress: !quiet, tracePath: trace,
-                environment: environment, connectArguments: connect.arguments)
+                environment: environment, hostArguments: connect.arguments + sandbox.arguments)
             let conductor = try StressConductor(settings)
             let summary = try await conductor.run(command: replayCommand(iterations: nil))
             say("\(summary)")
@@ -132,7 +135,7 @@ struct StressCommand: AsyncParsableCommand {
         words += ["--faults", faults]
         if let shard { words += ["--shard", shard.description] }
         for pair in environment { words += ["--env", pair] }
-        words += connect.arguments
+        words += connect.arguments + sandbox.arguments
         return words.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 }

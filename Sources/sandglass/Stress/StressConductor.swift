@@ -24,8 +24,8 @@ final class StressConductor {
         /// A Perfetto trace of every host, one after the other (`--trace`).
         var tracePath: String?
         var environment: [String]
-        /// `--deny-connect` / `--allow-connect` for every worker's host.
-        var connectArguments: [String] = []
+        /// `--deny-connect`, `--allow-connect` and `--require-sandbox` for every worker's host.
+        var hostArguments: [String] = []
     }
 
     let settings: Settings
@@ -150,7 +150,7 @@ final class StressConductor {
                 "--env", "SANDGLASS_FIXTURE_URL=\(fixtureURL)"
             ]
         for pair in settings.environment { arguments += ["--env", pair] }
-        arguments += settings.connectArguments
+        arguments += settings.hostArguments
         if count == 1_000_000_000, let duration = settings.duration {
             let stopAt = Date().timeIntervalSince1970 + Double((started + duration - ContinuousClock.now).components.seconds)
             arguments += ["--stop-at", String(stopAt)]

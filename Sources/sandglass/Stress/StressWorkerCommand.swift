@@ -27,6 +27,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
     @Option var ending: String
     @Option(name: .customLong("env")) var environment: [String] = []
     @OptionGroup var connect: ConnectOptions
+    @OptionGroup var sandbox: SandboxOptions
     /// Take no further iteration after this time (seconds since 1970): `--duration` runs.
     @Option var stopAt: Double?
 
@@ -48,6 +49,7 @@ struct StressWorkerCommand: AsyncParsableCommand {
             if parts.count == 2 { configuration.extensionEnvironment[parts[0]] = parts[1] }
         }
         try connect.apply(to: &configuration)
+        sandbox.apply(to: &configuration)
         var host: ExtensionHost? = try await ExtensionHost(configuration)
         var bundles: [String] = []
         for app in apps {
