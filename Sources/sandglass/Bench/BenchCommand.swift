@@ -83,8 +83,15 @@ struct BenchCommand: AsyncParsableCommand {
         func wants(_ figure: String) -> Bool { only.isEmpty || only.contains(figure) }
         /// A figure of one sample: shard 0 takes it.
         func wantsSingle(_ figure: String) -> Bool { wants(figure) && part.owns(0) }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-bench-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        // A new directory only this user can enter (mkdtemp: a random name, mode 0700, never one
+        // that was there): a name another local user could guess, made ahead of us with a link
+        // in it, would have had the synthetic apps written through their links.
+        let temporary = FileManager.default.temporaryDirectory.path
+        var template = Array((temporary + "/sandglass-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BadInput("cannot make a scratch directory in \(temporary): \(String(cString: strerror(errno)))")
+        }
+        let scratch = String(cString: made)
         defer { removeTemporaryDataDirectory(scratch) }
 
         var report = BenchReport(machine: machineSummary(), quick: quick || smoke, shard: part)
