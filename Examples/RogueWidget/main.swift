@@ -137,11 +137,16 @@ send(
                             WidgetDescription(kind: "a", supportedFamilies: ["b/c"])
                         ]
                         // A painter: a kind that is a terminal's escape sequence, and one of 120 é's
-                        // (240 bytes: with its family and appearance, past a file name's 255).
+                        // (240 bytes: with its family and appearance, past a file name's 255); a
+                        // kind whose `/` follows a prepending letter (U+0D4E), which joins it into
+                        // one character; two kinds a file name's `_` would make one.
                         : attack == "painter"
                             ? [
                                 WidgetDescription(kind: "\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J", supportedFamilies: ["systemSmall"]),
-                                WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"])
+                                WidgetDescription(kind: String(repeating: "é", count: 120), supportedFamilies: ["systemMedium"]),
+                                WidgetDescription(kind: "x\u{0D4E}/y", supportedFamilies: ["systemMedium"]),
+                                WidgetDescription(kind: "a/b", supportedFamilies: ["systemMedium"]),
+                                WidgetDescription(kind: "a:b", supportedFamilies: ["systemMedium"])
                             ]
                             // A crowd: 20,000 kinds in one hello (each would be a widget instance with timers).
                             : attack == "crowd"

@@ -137,7 +137,7 @@ struct WidgetViewTests {
     }
 
     @Test(
-        "sandglass render of a hostile extension: a kind that is an escape sequence is printed with it written out; a kind too long for a file name makes a shorter one"
+        "sandglass render of a hostile extension: a kind that is an escape sequence is printed with it written out; a kind too long for a file name makes a shorter one; a kind's / never makes a directory, and a/b and a:b stay apart"
     )
     func renderHostileKinds() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sandglass-e2e-render-\(UUID().uuidString.prefix(8))")
@@ -153,5 +153,15 @@ struct WidgetViewTests {
         #expect(long.count == 4, "the placeholder and one entry, light and dark: \(files); \(printed)")
         #expect(long.allSatisfy { $0.utf8.count <= 255 && $0.hasSuffix(".svg") })
         #expect(Set(long).count == 4)
+        // Every file is in the output directory itself: no kind's `/` made a directory of the path.
+        #expect(!result.error.contains("Error"), "\(printed)")
+        let kinds = files.map { name -> Bool in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: dir.path + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        #expect(kinds.allSatisfy { $0 }, "\(files)")
+        #expect(files.filter { $0.hasPrefix("x") && $0.contains("_y-") }.count == 4, "\(files)")
+        // `a/b` and `a:b` are apart: the placeholder and one entry, light and dark, each.
+        #expect(Set(files.filter { $0.hasPrefix("a_b-") }).count == 8, "\(files)")
     }
 }

@@ -106,6 +106,7 @@ struct RenderCommand: AsyncParsableCommand {
     private func draw(_ bundle: AppBundle, on host: ExtensionHost) async throws -> (written: Int, failed: Bool, drawn: Int) {
         let shown = TraceRenderer.printable
         var written = 0, failed = false, drawn = 0
+        var bases: [String: String] = [:]
         for ext in bundle.extensions where ext.point == .widgetKit {
             guard await host.launch(ext.bundleIdentifier) != nil,
                 let hello = await host.events().last(where: { $0.kind == .hello && $0.bundle == ext.bundleIdentifier })
@@ -122,6 +123,10 @@ struct RenderCommand: AsyncParsableCommand {
                     continue
                 }
                 drawn += 1
+                // Two extensions of the app with one kind: the second's files carry its bundle's hash.
+                var base = Self.safe(widget.kind)
+                if let owner = bases[base], owner != ext.bundleIdentifier { base += "-" + Self.fnv(ext.bundleIdentifier) }
+                bases[base] = ext.bundleIdentifier
                 for (activation, label) in [(ActivationKind.placeholder, "placeholder"), (.timeline, "timeline")] {
                     let outcome = await host.activate(ext.bundleIdentifier, activation, widget: widget.kind, family: family)
                     let entries: [EntryPayload]
@@ -135,14 +140,19 @@ struct RenderCommand: AsyncParsableCommand {
                         failed = true
                         continue
                     }
-                    for (index, entry) in entries.enumerated() {
+                    if entries.count > Self.entriesPerWidget {
+                        say(
+                            "\(shown(widget.kind)) (\(ext.bundleIdentifier)): the first \(Self.entriesPerWidget) of the timeline's \(entries.count) entries drawn"
+                        )
+                    }
+                    for (index, entry) in entries.prefix(Self.entriesPerWidget).enumerated() {
                         guard let view = entry.view else {
                             say("\(shown(widget.kind)): entry \(index) has no view (the configuration has no content closure)")
                             continue
                         }
                         let name = activation == .placeholder ? "placeholder" : String(index)
                         for appearance in appearance.appearances {
-                            let file = "\(Self.safe(widget.kind))-\(family)-\(name)-\(appearance.rawValue).svg"
+                            let file = "\(base)-\(family)-\(name)-\(appearance.rawValue).svg"
                             let svg = WidgetDrawing(view, appearance: appearance).svg(at: entry.date, standalone: true)
                             try Data(svg.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file))
                             written += 1
@@ -153,6 +163,10 @@ struct RenderCommand: AsyncParsableCommand {
         }
         return (written, failed, drawn)
     }
+
+    /// The entries of a timeline drawn, each in every appearance: 4,096 entries of 128 kinds
+    /// would be a million files.
+    static let entriesPerWidget = 64
 
     /// The widgets a `hello` event declares, with their families.
     static func widgets(in hello: HostEvent) -> [(kind: String, families: [String])] {
@@ -171,20 +185,34 @@ struct RenderCommand: AsyncParsableCommand {
         }
     }
 
-    /// A kind as part of a file name: letters, digits, `-`, `_` and `.` kept, anything else `_`;
-    /// past 120 bytes cut, with a hash of the whole kind so that two long kinds stay apart (a
-    /// kind is up to 256 bytes, a file name at most 255 with its family and entry).
+    /// A kind as part of a file name: letters, digits, `-`, `_` and `.` kept, any other code
+    /// point `_`; past 120 bytes cut; when anything was replaced or cut, a hash of the whole kind
+    /// follows, so that two kinds stay apart (a kind is up to 256 bytes, a file name at most 255
+    /// with its family and entry).
     static func safe(_ kind: String) -> String {
-        let kept = String(kind.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
-        guard kept.utf8.count > 120 else { return kept }
+        // By code point, not by character: a letter that joins the next code point (U+0D4E, a
+        // prepending letter) made "x\u{0D4E}/y" one letter, and its `/` a directory of the path.
+        var kept = String.UnicodeScalarView()
+        for scalar in kind.unicodeScalars {
+            let allowed = scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "-_.".unicodeScalars.contains(scalar)
+            kept.append(allowed && scalar != "/" ? scalar : "_")
+        }
+        let name = String(kept)
+        // Anything replaced or cut, the hash of the whole kind keeps two kinds apart (`a/b`, `a:b`).
+        guard name.utf8.count > 120 || name != kind else { return name }
         var cut = ""
-        for character in kept {
+        for character in name {
             guard cut.utf8.count + character.utf8.count <= 110 else { break }
             cut.append(character)
         }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 // FNV-1a
-        for byte in kind.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return cut + "-" + String(hash, radix: 16)
+        return cut + "-" + fnv(kind)
+    }
+
+    /// The FNV-1a hash of `text`'s bytes, in hexadecimal.
+    static func fnv(_ text: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return String(hash, radix: 16)
     }
 }
 
