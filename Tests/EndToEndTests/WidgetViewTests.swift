@@ -155,11 +155,11 @@ struct WidgetViewTests {
         #expect(Set(long).count == 4)
         // Every file is in the output directory itself: no kind's `/` made a directory of the path.
         #expect(!result.error.contains("Error"), "\(printed)")
-        let kinds = files.map { name -> Bool in
+        let plainFiles = files.map { name -> Bool in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: dir.path + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
-        #expect(kinds.allSatisfy { $0 }, "\(files)")
+        #expect(plainFiles.allSatisfy { $0 }, "\(files)")
         #expect(files.filter { $0.hasPrefix("x") && $0.contains("_y-") }.count == 4, "\(files)")
         // `a/b` and `a:b` are apart: the placeholder and one entry, light and dark, each.
         #expect(Set(files.filter { $0.hasPrefix("a_b-") }).count == 8, "\(files)")
