@@ -13,6 +13,30 @@ import FoundationXML
 /// well-formed whatever an extension put in its tree.
 @Suite("Widget drawing")
 struct WidgetDrawingTests {
+    @Test("a tree that claims 10^7 points square, with a text of 10^7 points: drawn at its family's size, its font at most 1,000 points")
+    func sizesBounded() throws {
+        let huge: Float = 1e7
+        let text = ViewNode(
+            kind: .text, x: 0, y: 0, width: huge, height: huge,
+            text: TextLayout(
+                alignment: .leading,
+                lines: [
+                    TextLine(
+                        x: 0, baseline: 17, width: huge,
+                        runs: [
+                            TextRun(
+                                text: "big", size: huge, paint: .color(ColorPair(light: RGBA(0x000000FF), dark: RGBA(0xFFFFFFFF))),
+                                width: huge)
+                        ])
+                ]))
+        let view = ViewRendering(
+            light: ViewTree(width: huge, height: huge, cornerRadius: 22, family: "systemMedium", nodes: [text]), nanoseconds: 0)
+        let svg = WidgetDrawing(view, appearance: .light).svg(at: 0, standalone: true)
+        #expect(svg.contains("width=\"364\" height=\"170\" viewBox=\"0 0 364 170\""), "\(svg.prefix(300))")
+        #expect(svg.contains("font-size=\"1000\""), "\(svg)")
+        #expect(!svg.contains("font-size=\"10000000\"") && !svg.contains("height=\"10000000\""), "\(svg)")
+    }
+
     @Test("a view survives the event log: its JSON line reads back to the same tree")
     func logRoundTrip() throws {
         let view = ReportFixture.view(score: 3, at: 1_795_000_000)

@@ -45,7 +45,10 @@ public struct WidgetDrawing: Sendable {
         let tree = self.tree
         let accessory = tree.family.hasPrefix("accessory")
         var canvas = Canvas(appearance: drawnAppearance, prefix: idPrefix, now: now)
-        let w = Double(tree.width), h = Double(tree.height)
+        // At most the family's size, whatever the tree says: a tree of 10^7 points square was a
+        // drawing no viewer or rasteriser takes, and pushed the report's page off the screen.
+        let family = WidgetFamilies.size(of: tree.family)
+        let w = min(max(1, Double(tree.width)), family.width), h = min(max(1, Double(tree.height)), family.height)
         var out = standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
         out +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"widget-drawing\" width=\"\(n(w * scale))\" height=\"\(n(h * scale))\" viewBox=\"0 0 \(n(w)) \(n(h))\""
@@ -130,7 +133,7 @@ private struct Canvas {
                 let id = newID("shadow")
                 let c = color(shadow.color)
                 defs +=
-                    "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feDropShadow dx=\"\(n(Double(shadow.x)))\" dy=\"\(n(Double(shadow.y)))\" stdDeviation=\"\(n(Double(shadow.radius) / 2))\" flood-color=\"\(c.rgb)\" flood-opacity=\"\(n(c.alpha))\"/></filter>"
+                    "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feDropShadow dx=\"\(n(Double(shadow.x)))\" dy=\"\(n(Double(shadow.y)))\" stdDeviation=\"\(n(bounded(Double(shadow.radius)) / 2))\" flood-color=\"\(c.rgb)\" flood-opacity=\"\(n(c.alpha))\"/></filter>"
                 attributes += " filter=\"url(#\(id))\""
             }
             if node.flags.contains(.containerBackground) { attributes += " class=\"container-background\"" }
@@ -241,7 +244,7 @@ private struct Canvas {
                     fitted = string == run.text
                 }
                 if run.decoration.contains(.symbol) { string = SymbolGlyphs.glyph(for: run.text) }
-                var attributes = " x=\"\(n(x))\" y=\"\(n(baseline))\" font-size=\"\(n(size))\" fill=\"\(paint(run.paint, frame))\""
+                var attributes = " x=\"\(n(x))\" y=\"\(n(baseline))\" font-size=\"\(n(bounded(size)))\" fill=\"\(paint(run.paint, frame))\""
                 attributes += " font-family=\"\(Self.family(run.design))\""
                 if run.weight != 400 { attributes += " font-weight=\"\(run.weight)\"" }
                 if run.decoration.contains(.italic) { attributes += " font-style=\"italic\"" }
@@ -285,7 +288,7 @@ private struct Canvas {
             let tint = node.fill.map { paint($0, frame) } ?? color(ColorPair(light: RGBA(0x000000FF), dark: RGBA(0xFFFFFFFF))).css
             let size = min(frame.w / 1.1, frame.h)
             body +=
-                "<text class=\"symbol\" x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + size * 0.35))\" font-size=\"\(n(size))\" text-anchor=\"middle\" fill=\"\(tint)\" font-family=\"\(Self.family(.default))\">\(esc(SymbolGlyphs.glyph(for: image.name)))<title>\(esc(image.name))</title></text>"
+                "<text class=\"symbol\" x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + size * 0.35))\" font-size=\"\(n(bounded(size)))\" text-anchor=\"middle\" fill=\"\(tint)\" font-family=\"\(Self.family(.default))\">\(esc(SymbolGlyphs.glyph(for: image.name)))<title>\(esc(image.name))</title></text>"
         case .asset, .bitmap:
             let missing = node.flags.contains(.missing)
             let label = image.source == .bitmap ? "\(image.pixelWidth)×\(image.pixelHeight)" : image.name
@@ -293,7 +296,7 @@ private struct Canvas {
                 "<g class=\"image\"><rect \(rect) fill=\"rgba(142,142,147,0.25)\" stroke=\"rgba(142,142,147,0.8)\" stroke-width=\"1\"\(missing ? " stroke-dasharray=\"4 3\"" : "")/>"
             let font = max(6, min(11, frame.h / 3))
             body +=
-                "<text x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + font / 3))\" font-size=\"\(n(font))\" text-anchor=\"middle\" fill=\"rgba(99,99,102,1)\" font-family=\"\(Self.family(.default))\">\(esc(String(label.prefix(40))))</text>"
+                "<text x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + font / 3))\" font-size=\"\(n(bounded(font)))\" text-anchor=\"middle\" fill=\"rgba(99,99,102,1)\" font-family=\"\(Self.family(.default))\">\(esc(String(label.prefix(40))))</text>"
             body +=
                 "<title>\(esc("\(image.source == .bitmap ? "bitmap" : "image") \(image.name) · \(image.pixelWidth)×\(image.pixelHeight) px\(missing ? " · not in the bundle" : "")"))</title></g>"
         }
@@ -391,6 +394,11 @@ private struct Canvas {
 }
 
 /// A number for SVG: at most two decimals; 0 for what is not finite.
+/// A font size or a shadow's radius as drawn: 0 to 1,000 points (a widget is a few hundred).
+private func bounded(_ value: Double) -> Double {
+    value.isNaN ? 0 : min(max(value, 0), 1000)
+}
+
 private func n(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
     let rounded = (min(max(value, -1e7), 1e7) * 100).rounded() / 100
