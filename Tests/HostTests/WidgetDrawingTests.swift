@@ -37,6 +37,27 @@ struct WidgetDrawingTests {
         #expect(!svg.contains("font-size=\"10000000\"") && !svg.contains("height=\"10000000\""), "\(svg)")
     }
 
+    @Test("one text run of a megabyte and one path of a megabyte are left out whole, counted: the drawing stays under its 256 KiB")
+    func onePartPastTheBound() {
+        let black = ViewPaint.color(ColorPair(light: RGBA(0x000000FF), dark: RGBA(0xFFFFFFFF)))
+        let text = ViewNode(
+            kind: .text, x: 0, y: 0, width: 100, height: 20,
+            text: TextLayout(
+                alignment: .leading,
+                lines: [
+                    TextLine(
+                        x: 0, baseline: 17, width: 100,
+                        runs: [TextRun(text: String(repeating: "w", count: 1 << 20), size: 12, paint: black, width: 100)])
+                ]))
+        let path = ViewNode(
+            kind: .shape, x: 0, y: 0, width: 100, height: 100, shape: .path(String(repeating: "L1 1 ", count: 200_000)), fill: black)
+        let view = ViewRendering(
+            light: ViewTree(width: 170, height: 170, cornerRadius: 22, family: "systemSmall", nodes: [text, path]), nanoseconds: 0)
+        let svg = WidgetDrawing(view, appearance: .light).svg(at: 0)
+        #expect(svg.utf8.count <= (256 << 10) + 4096, "\(svg.utf8.count) bytes")
+        #expect(svg.contains("2 parts left out"), "\(svg.suffix(400))")
+    }
+
     @Test("a view survives the event log: its JSON line reads back to the same tree")
     func logRoundTrip() throws {
         let view = ReportFixture.view(score: 3, at: 1_795_000_000)

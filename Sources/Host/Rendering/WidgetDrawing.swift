@@ -93,6 +93,10 @@ private struct Canvas {
     /// Whether the drawing has written all it may.
     var isFull: Bool { body.utf8.count + defs.utf8.count >= Self.maximumBytes }
 
+    /// Whether `part` fits in what the drawing may still write: one path or text of a megabyte
+    /// is left out whole (counted), not written past the bound.
+    func fits(_ part: String) -> Bool { body.utf8.count + defs.utf8.count + part.utf8.count <= Self.maximumBytes }
+
     init(appearance: WidgetDrawing.Appearance, prefix: String, now: Double) {
         self.appearance = appearance
         self.prefix = prefix
@@ -126,8 +130,13 @@ private struct Canvas {
             }
             if let shape = node.shape {
                 let id = newID("clip")
-                defs += "<clipPath id=\"\(id)\">\(element(shape, frame, inset: 0))</clipPath>"
-                attributes += " clip-path=\"url(#\(id))\""
+                let clip = "<clipPath id=\"\(id)\">\(element(shape, frame, inset: 0))</clipPath>"
+                if fits(clip) {
+                    defs += clip
+                    attributes += " clip-path=\"url(#\(id))\""
+                } else {
+                    leftOut += 1
+                }
             }
             if let shadow = node.shadow {
                 let id = newID("shadow")
@@ -213,7 +222,8 @@ private struct Canvas {
             attributes += " fill=\"\(fill)\""
         }
         if case .named(let name)? = node.fill ?? node.stroke?.paint { attributes += " data-named-color=\"\(esc(name))\"" }
-        body += element(shape, frame, inset: inset, attributes: attributes)
+        let drawn = element(shape, frame, inset: inset, attributes: attributes)
+        if fits(drawn) { body += drawn } else { leftOut += 1 }
     }
 
     // MARK: text
@@ -257,9 +267,10 @@ private struct Canvas {
                     attributes += " textLength=\"\(n(width))\" lengthAdjust=\"spacingAndGlyphs\""
                 }
                 if run.dynamic != nil { attributes += " class=\"dynamic\" data-style=\"\(run.dynamic!.style)\"" }
-                body += "<text\(attributes)>\(esc(string))"
-                if run.decoration.contains(.symbol) { body += "<title>\(esc(run.text))</title>" }
-                body += "</text>"
+                var drawn = "<text\(attributes)>\(esc(string))"
+                if run.decoration.contains(.symbol) { drawn += "<title>\(esc(run.text))</title>" }
+                drawn += "</text>"
+                if fits(drawn) { body += drawn } else { leftOut += 1 }
                 x += width
             }
         }
