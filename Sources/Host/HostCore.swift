@@ -60,11 +60,18 @@ actor HostCore {
                 let gaps = sandbox.summary.filter { SandboxGap.isGap($0.value) }.sorted { $0.key < $1.key }
                 if !gaps.isEmpty {
                     sandbox.close()
+                    let off = gaps.filter { $0.value == "off" }.map(\.key)
+                    let missing = gaps.filter { $0.value != "off" }
+                    var remedies: [String] = []
+                    if !off.isEmpty { remedies.append("turn \(off.joined(separator: ", ")) back on in the host's configuration") }
+                    if !missing.isEmpty {
+                        remedies.append("run the host as root on Linux 5.13 or later with Landlock enabled and a writable cgroup")
+                    }
                     throw HostSetupError(
                         description: """
                             the sandbox would go without \(gaps.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")), \
-                            and every layer is required (--require-sandbox): run the host as root on Linux 5.13 or later \
-                            with Landlock enabled and a writable cgroup, or start it without --require-sandbox
+                            and every layer is required (--require-sandbox): \(remedies.joined(separator: ", and ")), \
+                            or start it without --require-sandbox
                             """)
                 }
             }

@@ -128,11 +128,21 @@ struct ContainmentTests {
         configuration.requiresEverySandboxLayer = true
         configuration.sandbox.landlock = false
         do {
+            var shared = configuration
+            shared.sandbox.landlock = true
+            shared.sandbox.extensionUser = .id(uid: 50_999, gid: 50_999)
+            _ = try await ExtensionHost(shared)
+            Issue.record("a host whose extensions share a uid started")
+        } catch {
+            #expect("\(error)".contains("identities (none (every extension runs as uid 50999: ExtensionUser.id))"), "\(error)")
+        }
+        do {
             _ = try await ExtensionHost(configuration)
             Issue.record("a host without Landlock started")
         } catch {
             #expect("\(error)".contains("the sandbox would go without landlock (off)"), "\(error)")
             #expect("\(error)".contains("--require-sandbox"), "\(error)")
+            #expect("\(error)".contains("turn landlock back on in the host's configuration"), "\(error)")
         }
         // Every layer this machine gives: a host that requires them starts exactly when none is missing.
         try await withHost { plain in

@@ -52,7 +52,7 @@ public struct WidgetDrawing: Sendable {
         var out = standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
         out +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"widget-drawing\" width=\"\(n(w * scale))\" height=\"\(n(h * scale))\" viewBox=\"0 0 \(n(w)) \(n(h))\""
-        out += " data-family=\"\(esc(tree.family))\" data-appearance=\"\(appearance.rawValue)\">"
+        out += " data-family=\"\(esc(named(tree.family)))\" data-appearance=\"\(appearance.rawValue)\">"
         if accessory {
             out += "<rect width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(appearance == .dark ? "#000000" : "#3A3A4C")\"/>"
             canvas.body += "<g style=\"filter:grayscale(1)\">"
@@ -146,10 +146,10 @@ private struct Canvas {
                 attributes += " filter=\"url(#\(id))\""
             }
             if node.flags.contains(.containerBackground) { attributes += " class=\"container-background\"" }
-            if let url = node.url { attributes += " data-url=\"\(esc(url))\"" }
-            if let intent = node.intent { attributes += " data-intent=\"\(esc(intent))\"" }
+            if let url = node.url { attributes += " data-url=\"\(esc(named(url)))\"" }
+            if let intent = node.intent { attributes += " data-intent=\"\(esc(named(intent)))\"" }
             body += "<g\(attributes)>"
-            if let label = node.label ?? node.intent ?? node.url { body += "<title>\(esc(label))</title>" }
+            if let label = node.label ?? node.intent ?? node.url { body += "<title>\(esc(named(label)))</title>" }
             for _ in 0..<node.childCount where next < nodes.count && depth < ViewTreeCodec.maximumDepth {
                 next = draw(nodes, next, depth: depth + 1)
             }
@@ -299,7 +299,7 @@ private struct Canvas {
             let tint = node.fill.map { paint($0, frame) } ?? color(ColorPair(light: RGBA(0x000000FF), dark: RGBA(0xFFFFFFFF))).css
             let size = min(frame.w / 1.1, frame.h)
             body +=
-                "<text class=\"symbol\" x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + size * 0.35))\" font-size=\"\(n(bounded(size)))\" text-anchor=\"middle\" fill=\"\(tint)\" font-family=\"\(Self.family(.default))\">\(esc(SymbolGlyphs.glyph(for: image.name)))<title>\(esc(image.name))</title></text>"
+                "<text class=\"symbol\" x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + size * 0.35))\" font-size=\"\(n(bounded(size)))\" text-anchor=\"middle\" fill=\"\(tint)\" font-family=\"\(Self.family(.default))\">\(esc(SymbolGlyphs.glyph(for: image.name)))<title>\(esc(named(image.name)))</title></text>"
         case .asset, .bitmap:
             let missing = node.flags.contains(.missing)
             let label = image.source == .bitmap ? "\(image.pixelWidth)×\(image.pixelHeight)" : image.name
@@ -309,7 +309,7 @@ private struct Canvas {
             body +=
                 "<text x=\"\(n(frame.x + frame.w / 2))\" y=\"\(n(frame.y + frame.h / 2 + font / 3))\" font-size=\"\(n(bounded(font)))\" text-anchor=\"middle\" fill=\"rgba(99,99,102,1)\" font-family=\"\(Self.family(.default))\">\(esc(String(label.prefix(40))))</text>"
             body +=
-                "<title>\(esc("\(image.source == .bitmap ? "bitmap" : "image") \(image.name) · \(image.pixelWidth)×\(image.pixelHeight) px\(missing ? " · not in the bundle" : "")"))</title></g>"
+                "<title>\(esc("\(image.source == .bitmap ? "bitmap" : "image") \(named(image.name)) · \(image.pixelWidth)×\(image.pixelHeight) px\(missing ? " · not in the bundle" : "")"))</title></g>"
         }
     }
 
@@ -404,12 +404,18 @@ private struct Canvas {
     }
 }
 
-/// A number for SVG: at most two decimals; 0 for what is not finite.
+/// A name, label, URL or intent as drawn: at most 512 bytes of it (a view's strings have no
+/// bound of their own, and are written outside the parts ``Canvas/fits(_:)`` weighs).
+private func named(_ text: String) -> String {
+    MessageBudget.cut(text, to: 512)
+}
+
 /// A font size or a shadow's radius as drawn: 0 to 1,000 points (a widget is a few hundred).
 private func bounded(_ value: Double) -> Double {
     value.isNaN ? 0 : min(max(value, 0), 1000)
 }
 
+/// A number for SVG: at most two decimals; 0 for what is not finite.
 private func n(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
     let rounded = (min(max(value, -1e7), 1e7) * 100).rounded() / 100

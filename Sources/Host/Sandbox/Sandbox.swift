@@ -42,8 +42,19 @@ final class Sandbox {
             "cgroup": policy.cgroups ? cgroups.summary : "off",
             "memory": memoryEnforcement,
             "rlimits": policy.rlimits ? "on" : "off",
-            "namespaces": namespacesSummary
+            "namespaces": namespacesSummary,
+            "identities": identitiesSummary
         ]
+    }
+
+    /// Whether the kernel keeps each extension to its own files and processes by its uid.
+    var identitiesSummary: String {
+        if policy.extensionUser.isPerExtension {
+            return "a uid and gid of its own for each extension (\(policy.identityRange.lowerBound)–\(policy.identityRange.upperBound))"
+        }
+        let uid = policy.extensionUser.sharedCredentials?.uid ?? geteuid()
+        let why = policy.extensionUser.sharedCredentials == nil ? "the host is not root" : "ExtensionUser.id"
+        return "none (every extension runs as uid \(uid): \(why))"
     }
 
     /// Whether extensions join the namespaces that hide the rest of the machine in `/proc`.

@@ -88,10 +88,10 @@ struct BenchCommand: AsyncParsableCommand {
         // in it, would have had the synthetic apps written through their links.
         let temporary = FileManager.default.temporaryDirectory.path
         var template = Array((temporary + "/sandglass-bench-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        guard mkdtemp(&template) != nil else {
             throw BadInput("cannot make a scratch directory in \(temporary): \(String(cString: strerror(errno)))")
         }
-        let scratch = String(cString: made)
+        let scratch = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { removeTemporaryDataDirectory(scratch) }
 
         var report = BenchReport(machine: machineSummary(), quick: quick || smoke, shard: part)

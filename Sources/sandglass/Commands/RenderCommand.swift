@@ -125,7 +125,7 @@ struct RenderCommand: AsyncParsableCommand {
                 drawn += 1
                 // Two extensions of the app with one kind: the second's files carry its bundle's hash.
                 var base = Self.safe(widget.kind)
-                if let owner = bases[base], owner != ext.bundleIdentifier { base += "-" + Self.fnv(ext.bundleIdentifier) }
+                while let owner = bases[base], owner != ext.bundleIdentifier { base += "-" + Self.fnv(ext.bundleIdentifier) }
                 bases[base] = ext.bundleIdentifier
                 for (activation, label) in [(ActivationKind.placeholder, "placeholder"), (.timeline, "timeline")] {
                     let outcome = await host.activate(ext.bundleIdentifier, activation, widget: widget.kind, family: family)
