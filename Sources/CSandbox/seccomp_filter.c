@@ -126,6 +126,8 @@ static const char *const path_metadata_syscalls[] = {
     "chmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchownat",
     "setxattr", "lsetxattr", "removexattr", "lremovexattr", "setxattrat", "removexattrat", "file_setattr",
     "utime", "utimes", "futimesat",
+    // Landlock checks truncate(2) only from ABI 3 (Linux 6.2); ftruncate, on what it opened, stays.
+    "truncate",
 };
 
 // Calls newer than some libseccomp, by their numbers: the generic table's, which x86_64 and
