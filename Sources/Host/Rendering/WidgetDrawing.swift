@@ -34,6 +34,15 @@ public struct WidgetDrawing: Sendable {
         rendering.light.family.hasPrefix("accessory") ? .dark : appearance
     }
 
+    /// The drawing's size in points: the tree's, at most its family's, whatever the tree says
+    /// (a tree of 10^7 points square was a drawing no viewer or rasteriser takes, and pushed the
+    /// report's page off the screen).
+    public var size: (width: Double, height: Double) {
+        let tree = self.tree
+        let family = WidgetFamilies.size(of: tree.family)
+        return (min(max(1, Double(tree.width)), family.width), min(max(1, Double(tree.height)), family.height))
+    }
+
     /// The tree drawn: the dark one when the view depended on the colour scheme.
     var tree: ViewTree {
         drawnAppearance == .dark ? rendering.dark ?? rendering.light : rendering.light
@@ -45,10 +54,7 @@ public struct WidgetDrawing: Sendable {
         let tree = self.tree
         let accessory = tree.family.hasPrefix("accessory")
         var canvas = Canvas(appearance: drawnAppearance, prefix: idPrefix, now: now)
-        // At most the family's size, whatever the tree says: a tree of 10^7 points square was a
-        // drawing no viewer or rasteriser takes, and pushed the report's page off the screen.
-        let family = WidgetFamilies.size(of: tree.family)
-        let w = min(max(1, Double(tree.width)), family.width), h = min(max(1, Double(tree.height)), family.height)
+        let (w, h) = size
         var out = standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
         out +=
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"widget-drawing\" width=\"\(n(w * scale))\" height=\"\(n(h * scale))\" viewBox=\"0 0 \(n(w)) \(n(h))\""

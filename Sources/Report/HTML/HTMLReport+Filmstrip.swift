@@ -43,7 +43,7 @@ extension HTMLReport {
                 }
                 guard let view = frame.entry.view else { continue }
                 notes.formUnion(view.light.notes)
-                let scale = Double(view.light.width) > 400 ? 0.5 : 1
+                let scale = WidgetDrawing(view, appearance: .light).size.width > 400 ? 0.5 : 1
                 let at = frame.entry.seconds ?? 0
                 let data =
                     "\(frame.label) · entry \(frame.entry.date ?? "?")\(frame.entry.text.map { "\n“\(HTMLText.clip($0, 500))”" } ?? "")\n\(HTMLText.clip(frame.entry.json, 2000))"
