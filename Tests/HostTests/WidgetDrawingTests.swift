@@ -13,7 +13,9 @@ import FoundationXML
 /// well-formed whatever an extension put in its tree.
 @Suite("Widget drawing")
 struct WidgetDrawingTests {
-    @Test("a tree that claims 10^7 points square, with a text of 10^7 points: drawn at its family's size, its font at most 1,000 points")
+    @Test(
+        "a tree that claims 10^7 points square, with a text of 10^7 points: drawn at its family's size (the activated one's, when given), its font at most 1,000 points"
+    )
     func sizesBounded() throws {
         let huge: Float = 1e7
         let text = ViewNode(
@@ -35,6 +37,9 @@ struct WidgetDrawingTests {
         #expect(svg.contains("width=\"364\" height=\"170\" viewBox=\"0 0 364 170\""), "\(svg.prefix(300))")
         #expect(svg.contains("font-size=\"1000\""), "\(svg)")
         #expect(!svg.contains("font-size=\"10000000\"") && !svg.contains("height=\"10000000\""), "\(svg)")
+        // A systemSmall activation whose tree claims to be systemMedium: drawn at systemSmall's size.
+        let small = WidgetDrawing(view, appearance: .light, family: "systemSmall").svg(at: 0)
+        #expect(small.contains("width=\"170\" height=\"170\" viewBox=\"0 0 170 170\""), "\(small.prefix(300))")
     }
 
     @Test("one text run of a megabyte and one path of a megabyte are left out whole, counted: the drawing stays under its 256 KiB")

@@ -21,11 +21,15 @@ public struct WidgetDrawing: Sendable {
     public let appearance: Appearance
     /// Prefixes the ids of gradients, clips and filters, unique within a page.
     public var idPrefix: String
+    /// The family the host activated the widget in, whose size bounds the drawing; nil: the
+    /// family the tree names.
+    public var family: String?
 
-    public init(_ rendering: ViewRendering, appearance: Appearance, idPrefix: String = "w") {
+    public init(_ rendering: ViewRendering, appearance: Appearance, idPrefix: String = "w", family: String? = nil) {
         self.rendering = rendering
         self.appearance = appearance
         self.idPrefix = idPrefix
+        self.family = family
     }
 
     /// The appearance drawn: the Lock Screen families are drawn light on its dark backdrop
@@ -34,12 +38,12 @@ public struct WidgetDrawing: Sendable {
         rendering.light.family.hasPrefix("accessory") ? .dark : appearance
     }
 
-    /// The drawing's size in points: the tree's, at most its family's, whatever the tree says
-    /// (a tree of 10^7 points square was a drawing no viewer or rasteriser takes, and pushed the
-    /// report's page off the screen).
+    /// The drawing's size in points: the tree's, at most its family's (``family``, else the
+    /// tree's own), whatever the tree says (a tree of 10^7 points square was a drawing no viewer
+    /// or rasteriser takes, and pushed the report's page off the screen).
     public var size: (width: Double, height: Double) {
         let tree = self.tree
-        let family = WidgetFamilies.size(of: tree.family)
+        let family = WidgetFamilies.size(of: self.family ?? tree.family)
         return (min(max(1, Double(tree.width)), family.width), min(max(1, Double(tree.height)), family.height))
     }
 

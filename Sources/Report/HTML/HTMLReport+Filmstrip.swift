@@ -43,14 +43,15 @@ extension HTMLReport {
                 }
                 guard let view = frame.entry.view else { continue }
                 notes.formUnion(view.light.notes)
-                let scale = WidgetDrawing(view, appearance: .light).size.width > 400 ? 0.5 : 1
+                let scale = WidgetDrawing(view, appearance: .light, family: widget.family).size.width > 400 ? 0.5 : 1
                 let at = frame.entry.seconds ?? 0
                 let data =
                     "\(frame.label) · entry \(frame.entry.date ?? "?")\(frame.entry.text.map { "\n“\(HTMLText.clip($0, 500))”" } ?? "")\n\(HTMLText.clip(frame.entry.json, 2000))"
                 page.raw("<figure class=\"frame\" title=\"\(e(data))\" data-entry=\"\(e(HTMLText.clip(frame.entry.json, 2000)))\">")
                 for appearance in WidgetDrawing.Appearance.allCases {
                     let drawing = WidgetDrawing(
-                        view, appearance: appearance, idPrefix: "r\(runIndex)w\(w)f\(f)\(appearance.rawValue.prefix(1))")
+                        view, appearance: appearance, idPrefix: "r\(runIndex)w\(w)f\(f)\(appearance.rawValue.prefix(1))",
+                        family: widget.family)
                     let svg = drawing.svg(at: at, scale: scale)
                     drawnBytes += svg.utf8.count
                     page.raw(svg)

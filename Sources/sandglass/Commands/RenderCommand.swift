@@ -153,7 +153,7 @@ struct RenderCommand: AsyncParsableCommand {
                         let name = activation == .placeholder ? "placeholder" : String(index)
                         for appearance in appearance.appearances {
                             let file = "\(base)-\(family)-\(name)-\(appearance.rawValue).svg"
-                            let svg = WidgetDrawing(view, appearance: appearance).svg(at: entry.date, standalone: true)
+                            let svg = WidgetDrawing(view, appearance: appearance, family: family).svg(at: entry.date, standalone: true)
                             try Data(svg.utf8).write(to: URL(fileURLWithPath: output).appendingPathComponent(file))
                             written += 1
                         }
