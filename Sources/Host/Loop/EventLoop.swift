@@ -24,6 +24,9 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let hasExited = Atomic<Bool>(false)
     private var thread: Thread?
     private let exited = DispatchSemaphore(value: 0)
+    /// Whether the epoll, eventfd and timerfd descriptors are still open: closed once, by
+    /// ``shutdown()`` or the deinit, never written to after (their numbers may be another's then).
+    private let descriptorsOpen = Mutex<Bool>(true)
 
     // Loop-confined state.
     private var handlers: [Int32: FDHandler] = [:]
@@ -53,9 +56,20 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     }
 
     deinit {
-        close(epollFD)
-        close(wakeFD)
-        close(timerFD)
+        closeDescriptors()
+    }
+
+    /// Closes the loop's descriptors, once. ``shutdown()`` closes them as it returns: left to the
+    /// deinit, they stayed open until the loop thread's closure was let go of, after the thread
+    /// ended — a host shut down still had them when it measured its descriptors.
+    private func closeDescriptors() {
+        descriptorsOpen.withLock { open in
+            guard open else { return }
+            open = false
+            close(epollFD)
+            close(wakeFD)
+            close(timerFD)
+        }
     }
 
     /// True on the loop thread.
@@ -141,11 +155,16 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         endOfTurn.append(body)
     }
 
-    /// Stops the loop thread after the jobs queued so far, and waits for it (not from the loop).
+    /// Stops the loop thread after the jobs queued so far, waits for it (not from the loop), and
+    /// closes the loop's descriptors.
     func shutdown() {
         precondition(!inLoop, "shutdown() waits for the loop thread; call it from elsewhere")
         stop()
-        if !hasExited.exchange(true, ordering: .acquiringAndReleasing) { exited.wait() }
+        // Only the call that waited for the thread closes: a second one may come while it runs.
+        if !hasExited.exchange(true, ordering: .acquiringAndReleasing) {
+            exited.wait()
+            closeDescriptors()
+        }
     }
 
     /// Asks the loop thread to end after the jobs queued so far, without waiting.
@@ -157,8 +176,11 @@ final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // MARK: private
 
     private func wake() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        descriptorsOpen.withLock { open in
+            guard open else { return }
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
     }
 
     private func rearm() {
