@@ -124,16 +124,20 @@ final class EventLog {
 }
 
 /// Writes each event as one JSON line, flushed as it is written (a killed host loses nothing).
+/// The file is opened for appending (`O_APPEND`): a log rotated by copying and truncating it
+/// (logrotate's `copytruncate`) goes on from its new end, not from the old offset past a hole.
 final class JSONLinesFile: EventSink {
     private let handle: FileHandle
     let path: String
 
     init(path: String) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let why = "cannot write the event log \(path): \(String(cString: strerror(errno)))"
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: why])
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
     func write(_ event: HostEvent) {
