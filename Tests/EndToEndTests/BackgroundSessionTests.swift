@@ -69,6 +69,35 @@ struct BackgroundSessionTests {
     }
 
     @Test(
+        "a download's progress with no process to tell is recorded at most once a second (and its last): a paced body of 60 chunks makes a few download.progress events, not 30"
+    )
+    func progressWithNobodyToTell() async throws {
+        try await withServer { server in
+            // Held until the extension is terminated (idle); then 60 chunks, one every 50 ms.
+            let url = server.url("/bytes/60000?chunk=1000&interval=50&gate=paced")
+            try await withHost(
+                on: .linux, apps: [.downloader],
+                {
+                    $0.extensionEnvironment["SANDGLASS_FIXTURE_URL"] = url
+                    $0.budgetOverrides.idle = .milliseconds(100)
+                }
+            ) { host in
+                await host.start()
+                _ = try await host.waitFor("task.created") { $0.bundle == Self.bundle }
+                let idle = try await host.waitFor("killed") { $0.bundle == Self.bundle && $0.string("reason") == "idle" }
+                server.open(gate: "paced")
+                let finished = try await host.waitFor("download.finished")
+                let progress = await host.events().filter { $0.kind == .downloadProgress && $0.t > idle.t && $0.t <= finished.t }
+                let seconds = (finished.t - idle.t) / 1000
+                #expect(!progress.isEmpty, "no progress recorded")
+                #expect(
+                    Double(progress.count) <= seconds + 2,
+                    "\(progress.count) download.progress events in \(seconds) s with no process to tell them to")
+            }
+        }
+    }
+
+    @Test(
         "a handler that calls its completion without re-creating the session: the events offered with it are not acknowledged",
         arguments: Backend.tested.filter { $0 == .embedded })
     func completionBeforeTheSession(_ backend: Backend) async throws {

@@ -34,16 +34,23 @@ final class NetworkService {
         transfers.eventsPending = { [unowned delivery] app, session, bundle in
             delivery.eventsPending(app: app, session: session, bundle: bundle)
         }
+        transfers.listening = { [unowned self] task in self.holder(of: task) != nil }
         transfers.progressed = { [unowned self] task in
-            let key = SessionRegistry.Key(app: task.app, identifier: task.session)
-            guard let holder = self.registry.holders[key], let ext = self.supervisor.extensions[holder.bundle],
-                let process = ext.process, process.pid == holder.pid
-            else { return }
+            guard let process = self.holder(of: task) else { return }
             process.channel.send(
                 .taskProgress(
                     session: task.session, taskIdentifier: task.taskIdentifier,
                     received: task.bytesReceived, expected: task.bytesExpected))
         }
+    }
+
+    /// The running process that holds `task`'s session, which is told of its progress.
+    private func holder(of task: TaskRecord) -> ExtensionProcess? {
+        let key = SessionRegistry.Key(app: task.app, identifier: task.session)
+        guard let holder = registry.holders[key], let ext = supervisor.extensions[holder.bundle], let process = ext.process,
+            process.pid == holder.pid
+        else { return nil }
+        return process
     }
 
     /// Handles a network message of `process`; false when it is not one.

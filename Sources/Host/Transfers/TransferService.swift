@@ -18,6 +18,8 @@ final class TransferService {
     var eventsComing: (_ app: String, _ session: String, _ bundle: String) -> Void = { _, _, _ in }
     /// Called with the progress of a task, for a live process that has its session.
     var progressed: (TaskRecord) -> Void = { _ in }
+    /// Whether a process is told of the task's progress (its session's holder is running).
+    var listening: (TaskRecord) -> Bool = { _ in true }
     /// The most attempts of one task before its failure is final.
     var maximumAttempts = 8
     /// How many bytes of downloads the host may hold for an extension (its container quota).
@@ -176,6 +178,8 @@ final class TransferService {
     private struct Attempt {
         let network: RunClock.Hold
         let task: Task<Void, Never>
+        /// The task as the attempt started, without its request's body: what its progress names.
+        let record: TaskRecord
 
         func cancel() {
             task.cancel()
@@ -208,6 +212,8 @@ final class TransferService {
         let core = self.core
         let throttle = ProgressThrottle()
         let network = clock.holdNetwork()
+        var record = task
+        record.request.body = nil
         attempts[id] = Attempt(
             network: network,
             task: Task {
@@ -220,7 +226,7 @@ final class TransferService {
                 let result = await attempt.run(into: sink)
                 sink.close()
                 await core?.transferAttemptEnded(id, result: result)
-            })
+            }, record: record)
     }
 
     /// `response` as `task` keeps it: whole while its app's kept responses allow
@@ -242,13 +248,18 @@ final class TransferService {
         try? journal.update(task)
     }
 
-    /// Progress of an attempt (throttled into `download.progress` events).
+    /// Progress of an attempt (throttled into `download.progress` events): every 100 ms while a
+    /// process of the app holds the session and is told (`taskProgress`), every second while none
+    /// does — a server pacing its bytes to many downloads made ten events and journal commits a
+    /// second of each, with nobody to tell — and always the last. The task is the attempt's
+    /// record: its journal row, body and all, is not read for it.
     func progress(_ id: Int64, received: Int64, expected: Int64) {
         clock.assertInLoop()
         let now = sg_monotonic_ns()
-        guard attempts[id] != nil, now - (lastProgressEvent[id] ?? 0) >= 100_000_000 || received == expected,
-            var task = try? journal.task(id: id)
-        else { return }
+        guard let attempt = attempts[id] else { return }
+        var task = attempt.record
+        let interval: UInt64 = listening(task) ? 100_000_000 : 1_000_000_000
+        guard now - (lastProgressEvent[id] ?? 0) >= interval || received == expected else { return }
         lastProgressEvent[id] = now
         task.bytesReceived = received
         task.bytesExpected = expected
