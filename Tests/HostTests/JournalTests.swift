@@ -27,7 +27,8 @@ struct JournalTests {
     }
 
     /// A journal with a session, a task and what `fill` adds, as `migrations` of GRDB's migrator
-    /// left it: their names in its `grdb_migrations` ledger, no `user_version`. Returns the file.
+    /// left it: their names in its `grdb_migrations` ledger, no `user_version`, and the schema of
+    /// the later migrations taken away again. Returns the file.
     private func writtenByGRDB(_ path: String, migrations: Int, _ fill: (Journal) throws -> Void = { _ in }) throws -> SQLiteDatabase {
         do {
             let journal = try Journal(path: path)
@@ -36,6 +37,15 @@ struct JournalTests {
             try fill(journal)
         }
         let file = try SQLiteDatabase(path: path)
+        if migrations < 4 {
+            try file.execute(
+                """
+                DROP TRIGGER task_response_inserted; DROP TRIGGER task_response_updated; DROP TRIGGER task_response_deleted;
+                DROP TABLE app_usage
+                """)
+        }
+        if migrations < 3 { try file.execute(#"ALTER TABLE "task" DROP COLUMN "requestBody""#) }
+        if migrations < 2 { try file.execute("DROP INDEX task_by_state") }
         try file.execute("PRAGMA user_version = 0; CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         for migration in JournalSchema.migrations.prefix(migrations) {
             try file.run("INSERT INTO grdb_migrations VALUES (?)", [.text(migration.name)])
@@ -278,7 +288,6 @@ struct JournalTests {
                     VALUES ('com.example.app', 'feed', 'com.example.app.widget', ?, 1, 'finished', '{"url":"http://127.0.0.1/x","method":"GET","headers":[]}', 0, 0, 0)
                     """, [.integer(Int64(identifier))])
             }
-            try old.execute("DROP INDEX task_by_state")
             let reopened = try Journal(path: path)
             #expect(try reopened.taskCount() == 2, "the suspended task and the ended one whose event waits")
             #expect(try reopened.attachableTasks(app: "com.example.app", session: "feed").map(\.taskIdentifier) == [1, 2])

@@ -74,15 +74,12 @@ enum JournalSchema {
     /// array of numbers up to four times its size, decoded at every resume, cancel and
     /// progress tick of its task. Earlier rows keep theirs in the request's JSON.
     private static func keepBodiesAsBytes(_ database: SQLiteDatabase) throws {
-        // A journal GRDB's ledger placed before v3 may have the column all the same.
-        guard try !database.rows(#"PRAGMA table_info("task")"#).contains(where: { $0.text("name") == "requestBody" }) else { return }
         try database.execute(#"ALTER TABLE "task" ADD COLUMN "requestBody" BLOB"#)
     }
 
     /// `app_usage.responseBytes`: the bytes of the responses an app's tasks keep, kept up to
     /// date by triggers on every write of a task, so that the host reads an app's total at each
     /// response without a scan (a server chooses what a response holds; ``Journal/responseBytes(app:)``).
-    /// Counted afresh, should a journal GRDB's ledger placed before v4 have them already.
     private static func countResponses(_ database: SQLiteDatabase) throws {
         let length = { (row: String) in "COALESCE(LENGTH(CAST(\(row).response AS BLOB)), 0)" }
         func add(_ amount: String, app: String) -> String {
@@ -93,11 +90,7 @@ enum JournalSchema {
         }
         try database.execute(
             """
-            CREATE TABLE IF NOT EXISTS "app_usage" ("app" TEXT NOT NULL PRIMARY KEY, "responseBytes" INTEGER NOT NULL DEFAULT 0);
-            DELETE FROM "app_usage";
-            DROP TRIGGER IF EXISTS "task_response_inserted";
-            DROP TRIGGER IF EXISTS "task_response_updated";
-            DROP TRIGGER IF EXISTS "task_response_deleted";
+            CREATE TABLE "app_usage" ("app" TEXT NOT NULL PRIMARY KEY, "responseBytes" INTEGER NOT NULL DEFAULT 0);
             INSERT INTO "app_usage"("app", "responseBytes") SELECT app, SUM(\(length("task"))) FROM task GROUP BY app;
             CREATE TRIGGER "task_response_inserted" AFTER INSERT ON "task" WHEN NEW.response IS NOT NULL BEGIN
                 \(add(length("NEW"), app: "NEW.app"))
