@@ -516,7 +516,7 @@ struct CrossExtensionTests {
     }
 
     @Test(
-        "extensions of one uid (ExtensionUser.id, or a host not root): B cannot change the mode, owner, times or extended attributes of A's file by its path, which Landlock has no right for; A changes its own through a descriptor"
+        "extensions of one uid (ExtensionUser.id, or a host not root): B cannot change the mode, owner, times, extended attributes or length of A's file by its path, which Landlock has no right for (below ABI 3, for the length); A changes its own through a descriptor"
     )
     func sharedUserMetadata() async throws {
         try await withTarget { a, b, _, _ in
@@ -534,13 +534,14 @@ struct CrossExtensionTests {
             }
             let sneaky = b.container + "/../com.example.a/Documents/secret.txt"
             let change = try await b.run(["metadata", sneaky], policy: shared)
-            for call in ["chmod", "chown", "xattr", "times"] {
+            for call in ["chmod", "chown", "xattr", "times", "truncate"] {
                 #expect(change.int(call) == -1 && change.int(call + "Errno") == Int(EPERM), "\(call): \(change.lines)")
             }
             // setxattrat (Linux 6.13): denied, or not there at all.
             #expect(change.int("xattrat") == -1 && [Int(EPERM), Int(ENOSYS)].contains(change.int("xattratErrno") ?? 0), "\(change.lines)")
             var st = stat()
             #expect(stat(secret, &st) == 0 && st.st_mode & 0o777 == 0o600, "A's file's mode was changed")
+            #expect(st.st_size == "A's secret".utf8.count, "A's file was truncated")
             typealias GetXattr = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
             let getxattr = unsafeBitCast(dlsym(dlopen(nil, RTLD_NOW), "getxattr"), to: GetXattr.self)
             #expect(getxattr(secret, "user.sandglass", nil, 0) < 0, "an attribute was set on A's file")

@@ -262,8 +262,8 @@ case "chmod":
     let rc = chmod(args[2], 0o666)
     say("rc=\(rc) errno=\(rc < 0 ? errno : 0)")
 case "metadata":
-    // What a file's mode, owner, times and extended attributes are open to by path (args[2]),
-    // then by a descriptor opened for writing (args[3], when given).
+    // What a file's mode, owner, times, extended attributes and length are open to by path
+    // (args[2]), then by a descriptor opened for writing (args[3], when given).
     let path = args[2]
     let chmodRC = chmod(path, 0o666)
     let chmodErrno = chmodRC < 0 ? errno : 0
@@ -291,9 +291,12 @@ case "metadata":
         }
     }
     let xattratErrno = xattratRC < 0 ? errno : 0
+    let truncateRC = truncate(path, 0)
+    let truncateErrno = truncateRC < 0 ? errno : 0
     var line =
         "chmod=\(chmodRC) chmodErrno=\(chmodErrno) chown=\(chownRC) chownErrno=\(chownErrno) xattr=\(xattrRC) xattrErrno=\(xattrErrno) "
-        + "times=\(timesRC) timesErrno=\(timesErrno) xattrat=\(xattratRC) xattratErrno=\(xattratErrno)"
+        + "times=\(timesRC) timesErrno=\(timesErrno) xattrat=\(xattratRC) xattratErrno=\(xattratErrno) truncate=\(truncateRC) "
+        + "truncateErrno=\(truncateErrno)"
     if args.count > 3 {
         let fd = open(args[3], O_WRONLY | O_CLOEXEC)
         let fchmodRC = fchmod(fd, 0o640)
