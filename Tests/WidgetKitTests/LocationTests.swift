@@ -39,11 +39,12 @@ final class RecordingLocationDelegate: NSObject, CLLocationManagerDelegate, @unc
         arrived.signal()
     }
 
-    /// The next `count` calls, waiting at most 10 s for each.
+    /// The next `count` calls, waiting at most ``HostEnd/patience`` for each.
     func next(_ count: Int) throws -> [Call] {
         for _ in 0..<count {
             guard arrived.wait(timeout: .now() + HostEnd.patience) == .success else {
-                throw HostEndError(description: "the delegate was not called in 10 s (calls so far: \(calls.withLock { $0 }))")
+                throw HostEndError(
+                    description: "the delegate was not called in \(Int(HostEnd.patience)) s (calls so far: \(calls.withLock { $0 }))")
             }
         }
         return calls.withLock { all in

@@ -195,7 +195,7 @@ struct RenderCommand: AsyncParsableCommand {
         var kept = String.UnicodeScalarView()
         for scalar in kind.unicodeScalars {
             let allowed = scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "-_.".unicodeScalars.contains(scalar)
-            kept.append(allowed && scalar != "/" ? scalar : "_")
+            kept.append(allowed ? scalar : "_")
         }
         let name = String(kept)
         // Anything replaced or cut, the hash of the whole kind keeps two kinds apart (`a/b`, `a:b`).
